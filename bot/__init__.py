@@ -1,0 +1,1 @@
+"""Tabletop game host for Discord: process, storage, sessions and game rules."""
