@@ -38,8 +38,9 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
 ADMIN = -1
 """Pseudo-seat of the host or a moderator acting on the game (e.g. Pobeda's team penalty)."""

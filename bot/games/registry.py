@@ -27,7 +27,7 @@ def available() -> list[str]:
     for key in GAMES:
         try:
             game_class(key)
-        except ImportError:
+        except (ImportError, AttributeError):
             continue
         keys.append(key)
     return keys

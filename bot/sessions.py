@@ -1,0 +1,514 @@
+"""Sessions: which game lives in which channel, lobbies, seats, one lock per game, deadlines.
+
+This layer knows users and seats but nothing of Discord. Every accepted action goes
+game.apply -> Store.commit_action (one transaction) -> ``on_change(game_id)``, and only then may
+the delivery layer post anything. A failed commit restores the in-memory game from the last
+committed state, so memory never runs ahead of the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games.base import ADMIN, Action, Event, Game, Player, Rng
+from bot.games.registry import game_class
+from bot.store import ChannelBusy, GameRow, Store, dumps
+
+log = logging.getLogger(__name__)
+
+MAX_AUTOPLAY = 500
+"""Bound on consecutive automatic actions for conceded seats (a safety net, never reached in play)."""
+
+
+class SessionError(Exception):
+    """A refusal by the platform (not the rules). ``key`` is an i18n key."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class UserInfo:
+    id: int
+    name: str
+    lang: str = "en"
+
+
+@dataclass
+class Session:
+    row: GameRow
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    game: Game | None = None
+    state_text: str | None = None
+    deadlines: dict[int, tuple[float, float | None]] = field(default_factory=dict)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def cls(self) -> type[Game]:
+        return game_class(self.row.game)
+
+    def seats_of(self, user_id: int) -> list[int]:
+        return [i for i, users in enumerate(self.row.seat_users or []) if user_id in users]
+
+    def player(self, user_id: int) -> dict[str, Any] | None:
+        return next((p for p in self.row.lobby if p["user"] == user_id), None)
+
+    def user_name(self, user_id: int) -> str:
+        p = self.player(user_id)
+        return p["name"] if p else str(user_id)
+
+    def user_lang(self, user_id: int) -> str:
+        p = self.player(user_id)
+        return p.get("lang", self.row.lang) if p else self.row.lang
+
+    def seat_name(self, seat: int) -> str:
+        users = (self.row.seat_users or [])[seat] if self.row.seat_users else []
+        return " & ".join(self.user_name(u) for u in users) or f"#{seat + 1}"
+
+    def seat_names(self) -> list[str]:
+        return [self.seat_name(i) for i in range(len(self.row.seat_users or []))]
+
+    @property
+    def conceded(self) -> list[int]:
+        return list(self.row.settings.get("conceded", []))
+
+    def outcome(self) -> dict[str, Any] | None:
+        forced = self.row.settings.get("outcome")
+        if forced:
+            return forced
+        return self.game.outcome() if self.game is not None else None
+
+    def public_view(self) -> dict[str, Any]:
+        assert self.game is not None
+        view = self.game.view(None)
+        view["seat_names"] = self.seat_names()
+        return view
+
+
+@dataclass
+class ActResult:
+    session: Session
+    events: list[Event]
+    seat: int
+
+
+class SessionManager:
+    """All sessions of this process; the only writer of game state."""
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
+                 on_change: Callable[[int], None] | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.on_change = on_change or (lambda _gid: None)
+        self.sessions: dict[int, Session] = {}
+        self.channels: dict[int, int] = {}
+
+    # ---- index -----------------------------------------------------------------------
+    async def restore(self) -> list[int]:
+        """Index every unfinished game (states load lazily). Returns ids needing a re-publish."""
+        rows = await self.store.open_games()
+        stale: list[int] = []
+        for row in rows:
+            self.sessions[row.id] = Session(row=row)
+            self.channels[row.channel_id] = row.id
+            if row.status == "running" and row.published_seq < row.seq:
+                stale.append(row.id)
+        return stale
+
+    def by_channel(self, channel_id: int) -> Session | None:
+        gid = self.channels.get(channel_id)
+        return self.sessions.get(gid) if gid is not None else None
+
+    async def get(self, game_id: int) -> Session:
+        session = self.sessions.get(game_id)
+        if session is None:
+            row = await self.store.load_game(game_id)
+            if row is None:
+                raise SessionError("err.no_game")
+            session = Session(row=row)
+            if row.status in ("lobby", "running"):
+                self.sessions[game_id] = session
+                self.channels[row.channel_id] = game_id
+        await self._ensure_loaded(session)
+        return session
+
+    async def _ensure_loaded(self, session: Session) -> None:
+        if session.game is not None or session.row.status == "lobby":
+            return
+        if session.row.state is None:
+            full = await self.store.load_game(session.id)
+            if full is None:
+                raise SessionError("err.no_game")
+            session.row = full
+        if session.row.state is None:
+            return
+        session.game = session.cls.from_json(session.row.state)
+        session.state_text = dumps(session.row.state)
+        session.row.state = None  # the game object is the live copy; the text is the committed one
+        session.deadlines = {s: (d, r) for s, d, r in await self.store.deadlines(session.id)}
+
+    async def channel_session(self, channel_id: int) -> Session | None:
+        gid = self.channels.get(channel_id)
+        if gid is None:
+            return None
+        return await self.get(gid)
+
+    def _forget(self, session: Session) -> None:
+        self.sessions.pop(session.id, None)
+        if self.channels.get(session.row.channel_id) == session.id:
+            del self.channels[session.row.channel_id]
+
+    # ---- lobby -----------------------------------------------------------------------
+    async def create(self, *, guild_id: int | None, channel_id: int, host: UserInfo, game_key: str,
+                     options: dict[str, Any], deadline_s: int = 0) -> Session:
+        cls = game_class(game_key)
+        merged = cls.default_options()
+        for name, value in options.items():
+            spec = next((s for s in cls.option_specs() if s.name == name), None)
+            if spec is None or value not in [c[0] for c in spec.choices]:
+                raise SessionError("err.bad_option", name=name, value=value)
+            merged[name] = value
+        existing = self.by_channel(channel_id)
+        if existing is not None:
+            raise SessionError("err.channel_busy", game=existing.row.game, id=existing.id)
+        lobby = [{"user": host.id, "name": host.name, "lang": host.lang, "team": None}]
+        try:
+            row = await self.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, game=game_key, host_id=host.id, lang=host.lang,
+                options=merged, lobby=lobby, settings={"deadline_s": int(deadline_s)},
+            )
+        except ChannelBusy as exc:
+            raise SessionError("err.channel_busy", game="?", id="?") from exc
+        session = Session(row=row)
+        self.sessions[row.id] = session
+        self.channels[channel_id] = row.id
+        return session
+
+    async def _lobby(self, game_id: int) -> Session:
+        session = await self.get(game_id)
+        if session.row.status != "lobby":
+            raise SessionError("err.not_lobby")
+        return session
+
+    async def join(self, game_id: int, user: UserInfo, team: int | None = None) -> Session:
+        session = await self._lobby(game_id)
+        async with session.lock:
+            row = session.row
+            cls = session.cls
+            _, max_players = cls.player_range(row.options)
+            teams = cls.team_count(row.options, len(row.lobby))
+            if team is not None and not (0 <= team < max(teams, 0)):
+                raise SessionError("err.bad_team")
+            entry = session.player(user.id)
+            if entry is None:
+                if len(row.lobby) >= max_players:
+                    raise SessionError("err.lobby_full", max=max_players)
+                row.lobby.append({"user": user.id, "name": user.name, "lang": user.lang, "team": team})
+            else:
+                entry.update(name=user.name, lang=user.lang)
+                if team is not None:
+                    entry["team"] = team
+            await self.store.update_lobby(row)
+        return session
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> Session:
+        session = await self._lobby(game_id)
+        async with session.lock:
+            row = session.row
+            if session.player(user_id) is None:
+                raise SessionError("err.not_in_lobby")
+            if user_id == row.host_id:
+                raise SessionError("err.host_cannot_leave")
+            row.lobby = [p for p in row.lobby if p["user"] != user_id]
+            await self.store.update_lobby(row)
+        return session
+
+    async def set_option(self, game_id: int, user_id: int, name: str, value: Any) -> Session:
+        session = await self._lobby(game_id)
+        async with session.lock:
+            row = session.row
+            if user_id != row.host_id:
+                raise SessionError("err.host_only")
+            if name == "deadline_s":
+                row.settings["deadline_s"] = max(0, int(value))
+            else:
+                spec = next((s for s in session.cls.option_specs() if s.name == name), None)
+                if spec is None or value not in [c[0] for c in spec.choices]:
+                    raise SessionError("err.bad_option", name=name, value=value)
+                row.options[name] = value
+                teams = session.cls.team_count(row.options, len(row.lobby))
+                for p in row.lobby:
+                    if p.get("team") is not None and p["team"] >= teams:
+                        p["team"] = None
+            await self.store.update_lobby(row)
+        return session
+
+    async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> Session:
+        session = await self._lobby(game_id)
+        async with session.lock:
+            row = session.row
+            if user_id != row.host_id:
+                raise SessionError("err.host_only")
+            cls = session.cls
+            low, high = cls.player_range(row.options)
+            if not low <= len(row.lobby) <= high:
+                raise SessionError("err.player_count", min=low, max=high, n=len(row.lobby))
+            seed = secrets.randbits(62) if seed is None else seed
+            players = [Player(user_id=p["user"], team=p.get("team")) for p in row.lobby]
+            arrangement = cls.arrange_seats(players, row.options, Rng(seed ^ 0x5EA75))
+            game = cls.new(arrangement.seat_info, row.options, seed)
+            row.seat_users = arrangement.seat_users
+            row.seat_info = arrangement.seat_info
+            row.seed = seed
+            row.seat_counts = [0] * len(arrangement.seat_users)
+            row.status = "running"
+            state_text = dumps(game.to_json())
+            deadlines = self._deadlines_for(session, game, acting_seat=None)
+            try:
+                await self.store.start_game(row, state_text, self._deadline_rows(deadlines))
+            except BaseException:
+                row.status = "lobby"
+                row.seat_users = row.seat_info = row.seed = None
+                raise
+            session.game = game
+            session.state_text = state_text
+            session.deadlines = deadlines
+        self.on_change(game_id)
+        return session
+
+    # ---- play ------------------------------------------------------------------------
+    def _deadlines_for(self, session: Session, game: Game, acting_seat: int | None
+                       ) -> dict[int, tuple[float, float | None]]:
+        """Deadlines of the seats that must act now; a seat still deciding keeps its old one."""
+        if game.outcome() is not None:
+            return {}
+        now = self.clock()
+        forced = game.forced_timeout()
+        span = forced if forced else int(session.row.settings.get("deadline_s", 0) or 0)
+        if not span:
+            return {}
+        result: dict[int, tuple[float, float | None]] = {}
+        for seat in game.actors():
+            if seat in session.conceded:
+                continue
+            if seat != acting_seat and seat in session.deadlines:
+                result[seat] = session.deadlines[seat]
+            else:
+                result[seat] = (now + span, now + span / 2)
+        return result
+
+    @staticmethod
+    def _deadline_rows(deadlines: dict[int, tuple[float, float | None]]) -> list[tuple[int, float, float | None]]:
+        return [(seat, due, remind) for seat, (due, remind) in sorted(deadlines.items())]
+
+    async def _running(self, game_id: int) -> Session:
+        session = await self.get(game_id)
+        if session.row.status != "running" or session.game is None:
+            raise SessionError("err.not_running")
+        return session
+
+    async def _commit(self, session: Session, seat: int, user_id: int | None, action: Action,
+                      meta: list[Event] | None = None) -> list[Event]:
+        """Apply one action and commit it with the new state; caller holds the lock."""
+        game = session.game
+        assert game is not None
+        row = session.row
+        before = set(game.actors())
+        events = game.apply(seat, action)  # IllegalAction propagates; the game is unchanged then
+        stored_events = (meta or []) + events
+        newly = set(game.actors()) - before
+        if newly and game.outcome() is None:
+            # seats that must now act: the delivery layer pings them and sends their panels
+            stored_events.append({"type": "platform.prompt", "seats": sorted(newly)})
+        old = (row.seq, row.status, list(row.seat_counts), json.loads(json.dumps(row.settings)))
+        row.seq += 1
+        if 0 <= seat < len(row.seat_counts):
+            row.seat_counts[seat] += 1
+        if session.outcome() is not None:
+            row.status = "finished"
+        deadlines = self._deadlines_for(session, game, acting_seat=seat)
+        state_text = dumps(game.to_json())
+        try:
+            await self.store.commit_action(
+                row, old_seq=old[0], seat=seat, user_id=user_id, action=action, events=stored_events,
+                state_text=state_text, deadlines=self._deadline_rows(deadlines),
+            )
+        except BaseException:
+            row.seq, row.status, row.seat_counts, row.settings = old
+            if session.state_text is not None:
+                session.game = session.cls.from_json(json.loads(session.state_text))
+            raise
+        session.state_text = state_text
+        session.deadlines = deadlines
+        return stored_events
+
+    async def _autoplay(self, session: Session) -> list[Event]:
+        """Play for conceded seats (their timeout action, else their first legal action)."""
+        events: list[Event] = []
+        game = session.game
+        assert game is not None
+        for _ in range(MAX_AUTOPLAY):
+            if session.row.status != "running" or game.outcome() is not None:
+                break
+            seats = [s for s in game.actors() if s in session.conceded]
+            if not seats:
+                break
+            seat = seats[0]
+            action = game.timeout_action(seat)
+            if action is None:
+                legal = game.legal_actions(seat)
+                if not legal:
+                    break
+                action = legal[0]
+            events += await self._commit(session, seat, None, action)
+        return events
+
+    async def act(self, game_id: int, user_id: int, seat: int, action: Action,
+                  stamp: int | None = None) -> ActResult:
+        """Apply ``action`` for ``seat`` on behalf of ``user_id``.
+
+        ``stamp`` is the number of actions the seat had made when the control was built; a
+        control built before the seat's last action is stale (this makes double clicks safe).
+        """
+        session = await self._running(game_id)
+        async with session.lock:
+            if session.row.status != "running":
+                raise SessionError("err.not_running")
+            seats = session.seats_of(user_id)
+            if not seats:
+                raise SessionError("err.spectator")
+            if seat not in seats:
+                raise SessionError("err.not_your_seat")
+            if stamp is not None and session.row.seat_counts[seat] != stamp:
+                raise SessionError("err.stale")
+            game = session.game
+            assert game is not None
+            if seat not in game.actors():
+                raise SessionError("err.not_your_turn")
+            events = await self._commit(session, seat, user_id, action)
+            events += await self._autoplay(session)
+            self._drop_if_done(session)
+        self.on_change(game_id)
+        return ActResult(session, events, seat)
+
+    async def act_admin(self, game_id: int, user_id: int, action: Action) -> ActResult:
+        session = await self._running(game_id)
+        async with session.lock:
+            game = session.game
+            assert game is not None
+            if action not in game.admin_actions():
+                raise SessionError("err.stale")
+            events = await self._commit(session, ADMIN, user_id, action)
+            events += await self._autoplay(session)
+            self._drop_if_done(session)
+        self.on_change(game_id)
+        return ActResult(session, events, ADMIN)
+
+    async def expire(self, game_id: int, seat: int) -> list[Event] | None:
+        """A seat's deadline passed: apply the game's rule for an absent seat."""
+        try:
+            session = await self._running(game_id)
+        except SessionError:
+            return None
+        async with session.lock:
+            game = session.game
+            if session.row.status != "running" or game is None:
+                return None
+            due = session.deadlines.get(seat)
+            if due is not None and due[0] > self.clock():
+                return None
+            action = game.timeout_action(seat) if seat in game.actors() and due is not None else None
+            if action is None:
+                session.deadlines.pop(seat, None)
+                await self.store.commit_deadlines(game_id, self._deadline_rows(session.deadlines))
+                return None
+            meta = [{"type": "platform.timeout", "seat": seat}]
+            events = await self._commit(session, seat, None, action, meta=meta)
+            events += await self._autoplay(session)
+            self._drop_if_done(session)
+        self.on_change(game_id)
+        return events
+
+    async def concede(self, game_id: int, user_id: int) -> Session:
+        session = await self._running(game_id)
+        async with session.lock:
+            seats = session.seats_of(user_id)
+            if not seats:
+                raise SessionError("err.spectator")
+            game = session.game
+            assert game is not None
+            row = session.row
+            for seat in seats:
+                users = row.seat_users[seat] if row.seat_users else []
+                if len(users) > 1:
+                    users.remove(user_id)  # a team seat goes on with its other members
+                    continue
+                conceded = set(row.settings.get("conceded", []))
+                conceded.add(seat)
+                row.settings["conceded"] = sorted(conceded)
+            live_sides = {game.side_of(s) for s in range(len(row.seat_users or [])) if s not in session.conceded}
+            if len(live_sides) <= 1:
+                row.settings["outcome"] = {"winners": sorted(live_sides), "draw": False, "conceded": True}
+                await self.store.set_status(game_id, "finished", row.settings)
+                row.status = "finished"
+            else:
+                await self.store.set_status(game_id, "running", row.settings)
+                await self._store_seats(session)
+                await self._autoplay(session)
+            self._drop_if_done(session)
+        self.on_change(game_id)
+        return session
+
+    async def _store_seats(self, session: Session) -> None:
+        await self.store.db.execute(
+            "UPDATE games SET seat_users = ? WHERE id = ?", (dumps(session.row.seat_users), session.id)
+        )
+
+    async def abort(self, game_id: int) -> Session:
+        session = await self.get(game_id)
+        async with session.lock:
+            if session.row.status not in ("lobby", "running"):
+                raise SessionError("err.not_running")
+            await self.store.set_status(game_id, "aborted")
+            session.row.status = "aborted"
+            self._forget(session)
+        self.on_change(game_id)
+        return session
+
+    def _drop_if_done(self, session: Session) -> None:
+        if session.row.status in ("finished", "aborted"):
+            self._forget(session)
+
+    # ---- helpers for the Discord layer ----------------------------------------------
+    @staticmethod
+    def check_option_value(cls: type[Game], name: str, raw: str) -> Any:
+        spec = next((s for s in cls.option_specs() if s.name == name), None)
+        if spec is None:
+            raise SessionError("err.bad_option", name=name, value=raw)
+        for value, _label in spec.choices:
+            if str(value) == raw:
+                return value
+        raise SessionError("err.bad_option", name=name, value=raw)
+
+    def parse_options(self, cls: type[Game], text: str) -> dict[str, Any]:
+        """``"lines=2 layout=shuffled"`` -> typed option values (refused when unknown)."""
+        result: dict[str, Any] = {}
+        for part in text.replace(",", " ").split():
+            name, sep, raw = part.partition("=")
+            if not sep:
+                raise SessionError("err.bad_option", name=part, value="")
+            result[name] = self.check_option_value(cls, name, raw)
+        return result
+

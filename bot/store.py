@@ -1,0 +1,446 @@
+"""SQLite persistence (aiosqlite, WAL, foreign keys, forward migrations).
+
+Every accepted action is committed together with the new state in one transaction, guarded by
+an optimistic ``seq`` check, before anything is posted to Discord. ``synchronous=NORMAL`` in WAL
+mode survives a killed process (SIGKILL) without losing a committed transaction; only a power
+loss could drop the last few, which is the usual trade-off for a chat bot.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+OPEN_STATUSES = ("lobby", "running")
+
+MIGRATIONS: list[list[str]] = [
+    # version 1
+    [
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'aborted')),
+            host_id INTEGER NOT NULL,
+            lang TEXT NOT NULL,
+            options TEXT NOT NULL,
+            lobby TEXT NOT NULL,
+            settings TEXT NOT NULL,
+            seat_users TEXT,
+            seat_info TEXT,
+            seed INTEGER,
+            state TEXT,
+            seat_counts TEXT,
+            seq INTEGER NOT NULL DEFAULT 0,
+            published_seq INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        "CREATE UNIQUE INDEX games_one_open_per_channel ON games(channel_id) "
+        "WHERE status IN ('lobby', 'running')",
+        "CREATE INDEX games_open ON games(status) WHERE status IN ('lobby', 'running')",
+        "CREATE INDEX games_guild ON games(guild_id, status)",
+        """CREATE TABLE actions (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            user_id INTEGER,
+            action TEXT NOT NULL,
+            events TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+        """CREATE TABLE messages (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            purpose TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER NOT NULL,
+            data TEXT,
+            PRIMARY KEY (game_id, purpose)
+        )""",
+        """CREATE TABLE deadlines (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            due_at REAL NOT NULL,
+            remind_at REAL,
+            PRIMARY KEY (game_id, seat)
+        )""",
+        "CREATE INDEX deadlines_due ON deadlines(due_at)",
+        """CREATE TABLE dm_closed (
+            user_id INTEGER PRIMARY KEY,
+            since REAL NOT NULL
+        )""",
+    ],
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class ChannelBusy(Exception):
+    """The channel already holds an unfinished game."""
+
+
+class Conflict(Exception):
+    """The game changed under us (optimistic ``seq`` check failed)."""
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    status: str
+    host_id: int
+    lang: str
+    options: dict[str, Any]
+    lobby: list[dict[str, Any]]
+    settings: dict[str, Any]
+    seat_users: list[list[int]] | None = None
+    seat_info: list[dict[str, Any]] | None = None
+    seed: int | None = None
+    state: dict[str, Any] | None = None
+    seat_counts: list[int] = field(default_factory=list)
+    seq: int = 0
+    published_seq: int = 0
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row, *, with_state: bool = True) -> GameRow:
+        keys = row.keys()
+
+        def j(name: str, default: Any = None) -> Any:
+            if name not in keys or row[name] is None:
+                return default
+            return json.loads(row[name])
+
+        return cls(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            game=row["game"],
+            status=row["status"],
+            host_id=row["host_id"],
+            lang=row["lang"],
+            options=j("options", {}),
+            lobby=j("lobby", []),
+            settings=j("settings", {}),
+            seat_users=j("seat_users"),
+            seat_info=j("seat_info"),
+            seed=row["seed"] if "seed" in keys else None,
+            state=j("state") if with_state else None,
+            seat_counts=j("seat_counts", []),
+            seq=row["seq"],
+            published_seq=row["published_seq"],
+            created_at=row["created_at"] if "created_at" in keys else 0.0,
+            updated_at=row["updated_at"] if "updated_at" in keys else 0.0,
+        )
+
+
+@dataclass
+class ActionRow:
+    seq: int
+    seat: int
+    user_id: int | None
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    created_at: float
+
+
+class Store:
+    """One SQLite file; one aiosqlite connection (a single writer keeps transactions simple)."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+        self.db = db
+        self.path = path
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = sqlite3.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db, path)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await self.db.close()
+
+    async def _migrate(self) -> None:
+        await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        async with self.db.execute("SELECT version FROM schema_version") as cur:
+            row = await cur.fetchone()
+        version = row[0] if row else 0
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"database schema version {version} is newer than this bot ({SCHEMA_VERSION}); upgrade the bot"
+            )
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql in MIGRATIONS[target - 1]:
+                    await self.db.execute(sql)
+                await self.db.execute("DELETE FROM schema_version")
+                await self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("SELECT version FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    # ---- games -----------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        lang: str,
+        options: dict[str, Any],
+        lobby: list[dict[str, Any]],
+        settings: dict[str, Any],
+    ) -> GameRow:
+        now = time.time()
+        try:
+            cur = await self.db.execute(
+                "INSERT INTO games (guild_id, channel_id, game, status, host_id, lang, options, lobby, settings,"
+                " created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, host_id, lang, dumps(options), dumps(lobby), dumps(settings), now, now),
+            )
+        except sqlite3.IntegrityError as exc:
+            raise ChannelBusy(channel_id) from exc
+        return GameRow(
+            id=int(cur.lastrowid or 0), guild_id=guild_id, channel_id=channel_id, game=game, status="lobby",
+            host_id=host_id, lang=lang, options=options, lobby=lobby, settings=settings,
+            created_at=now, updated_at=now,
+        )
+
+    async def update_lobby(self, row: GameRow) -> None:
+        await self.db.execute(
+            "UPDATE games SET options = ?, lobby = ?, settings = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+            (dumps(row.options), dumps(row.lobby), dumps(row.settings), time.time(), row.id),
+        )
+
+    async def start_game(self, row: GameRow, state_text: str,
+                         deadlines: Iterable[tuple[int, float, float | None]] = ()) -> None:
+        """Move a lobby to running with its seats, seed and initial state, in one transaction."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = await self.db.execute(
+                "UPDATE games SET status = ?, seat_users = ?, seat_info = ?, seed = ?, state = ?, seat_counts = ?,"
+                " options = ?, lobby = ?, settings = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (row.status, dumps(row.seat_users), dumps(row.seat_info), row.seed, state_text,
+                 dumps(row.seat_counts), dumps(row.options), dumps(row.lobby), dumps(row.settings),
+                 time.time(), row.id),
+            )
+            if cur.rowcount != 1:
+                raise Conflict(row.id)
+            await self._replace_deadlines(row.id, deadlines)
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def commit_action(
+        self,
+        row: GameRow,
+        *,
+        old_seq: int,
+        seat: int,
+        user_id: int | None,
+        action: dict[str, Any],
+        events: list[dict[str, Any]],
+        state_text: str,
+        deadlines: Iterable[tuple[int, float, float | None]] | None = None,
+    ) -> None:
+        """Append the action and store the new state (``state_text``, ``row.seq``) atomically.
+
+        ``row.seq`` must already be ``old_seq + 1``. Raises :class:`Conflict` when the stored
+        game is no longer at ``old_seq``; nothing is written then.
+        """
+        now = time.time()
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            await self.db.execute(
+                "INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.seq, seat, user_id, dumps(action), dumps(events), now),
+            )
+            cur = await self.db.execute(
+                "UPDATE games SET state = ?, seq = ?, status = ?, seat_counts = ?, settings = ?, updated_at = ?"
+                " WHERE id = ? AND seq = ?",
+                (state_text, row.seq, row.status, dumps(row.seat_counts), dumps(row.settings), now,
+                 row.id, old_seq),
+            )
+            if cur.rowcount != 1:
+                raise Conflict(row.id)
+            if deadlines is not None:
+                await self._replace_deadlines(row.id, deadlines)
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def set_status(self, game_id: int, status: str, settings: dict[str, Any] | None = None) -> None:
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            if settings is None:
+                await self.db.execute(
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id)
+                )
+            else:
+                await self.db.execute(
+                    "UPDATE games SET status = ?, settings = ?, updated_at = ? WHERE id = ?",
+                    (status, dumps(settings), time.time(), game_id),
+                )
+            if status not in OPEN_STATUSES:
+                await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def mark_published(self, game_id: int, seq: int) -> None:
+        await self.db.execute(
+            "UPDATE games SET published_seq = MAX(published_seq, ?) WHERE id = ?", (seq, game_id)
+        )
+
+    async def open_games(self) -> list[GameRow]:
+        """Index of every unfinished game, without states (cheap even for many thousands)."""
+        async with self.db.execute(
+            "SELECT id, guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, seq,"
+            " published_seq FROM games WHERE status IN ('lobby', 'running')"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [GameRow.from_row(r, with_state=False) for r in rows]
+
+    async def load_game(self, game_id: int) -> GameRow | None:
+        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return GameRow.from_row(row) if row else None
+
+    async def games_in_guild(self, guild_id: int) -> list[GameRow]:
+        async with self.db.execute(
+            "SELECT id, guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, seq,"
+            " published_seq FROM games WHERE guild_id = ? AND status IN ('lobby', 'running') ORDER BY id",
+            (guild_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [GameRow.from_row(r, with_state=False) for r in rows]
+
+    async def actions(self, game_id: int, after_seq: int = 0, limit: int | None = None) -> list[ActionRow]:
+        sql = "SELECT seq, seat, user_id, action, events, created_at FROM actions WHERE game_id = ? AND seq > ?"
+        params: tuple[Any, ...] = (game_id, after_seq)
+        if limit is not None:
+            sql = f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            params = (*params, limit)
+        else:
+            sql += " ORDER BY seq"
+        async with self.db.execute(sql, params) as cur:
+            rows = await cur.fetchall()
+        return [
+            ActionRow(r["seq"], r["seat"], r["user_id"], json.loads(r["action"]), json.loads(r["events"]),
+                      r["created_at"])
+            for r in rows
+        ]
+
+    # ---- messages we edit or re-register ---------------------------------------------
+    async def set_message(self, game_id: int, purpose: str, channel_id: int, message_id: int,
+                          data: dict[str, Any] | None = None) -> None:
+        await self.db.execute(
+            "INSERT INTO messages (game_id, purpose, channel_id, message_id, data) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, purpose) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id, data = excluded.data",
+            (game_id, purpose, channel_id, message_id, dumps(data) if data is not None else None),
+        )
+
+    async def get_message(self, game_id: int, purpose: str) -> tuple[int, int, dict[str, Any]] | None:
+        async with self.db.execute(
+            "SELECT channel_id, message_id, data FROM messages WHERE game_id = ? AND purpose = ?",
+            (game_id, purpose),
+        ) as cur:
+            row = await cur.fetchone()
+        if not row:
+            return None
+        return row[0], row[1], json.loads(row[2]) if row[2] else {}
+
+    # ---- deadlines --------------------------------------------------------------------
+    async def _replace_deadlines(self, game_id: int, deadlines: Iterable[tuple[int, float, float | None]]) -> None:
+        await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+        rows = [(game_id, seat, due, remind) for seat, due, remind in deadlines]
+        if rows:
+            await self.db.executemany(
+                "INSERT INTO deadlines (game_id, seat, due_at, remind_at) VALUES (?, ?, ?, ?)", rows
+            )
+
+    async def commit_deadlines(self, game_id: int, deadlines: Iterable[tuple[int, float, float | None]]) -> None:
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            await self._replace_deadlines(game_id, deadlines)
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def deadlines(self, game_id: int) -> list[tuple[int, float, float | None]]:
+        async with self.db.execute(
+            "SELECT seat, due_at, remind_at FROM deadlines WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cur:
+            return [(r[0], r[1], r[2]) for r in await cur.fetchall()]
+
+    async def due_reminders(self, now: float) -> list[tuple[int, int]]:
+        async with self.db.execute(
+            "SELECT game_id, seat FROM deadlines WHERE remind_at IS NOT NULL AND remind_at <= ? AND due_at > ?",
+            (now, now),
+        ) as cur:
+            return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    async def clear_reminder(self, game_id: int, seat: int) -> None:
+        await self.db.execute(
+            "UPDATE deadlines SET remind_at = NULL WHERE game_id = ? AND seat = ?", (game_id, seat)
+        )
+
+    async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
+        async with self.db.execute(
+            "SELECT game_id, seat FROM deadlines WHERE due_at <= ? ORDER BY due_at", (now,)
+        ) as cur:
+            return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    # ---- users whose DMs are closed ---------------------------------------------------
+    async def mark_dm_closed(self, user_id: int) -> None:
+        await self.db.execute(
+            "INSERT OR IGNORE INTO dm_closed (user_id, since) VALUES (?, ?)", (user_id, time.time())
+        )
+
+    async def clear_dm_closed(self, user_id: int) -> None:
+        await self.db.execute("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
+
+    async def dm_closed_users(self) -> set[int]:
+        async with self.db.execute("SELECT user_id FROM dm_closed") as cur:
+            return {r[0] for r in await cur.fetchall()}

@@ -1,0 +1,1 @@
+"""Discord adapters: slash commands and component routing. No game state lives here."""

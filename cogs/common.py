@@ -1,0 +1,185 @@
+"""Helpers shared by the cogs: language of an interaction, refusals, lobby and status texts."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.delivery import inert
+from bot.games.base import IllegalAction
+from bot.games.registry import game_class
+from bot.i18n import lang_of, t
+from bot.sessions import Session, SessionError, UserInfo
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+
+
+def lang(interaction: discord.Interaction) -> str:
+    return lang_of(interaction.locale.value if interaction.locale else None)
+
+
+def user_info(interaction: discord.Interaction) -> UserInfo:
+    user = interaction.user
+    return UserInfo(id=user.id, name=user.display_name[:40], lang=lang(interaction))
+
+
+def bot_of(interaction: discord.Interaction) -> TabletopBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def refusal_text(exc: SessionError | IllegalAction, language: str) -> str:
+    params: dict[str, Any] = dict(exc.params)
+    if "game" in params and isinstance(params["game"], str):
+        params["game"] = t(f"{params['game']}.name", language)
+    return "⛔ " + t(exc.key, language, **params)
+
+
+async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bool = True,
+                view: discord.ui.View | None = None, **kwargs: Any) -> None:
+    """Answer an interaction whether or not it was already answered or deferred."""
+    if view is not None:
+        kwargs["view"] = inert(view)
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+async def refuse(interaction: discord.Interaction, exc: SessionError | IllegalAction) -> None:
+    await reply(interaction, refusal_text(exc, lang(interaction)))
+
+
+def is_moderator(interaction: discord.Interaction, session: Session) -> bool:
+    if interaction.user.id == session.row.host_id:
+        return True
+    perms = interaction.permissions
+    return bool(perms and (perms.manage_channels or perms.administrator))
+
+
+# ---- lobby --------------------------------------------------------------------------
+def option_label(cls_key: str, name: str, value: Any, language: str) -> str:
+    cls = game_class(cls_key)
+    spec = next((s for s in cls.option_specs() if s.name == name), None)
+    if spec is None:
+        return str(value)
+    for choice_value, key in spec.choices:
+        if choice_value == value:
+            return t(key, language)
+    return str(value)
+
+
+def deadline_text(seconds: int, language: str) -> str:
+    if not seconds:
+        return t("lobby.no_deadline", language)
+    hours = seconds / 3600
+    if hours >= 1:
+        return t("lobby.deadline_hours", language, n=f"{hours:g}")
+    return t("lobby.deadline_minutes", language, n=f"{seconds / 60:.3g}")
+
+
+def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | None]:
+    row = session.row
+    language = row.lang
+    cls = session.cls
+    name = t(f"{row.game}.name", language)
+    low, high = cls.player_range(row.options)
+    teams = cls.team_count(row.options, len(row.lobby))
+    embed = discord.Embed(title=t("lobby.title", language, game=name), colour=discord.Colour.dark_gold())
+    lines = []
+    for p in row.lobby:
+        team = ""
+        if teams and p.get("team") is not None:
+            team = " — " + t("lobby.team_n", language, n=p["team"] + 1)
+        host = " 👑" if p["user"] == row.host_id else ""
+        lines.append(f"• <@{p['user']}>{host}{team}")
+    embed.add_field(name=t("lobby.players", language, n=len(row.lobby), min=low, max=high),
+                    value="\n".join(lines) or "—", inline=False)
+    opts = [f"{t(s.label_key, language)}: **{option_label(row.game, s.name, row.options.get(s.name), language)}**"
+            for s in cls.option_specs()]
+    opts.append(f"{t('lobby.deadline', language)}: **{deadline_text(row.settings.get('deadline_s', 0), language)}**")
+    embed.add_field(name=t("lobby.options", language), value="\n".join(opts), inline=False)
+    if row.status == "lobby":
+        embed.set_footer(text=t("lobby.footer", language))
+        view = discord.ui.View(timeout=None)
+        gid = row.id
+        view.add_item(discord.ui.Button(label=t("lobby.join", language), style=discord.ButtonStyle.success,
+                                        custom_id=f"tt:l:{gid}:join", row=0))
+        view.add_item(discord.ui.Button(label=t("lobby.leave", language), style=discord.ButtonStyle.secondary,
+                                        custom_id=f"tt:l:{gid}:leave", row=0))
+        view.add_item(discord.ui.Button(label=t("lobby.start", language), style=discord.ButtonStyle.primary,
+                                        custom_id=f"tt:l:{gid}:start", row=0))
+        view.add_item(discord.ui.Button(label=t("lobby.cancel", language), style=discord.ButtonStyle.danger,
+                                        custom_id=f"tt:l:{gid}:cancel", row=0))
+        next_row = 1
+        if teams:
+            view.add_item(discord.ui.Select(
+                custom_id=f"tt:t:{gid}", placeholder=t("lobby.pick_team", language), row=next_row,
+                options=[discord.SelectOption(label=t("lobby.team_n", language, n=i + 1), value=str(i))
+                         for i in range(teams)],
+            ))
+            next_row += 1
+        for spec in cls.option_specs()[: 4 - next_row + 1]:
+            if next_row > 4:
+                break
+            view.add_item(discord.ui.Select(
+                custom_id=f"tt:o:{gid}:{spec.name}", row=next_row,
+                placeholder=t("lobby.set_option", language, option=t(spec.label_key, language)),
+                options=[discord.SelectOption(label=t(key, language)[:100], value=str(i),
+                                              default=row.options.get(spec.name) == value)
+                         for i, (value, key) in enumerate(spec.choices[:25])],
+            ))
+            next_row += 1
+        return embed, view
+    if row.status == "running" and row.seat_users:
+        game = session.game
+        seating = []
+        for seat, users in enumerate(row.seat_users):
+            side = game.side_name(game.side_of(seat), language) if game else str(seat + 1)
+            seating.append(f"{seat + 1}. {' '.join(f'<@{u}>' for u in users)} — {side}")
+        embed.add_field(name=t("lobby.seating", language), value="\n".join(seating)[:1024], inline=False)
+        embed.set_footer(text=t("lobby.started", language))
+    else:
+        embed.set_footer(text=t(f"lobby.status_{row.status}", language))
+    return embed, None
+
+
+async def refresh_lobby(bot: TabletopBot, session: Session) -> None:
+    """Edit the stored lobby message (used when the lobby changes outside a click on it)."""
+    stored = await bot.store.get_message(session.id, "lobby")
+    if stored is None:
+        return
+    channel_id, message_id, _ = stored
+    embed, view = lobby_message(session)
+    try:
+        channel = await bot.publisher.channel(channel_id)
+        if channel is not None:
+            await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
+                embed=embed, view=inert(view)
+            )
+    except discord.HTTPException as exc:
+        log.warning("could not edit the lobby message of game %s: %s", session.id, exc)
+
+
+def status_text(session: Session, language: str) -> str:
+    row = session.row
+    name = t(f"{row.game}.name", language)
+    lines = [f"**{name}** (#{row.id}) — {t('lobby.status_' + row.status, language)}"]
+    game = session.game
+    if game is not None and row.seat_users:
+        for seat in range(len(row.seat_users)):
+            mark = " ▶" if seat in game.actors() and row.status == "running" else ""
+            gone = " ✖" if seat in session.conceded else ""
+            lines.append(f"{seat + 1}. {session.seat_name(seat)} — {game.side_name(game.side_of(seat), language)}"
+                         f"{mark}{gone}")
+        lines += game.status_lines(language)
+        if row.status == "running":
+            for seat, (due, _) in sorted(session.deadlines.items()):
+                lines.append(t("status.seat_deadline", language, name=session.seat_name(seat), ts=int(due)))
+    elif row.status == "lobby":
+        lines.append(t("status.lobby", language, n=len(row.lobby)))
+    return "\n".join(lines)[:1900]

@@ -1,0 +1,195 @@
+"""Routing of every button and select the bot ever posted (``tt:...`` custom ids).
+
+One listener handles all components by parsing their custom id, so controls on messages from
+days ago, in channels and in DMs, keep working after a restart without registering thousands of
+views: the custom id carries everything needed (see :mod:`bot.panels`), and anything it points at
+that no longer exists or is no longer legal is answered "no longer available".
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.app import TabletopBot
+from bot.delivery import inert, mentions, result_line
+from bot.games.base import IllegalAction
+from bot.i18n import t
+from bot.panels import action_hash, build_panel, choices_under, decode_prefix, find_action
+from bot.sessions import Session, SessionError
+from cogs.common import is_moderator, lang, lobby_message, refuse, reply, user_info
+from cogs.game import send_panel
+
+log = logging.getLogger(__name__)
+
+
+class ControlsCog(commands.Cog):
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith("tt:"):
+            return
+        try:
+            await self.route(interaction, custom_id.split(":"))
+        except (SessionError, IllegalAction) as exc:
+            await refuse(interaction, exc)
+        except (ValueError, IndexError, KeyError):
+            log.warning("malformed control %r from user %s", custom_id, interaction.user.id)
+            await reply(interaction, "⛔ " + t("err.bad_control", lang(interaction)))
+        except discord.HTTPException as exc:
+            log.warning("answering control %r failed: %s", custom_id, exc)
+        except Exception:
+            log.exception("control %r failed", custom_id)
+            if not interaction.response.is_done():
+                await reply(interaction, "⚠️ " + t("err.internal", lang(interaction)))
+
+    async def route(self, interaction: discord.Interaction, parts: list[str]) -> None:
+        kind, gid = parts[1], int(parts[2])
+        sessions = self.bot.sessions
+        session = await sessions.get(gid)
+        if kind in ("a", "n", "b"):
+            await self.panel_control(interaction, session, kind, parts)
+        elif kind == "p":
+            await send_panel(interaction, session)
+        elif kind == "l":
+            await self.lobby_button(interaction, session, parts[3])
+        elif kind == "t":
+            team = int(self.values(interaction)[0])
+            session = await sessions.join(gid, user_info(interaction), team)
+            await self.update_lobby(interaction, session)
+        elif kind == "o":
+            spec = next(s for s in session.cls.option_specs() if s.name == parts[3])
+            value = spec.choices[int(self.values(interaction)[0])][0]
+            session = await sessions.set_option(gid, interaction.user.id, spec.name, value)
+            await self.update_lobby(interaction, session)
+        elif kind == "x":
+            await self.confirm_abort(interaction, session)
+        elif kind == "c":
+            await self.confirm_concede(interaction, session)
+        elif kind == "m":
+            await self.admin_action(interaction, session, parts[3])
+        else:
+            raise ValueError(kind)
+
+    @staticmethod
+    def values(interaction: discord.Interaction) -> list[str]:
+        values = (interaction.data or {}).get("values") or []
+        if not values:
+            raise ValueError("select without values")
+        return [str(v) for v in values]
+
+    # ---- game panels -----------------------------------------------------------------
+    async def panel_control(self, interaction: discord.Interaction, session: Session, kind: str,
+                            parts: list[str]) -> None:
+        language = lang(interaction)
+        seat, stamp = int(parts[3]), int(parts[4])
+        game = session.game
+        if game is None or session.row.status != "running":
+            raise SessionError("err.not_running")
+        seats = session.seats_of(interaction.user.id)
+        if not seats:
+            raise SessionError("err.spectator")
+        if seat not in seats:
+            raise SessionError("err.not_your_seat")
+        if session.row.seat_counts[seat] != stamp:
+            raise SessionError("err.stale")
+        if kind == "a":
+            action = find_action(game, seat, parts[5])
+            if action is None:
+                raise SessionError("err.stale")
+            await self.act(interaction, session, seat, stamp, action)
+            return
+        prefix = decode_prefix(parts[5])
+        if kind == "n":
+            prefix = prefix + [int(self.values(interaction)[0])]
+            choices, _ = choices_under(game, seat, language, prefix)
+            if not choices:
+                raise SessionError("err.stale")
+            if len(choices) == 1 and len(choices[0].path) <= len(prefix):
+                await self.act(interaction, session, seat, stamp, choices[0].action)
+                return
+        content, view = build_panel(session, seat, language, prefix)
+        await interaction.response.edit_message(content=content, view=inert(view))
+
+    async def act(self, interaction: discord.Interaction, session: Session, seat: int, stamp: int,
+                  action: dict) -> None:
+        language = lang(interaction)
+        result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action, stamp)
+        game = result.session.game
+        assert game is not None
+        notes = [txt for ev in result.events
+                 if ("to" not in ev or seat in ev["to"]) and not str(ev.get("type", "")).startswith("platform.")
+                 and (txt := game.event_text(ev, language))]
+        note = "✅ " + ("\n".join(notes[-6:]) if notes else t("panel.done", language))
+        content, view = build_panel(result.session, seat, language, note=note)
+        await interaction.response.edit_message(content=content, view=inert(view))
+
+    # ---- lobby -----------------------------------------------------------------------
+    async def lobby_button(self, interaction: discord.Interaction, session: Session, verb: str) -> None:
+        sessions = self.bot.sessions
+        if verb == "join":
+            session = await sessions.join(session.id, user_info(interaction))
+        elif verb == "leave":
+            session = await sessions.leave_lobby(session.id, interaction.user.id)
+        elif verb == "start":
+            session = await sessions.start(session.id, interaction.user.id)
+        elif verb == "cancel":
+            if not is_moderator(interaction, session):
+                raise SessionError("err.moderator_only")
+            session = await sessions.abort(session.id)
+        else:
+            raise ValueError(verb)
+        await self.update_lobby(interaction, session)
+
+    async def update_lobby(self, interaction: discord.Interaction, session: Session) -> None:
+        embed, view = lobby_message(session)
+        await interaction.response.edit_message(embed=embed, view=inert(view))
+
+    # ---- confirmations and moderation ------------------------------------------------
+    async def confirm_abort(self, interaction: discord.Interaction, session: Session) -> None:
+        if not is_moderator(interaction, session):
+            raise SessionError("err.moderator_only")
+        await self.bot.sessions.abort(session.id)
+        language = session.row.lang
+        await interaction.response.edit_message(content="✅ " + t("confirm.aborted", lang(interaction)), view=None)
+        await self.bot.publisher.post(
+            session.row.channel_id,
+            "🛑 " + t("notice.aborted", language, game=t(f"{session.row.game}.name", language),
+                     who=f"<@{interaction.user.id}>"),
+            allowed_mentions=mentions([]),
+        )
+
+    async def confirm_concede(self, interaction: discord.Interaction, session: Session) -> None:
+        language = session.row.lang
+        await self.bot.sessions.concede(session.id, interaction.user.id)
+        await interaction.response.edit_message(content="✅ " + t("confirm.conceded", lang(interaction)), view=None)
+        await self.bot.publisher.post(
+            session.row.channel_id, "🏳️ " + t("notice.conceded", language, who=f"<@{interaction.user.id}>"),
+            allowed_mentions=mentions([]),
+        )
+        if session.row.status == "finished":
+            await self.bot.publisher.post(session.row.channel_id, "🏁 " + result_line(session, language),
+                                          allowed_mentions=mentions([]))
+
+    async def admin_action(self, interaction: discord.Interaction, session: Session, digest: str) -> None:
+        if not is_moderator(interaction, session):
+            raise SessionError("err.moderator_only")
+        game = session.game
+        if game is None:
+            raise SessionError("err.not_running")
+        action = next((a for a in game.admin_actions() if action_hash(a) == digest), None)
+        if action is None:
+            raise SessionError("err.stale")
+        await self.bot.sessions.act_admin(session.id, interaction.user.id, action)
+        await interaction.response.edit_message(content="✅ " + t("panel.done", lang(interaction)), view=None)
+
+
+async def setup(bot: TabletopBot) -> None:
+    await bot.add_cog(ControlsCog(bot))

@@ -1,0 +1,259 @@
+"""``/game ...`` and ``/games``: lobby and game-independent commands."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.app import TabletopBot
+from bot.delivery import inert, render_board
+from bot.games.base import ADMIN, IllegalAction
+from bot.games.registry import GAMES, available, game_class
+from bot.i18n import t
+from bot.panels import action_hash, build_panel
+from bot.sessions import Session, SessionError
+from cogs.common import (
+    is_moderator,
+    lang,
+    lobby_message,
+    refresh_lobby,
+    refuse,
+    reply,
+    status_text,
+    user_info,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_DEADLINE_HOURS = 24 * 14
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    keys = available() or list(GAMES)
+    return [app_commands.Choice(name=_(t(f"{k}.name", "en"), key=f"{k}.name"), value=k) for k in keys]
+
+
+class GameCog(commands.Cog):
+    game = app_commands.Group(name="game", description=_("Play tabletop games in this channel", key="cmd.game"),
+                              guild_only=True)
+
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+
+    async def _session(self, interaction: discord.Interaction) -> Session | None:
+        session = await self.bot.sessions.channel_session(interaction.channel_id or 0)
+        if session is None:
+            await reply(interaction, "ℹ️ " + t("err.no_game_here", lang(interaction)))
+        return session
+
+    # ---- /game new -------------------------------------------------------------------
+    @game.command(name="new", description=_("Open a lobby for a new game in this channel", key="cmd.new"))
+    @app_commands.describe(
+        game=_("Which game", key="cmd.new.game"),
+        options=_("Options, e.g. lines=2 layout=shuffled (also adjustable in the lobby)", key="cmd.new.options"),
+        deadline_hours=_("Turn deadline in hours (0 = none)", key="cmd.new.deadline"),
+    )
+    @app_commands.choices(game=game_choices())
+    async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
+                  options: str | None = None, deadline_hours: app_commands.Range[float, 0, MAX_DEADLINE_HOURS] = 0.0
+                  ) -> None:
+        try:
+            if game.value not in available():
+                raise SessionError("err.unknown_game", game=game.value)
+            parsed = self.bot.sessions.parse_options(game_class(game.value), options or "")
+            session = await self.bot.sessions.create(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host=user_info(interaction),
+                game_key=game.value, options=parsed, deadline_s=int(round(deadline_hours * 3600)),
+            )
+        except SessionError as exc:
+            await refuse(interaction, exc)
+            return
+        embed, view = lobby_message(session)
+        await interaction.response.send_message(embed=embed, view=inert(view))
+        message = await interaction.original_response()
+        await self.bot.store.set_message(session.id, "lobby", message.channel.id, message.id)
+        log.info("game %s (%s) opened in channel %s", session.id, game.value, interaction.channel_id)
+
+    @game.command(name="start", description=_("Start the game (host)", key="cmd.start"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        session = await self._session(interaction)
+        if session is None:
+            return
+        try:
+            await self.bot.sessions.start(session.id, interaction.user.id)
+        except (SessionError, IllegalAction) as exc:
+            await refuse(interaction, exc)
+            return
+        await reply(interaction, "✅ " + t("lobby.started", lang(interaction)))
+        await refresh_lobby(self.bot, session)
+
+    # ---- looking ---------------------------------------------------------------------
+    @game.command(name="status", description=_("Whose turn, scores, deadline", key="cmd.status"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        session = await self._session(interaction)
+        if session is not None:
+            await reply(interaction, status_text(session, lang(interaction)))
+
+    @game.command(name="board", description=_("Post the current board", key="cmd.board"))
+    async def board(self, interaction: discord.Interaction) -> None:
+        session = await self._session(interaction)
+        if session is None:
+            return
+        if session.game is None:
+            await reply(interaction, "ℹ️ " + t("err.not_running", lang(interaction)))
+            return
+        await interaction.response.defer(thinking=True)
+        board = await render_board(session, session.row.lang)
+        await interaction.followup.send(status_text(session, session.row.lang), file=board,
+                                        allowed_mentions=discord.AllowedMentions.none())
+
+    @game.command(name="hand", description=_("Your private view and controls (only you see it)", key="cmd.hand"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        session = await self._session(interaction)
+        if session is None:
+            return
+        await send_panel(interaction, session)
+
+    @game.command(name="log", description=_("The last moves (public information only)", key="cmd.log"))
+    async def log_(self, interaction: discord.Interaction) -> None:
+        session = await self._session(interaction)
+        if session is None or session.game is None:
+            if session is not None:
+                await reply(interaction, "ℹ️ " + t("err.not_running", lang(interaction)))
+            return
+        language = lang(interaction)
+        lines: list[str] = []
+        for record in await self.bot.store.actions(session.id, 0, limit=40):
+            for event in record.events:
+                if "to" in event or str(event.get("type", "")).startswith("platform."):
+                    continue
+                text = session.game.event_text(event, language)
+                if text:
+                    lines.append(f"`{record.seq:>3}` {text}")
+        body = "\n".join(lines[-25:]) or t("log.empty", language)
+        while len(body) > 1900:
+            body = body[body.index("\n") + 1:] if "\n" in body else body[-1900:]
+        await reply(interaction, body)
+
+    @game.command(name="rules", description=_("A summary of a game's rules", key="cmd.rules"))
+    @app_commands.describe(game=_("Which game (default: the one in this channel)", key="cmd.rules.game"))
+    @app_commands.choices(game=game_choices())
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        language = lang(interaction)
+        key = game.value if game else None
+        if key is None:
+            session = self.bot.sessions.by_channel(interaction.channel_id or 0)
+            key = session.row.game if session else None
+        if key is None:
+            await reply(interaction, "ℹ️ " + t("err.rules_which", language))
+            return
+        await reply(interaction, f"**{t(f'{key}.name', language)}**\n{t(f'{key}.rules', language)}"[:1990])
+
+    # ---- leaving and ending ----------------------------------------------------------
+    @game.command(name="leave", description=_("Leave the lobby, or concede the game", key="cmd.leave"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        session = await self._session(interaction)
+        if session is None:
+            return
+        language = lang(interaction)
+        if session.row.status == "lobby":
+            try:
+                await self.bot.sessions.leave_lobby(session.id, interaction.user.id)
+            except SessionError as exc:
+                await refuse(interaction, exc)
+                return
+            await reply(interaction, "👋 " + t("lobby.left", language))
+            await refresh_lobby(self.bot, session)
+            return
+        if not session.seats_of(interaction.user.id):
+            await refuse(interaction, SessionError("err.spectator"))
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=t("confirm.concede", language), style=discord.ButtonStyle.danger,
+                                        custom_id=f"tt:c:{session.id}"))
+        await reply(interaction, t("confirm.concede_q", language), view=view)
+
+    @game.command(name="abort", description=_("End the game without a result (host or moderators)", key="cmd.abort"))
+    async def abort(self, interaction: discord.Interaction) -> None:
+        session = await self._session(interaction)
+        if session is None:
+            return
+        language = lang(interaction)
+        if not is_moderator(interaction, session):
+            await refuse(interaction, SessionError("err.moderator_only"))
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=t("confirm.abort", language), style=discord.ButtonStyle.danger,
+                                        custom_id=f"tt:x:{session.id}"))
+        await reply(interaction, t("confirm.abort_q", language, game=t(f"{session.row.game}.name", language)),
+                    view=view)
+
+    @game.command(name="admin", description=_("Moderator actions of this game (host or moderators)",
+                                              key="cmd.admin"))
+    async def admin(self, interaction: discord.Interaction) -> None:
+        session = await self._session(interaction)
+        if session is None:
+            return
+        language = lang(interaction)
+        if not is_moderator(interaction, session):
+            await refuse(interaction, SessionError("err.moderator_only"))
+            return
+        if session.game is None or session.row.status != "running":
+            await refuse(interaction, SessionError("err.not_running"))
+            return
+        actions = session.game.admin_actions()
+        if not actions:
+            await reply(interaction, "ℹ️ " + t("admin.none", language))
+            return
+        view = discord.ui.View(timeout=None)
+        for n, action in enumerate(actions[:20]):
+            label = " · ".join(session.game.action_path(ADMIN, action, language))[:80]
+            view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.danger, row=n // 5,
+                                            custom_id=f"tt:m:{session.id}:{action_hash(action)}"))
+        await reply(interaction, t("admin.title", language), view=view)
+
+    # ---- /games ----------------------------------------------------------------------
+    @app_commands.command(name="games", description=_("Unfinished games in this server", key="cmd.games"))
+    @app_commands.guild_only()
+    async def games(self, interaction: discord.Interaction) -> None:
+        language = lang(interaction)
+        rows = await self.bot.store.games_in_guild(interaction.guild_id or 0)
+        if not rows:
+            await reply(interaction, "ℹ️ " + t("games.none", language))
+            return
+        lines = []
+        for row in rows[:30]:
+            link = f"<#{row.channel_id}>"
+            stored = await self.bot.store.get_message(row.id, "turn") or await self.bot.store.get_message(row.id,
+                                                                                                          "lobby")
+            if stored:
+                link += f" — https://discord.com/channels/{row.guild_id}/{stored[0]}/{stored[1]}"
+            lines.append(f"• **{t(f'{row.game}.name', language)}** #{row.id} "
+                         f"({t('lobby.status_' + row.status, language)}, {len(row.lobby)}) {link}")
+        if len(rows) > 30:
+            lines.append(t("games.more", language, n=len(rows) - 30))
+        await reply(interaction, "\n".join(lines)[:1990])
+
+
+async def send_panel(interaction: discord.Interaction, session: Session) -> None:
+    """The ephemeral panel: the same controls as the DM (the fallback for closed DMs)."""
+    language = lang(interaction)
+    if session.game is None or session.row.status != "running":
+        await refuse(interaction, SessionError("err.not_running"))
+        return
+    seats = session.seats_of(interaction.user.id)
+    if not seats:
+        await refuse(interaction, SessionError("err.spectator"))
+        return
+    seat = next((s for s in seats if s in session.game.actors()), seats[0])
+    content, view = build_panel(session, seat, language)
+    await reply(interaction, content, view=view)
+
+
+async def setup(bot: TabletopBot) -> None:
+    await bot.add_cog(GameCog(bot))
+

@@ -1,0 +1,274 @@
+"""Store and session layer: lobby, seats, commits, refusals, concurrency, deadlines, restore, replay."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.games import registry
+from bot.replay import verify
+from bot.sessions import SessionError, SessionManager, UserInfo
+from bot.store import SCHEMA_VERSION, Store
+
+ALICE, BOB, CAROL, EVE = UserInfo(1, "alice"), UserInfo(2, "bob"), UserInfo(3, "carol", "ru"), UserInfo(9, "eve")
+
+
+@pytest.fixture(autouse=True)
+def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+
+
+@pytest.fixture
+async def env(tmp_path: Path):
+    store = await Store.open(tmp_path / "t.sqlite3")
+    changed: list[int] = []
+    clock = {"now": 1000.0}
+    sessions = SessionManager(store, clock=lambda: clock["now"], on_change=changed.append)
+    yield store, sessions, changed, clock
+    await store.close()
+
+
+async def started(sessions: SessionManager, *users: UserInfo, channel: int = 100, deadline_s: int = 0):
+    session = await sessions.create(guild_id=5, channel_id=channel, host=users[0], game_key="toy", options={},
+                                    deadline_s=deadline_s)
+    for user in users[1:]:
+        await sessions.join(session.id, user)
+    await sessions.start(session.id, users[0].id, seed=1234)
+    return session
+
+
+def actor_user(session) -> tuple[int, int]:
+    seat = session.game.actors()[0]
+    return seat, session.row.seat_users[seat][0]
+
+
+async def test_schema_and_migrations_are_idempotent(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "m.sqlite3")
+    assert await store.schema_version() == SCHEMA_VERSION
+    await store.close()
+    store = await Store.open(tmp_path / "m.sqlite3")
+    assert await store.schema_version() == SCHEMA_VERSION
+    async with store.db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    await store.close()
+
+
+async def test_one_unfinished_game_per_channel(env) -> None:
+    store, sessions, _, _ = env
+    await sessions.create(guild_id=5, channel_id=100, host=ALICE, game_key="toy", options={})
+    with pytest.raises(SessionError) as err:
+        await sessions.create(guild_id=5, channel_id=100, host=BOB, game_key="toy", options={})
+    assert err.value.key == "err.channel_busy"
+    # the database enforces it too, even past the in-memory index
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.db.execute(
+            "INSERT INTO games (channel_id, game, status, host_id, lang, options, lobby, settings, created_at,"
+            " updated_at) VALUES (100, 'toy', 'lobby', 2, 'en', '{}', '[]', '{}', 0, 0)")
+
+
+async def test_lobby_rules(env) -> None:
+    _, sessions, _, _ = env
+    session = await sessions.create(guild_id=5, channel_id=100, host=ALICE, game_key="toy", options={})
+    with pytest.raises(SessionError) as err:
+        await sessions.start(session.id, ALICE.id)
+    assert err.value.key == "err.player_count"
+    await sessions.join(session.id, BOB)
+    with pytest.raises(SessionError) as err:
+        await sessions.start(session.id, BOB.id)
+    assert err.value.key == "err.host_only"
+    with pytest.raises(SessionError) as err:
+        await sessions.leave_lobby(session.id, ALICE.id)
+    assert err.value.key == "err.host_cannot_leave"
+    for uid in (3, 4, 5):
+        if uid < 5:
+            await sessions.join(session.id, UserInfo(uid, f"u{uid}"))
+    with pytest.raises(SessionError) as err:
+        await sessions.join(session.id, UserInfo(5, "u5"))
+    assert err.value.key == "err.lobby_full"
+    await sessions.start(session.id, ALICE.id, seed=1)
+    assert session.row.status == "running" and len(session.row.seat_users) == 4
+    with pytest.raises(SessionError) as err:
+        await sessions.join(session.id, EVE)
+    assert err.value.key == "err.not_lobby"
+
+
+async def test_act_commits_and_refuses(env) -> None:
+    store, sessions, changed, _ = env
+    session = await started(sessions, ALICE, BOB)
+    seat, user = actor_user(session)
+    other_user = session.row.seat_users[1 - seat][0]
+    with pytest.raises(SessionError, match="err.spectator"):
+        await sessions.act(session.id, EVE.id, seat, {"type": "add", "n": 1})
+    with pytest.raises(SessionError, match="err.not_your_seat"):
+        await sessions.act(session.id, other_user, seat, {"type": "add", "n": 1})
+    with pytest.raises(SessionError, match="err.not_your_turn"):
+        await sessions.act(session.id, other_user, 1 - seat, {"type": "add", "n": 1})
+    before = await store.load_game(session.id)
+    from bot.games.base import IllegalAction
+
+    with pytest.raises(IllegalAction):
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 7})
+    after = await store.load_game(session.id)
+    assert after.state == before.state and after.seq == before.seq == 0
+    result = await sessions.act(session.id, user, seat, {"type": "add", "n": 2}, stamp=0)
+    assert result.events[0]["total"] == 2
+    stored = await store.load_game(session.id)
+    assert stored.seq == 1 and stored.state["total"] == 2 and stored.seat_counts[seat] == 1
+    assert changed[-1] == session.id
+    # the next seat is announced as newly prompted
+    assert {"type": "platform.prompt", "seats": [1 - seat]} in result.events
+    # a control built before the seat's last action is stale
+    with pytest.raises(SessionError, match="err.stale"):
+        await sessions.act(session.id, other_user, 1 - seat, {"type": "add", "n": 1}, stamp=5)
+
+
+async def test_concurrent_double_click_applies_once(env) -> None:
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB)
+    seat, user = actor_user(session)
+    results = await asyncio.gather(
+        *[sessions.act(session.id, user, seat, {"type": "add", "n": 1}, stamp=0) for _ in range(5)],
+        return_exceptions=True,
+    )
+    ok = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, SessionError)]
+    assert len(ok) == 1 and len(refused) == 4
+    assert all(r.key == "err.stale" for r in refused)
+    assert (await store.load_game(session.id)).seq == 1
+    assert len(await store.actions(session.id)) == 1
+
+
+async def test_failed_commit_leaves_memory_as_committed(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB)
+    seat, user = actor_user(session)
+
+    async def broken(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store, "commit_action", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 2})
+    assert session.game.to_json()["total"] == 0 and session.row.seq == 0
+    assert session.row.seat_counts == [0, 0]
+    monkeypatch.undo()
+    await sessions.act(session.id, user, seat, {"type": "add", "n": 2})
+    assert (await store.load_game(session.id)).state["total"] == 2
+
+
+async def test_simultaneous_choice_keeps_other_controls_valid(env) -> None:
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB, CAROL)
+    for _ in range(3):
+        seat, user = actor_user(session)
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+    assert session.game.is_simultaneous() and len(session.game.actors()) == 3
+    stamps = list(session.row.seat_counts)
+    first = session.row.seat_users[0][0]
+    result = await sessions.act(session.id, first, 0, {"type": "pick", "n": 3}, stamp=stamps[0])
+    assert result.events[0]["to"] == [0]
+    # seat 1's panel was built before seat 0 acted, and is still valid
+    await sessions.act(session.id, session.row.seat_users[1][0], 1, {"type": "pick", "n": 2}, stamp=stamps[1])
+    result = await sessions.act(session.id, session.row.seat_users[2][0], 2, {"type": "pick", "n": 1},
+                                stamp=stamps[2])
+    assert any(e["type"] == "reveal" for e in result.events)
+    assert await verify(store, session.id)
+
+
+async def test_restart_restores_and_replay_matches(env, tmp_path: Path) -> None:
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB)
+    for _ in range(2):
+        seat, user = actor_user(session)
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+    await store.close()
+    store2 = await Store.open(tmp_path / "t.sqlite3")
+    try:
+        fresh = SessionManager(store2)
+        stale = await fresh.restore()
+        assert stale == [session.id]  # nothing was published in this test
+        again = await fresh.channel_session(100)
+        assert again is not None and again.game.to_json()["total"] == 2
+        seat, user = actor_user(again)
+        await fresh.act(again.id, user, seat, {"type": "add", "n": 2})
+        assert await verify(store2, again.id)
+    finally:
+        await store2.close()
+
+
+async def test_deadline_expiry_and_reminder(env) -> None:
+    store, sessions, _, clock = env
+    session = await started(sessions, ALICE, BOB, deadline_s=3600)
+    seat, _ = actor_user(session)
+    deadlines = await store.deadlines(session.id)
+    assert deadlines == [(seat, 1000.0 + 3600, 1000.0 + 1800)]
+    assert await store.due_reminders(1000.0 + 1799) == []
+    assert await store.due_reminders(1000.0 + 1800) == [(session.id, seat)]
+    clock["now"] = 1000.0 + 3600
+    assert await store.due_deadlines(clock["now"]) == [(session.id, seat)]
+    events = await sessions.expire(session.id, seat)
+    assert events[0] == {"type": "platform.timeout", "seat": seat}
+    assert session.game.to_json()["total"] == 1
+    # the next seat got a fresh deadline, the expired one is gone
+    assert [d[0] for d in await store.deadlines(session.id)] == [1 - seat]
+    assert await sessions.expire(session.id, seat) is None
+
+
+async def test_concede_ends_two_player_game_and_frees_channel(env) -> None:
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB)
+    await sessions.concede(session.id, BOB.id)
+    stored = await store.load_game(session.id)
+    assert stored.status == "finished"
+    winner_seat = session.seats_of(ALICE.id)[0]
+    assert stored.settings["outcome"]["winners"] == [winner_seat]
+    assert sessions.by_channel(100) is None
+    await sessions.create(guild_id=5, channel_id=100, host=ALICE, game_key="toy", options={})
+
+
+async def test_concede_in_three_player_game_autoplays_the_seat(env) -> None:
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB, CAROL)
+    await sessions.concede(session.id, CAROL.id)
+    carol_seat = session.seats_of(CAROL.id)[0]
+    for _ in range(12):
+        if session.row.status != "running":
+            break
+        seat, user = actor_user(session)
+        assert seat != carol_seat
+        for s in list(session.game.actors()):
+            await sessions.act(session.id, session.row.seat_users[s][0], s, session.game.legal_actions(s)[0])
+    assert await verify(store, session.id)
+
+
+async def test_admin_action_logged_and_replayed(env) -> None:
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB)
+    seat, user = actor_user(session)
+    await sessions.act(session.id, user, seat, {"type": "add", "n": 2})
+    await sessions.act_admin(session.id, ALICE.id, {"type": "penalty"})
+    assert session.game.to_json()["total"] == 1
+    log = await store.actions(session.id)
+    assert log[-1].seat == -1
+    assert await verify(store, session.id)
+    with pytest.raises(SessionError, match="err.stale"):
+        await sessions.act_admin(session.id, ALICE.id, {"type": "bogus"})
+
+
+async def test_restore_ten_thousand_index_is_cheap(tmp_path: Path) -> None:
+    """Restore reads an index, not the states (the benchmark measures time; this checks shape)."""
+    store = await Store.open(tmp_path / "many.sqlite3")
+    rows = [(5, 10_000 + i, "toy", "running", 1, "en", "{}", "[]", "{}", json.dumps({"big": "x" * 100}), 0, 0)
+            for i in range(500)]
+    await store.db.executemany(
+        "INSERT INTO games (guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, state,"
+        " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+    sessions = SessionManager(store)
+    await sessions.restore()
+    assert len(sessions.sessions) == 500
+    assert all(s.game is None and s.row.state is None for s in sessions.sessions.values())
+    await store.close()
