@@ -2,7 +2,7 @@
 
 Each JSON file maps a dotted key to ``{"ru": "...", "en": "..."}``; the file name is only a
 namespace for humans (``core.json``, ``pobeda.json``...), keys must be unique across files.
-Strings use ``str.format`` placeholders: ``t("pobeda.played", "en", card="...")``.
+Strings use ``str.format`` placeholders: ``t("lobby.players", "en", n=3, min=2, max=4)``.
 """
 
 from __future__ import annotations

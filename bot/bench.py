@@ -1,0 +1,243 @@
+"""Benchmarks: ``python -m bot.bench [--json] [--quick]``.
+
+Figures (keys of the JSON object):
+- ``step_commit_ms_p50`` / ``_p99``: one action through the session layer (lock, rules, one SQLite
+  transaction with the new state) on a real file database;
+- ``restore_10k_s`` / ``restore_10k_rss_mb``: a fresh process opening a database holding 10,000
+  unfinished games and indexing them, as the bot does at start;
+- ``actions_per_s``: sustained actions per second from many concurrent channels through the
+  session layer, with publishing stubbed at the delivery boundary;
+- per game ``<game>_render_ms_p50``, ``<game>_render_kb`` and ``<game>_apply_ms_p50``, on the
+  game's own crowded late-game state (``bench_state()`` in its rules package).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.games.base import Game
+from bot.games.registry import available, renderer
+from bot.sessions import SessionManager, UserInfo
+from bot.store import Store, dumps
+
+BENCH_GAME = "pobeda"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def bench_state(key: str) -> Game:
+    """The game's own crowded late-game state (``bench_state()`` exported by its rules package)."""
+    return importlib.import_module(f"bot.games.{key}").bench_state()
+
+
+def random_action(game: Game, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
+    actors = game.actors()
+    if not actors:
+        return None
+    seat = rng.choice(actors)
+    legal = game.legal_actions(seat)
+    return (seat, rng.choice(legal)) if legal else None
+
+
+# ---- per game ---------------------------------------------------------------------------
+def bench_game(key: str, repeats: int) -> dict[str, float]:
+    game = bench_state(key)
+    render = renderer(key)
+    view = json.loads(json.dumps(game.view(None)))
+    view["seat_names"] = [f"Player {i + 1}" for i in range(8)]
+    render(view, "ru")  # warm fonts and caches
+    times = []
+    size = 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        png = render(view, "ru")
+        times.append((time.perf_counter() - start) * 1000)
+        size = len(png)
+    cls = type(game)
+    state = json.loads(dumps(game.to_json()))
+    rng = random.Random(7)
+    apply_times = []
+    for _ in range(repeats * 10):
+        copy = cls.from_json(json.loads(json.dumps(state)))
+        choice = random_action(copy, rng)
+        if choice is None:
+            break
+        start = time.perf_counter()
+        copy.apply(*choice)
+        apply_times.append((time.perf_counter() - start) * 1000)
+    return {
+        f"{key}_render_ms_p50": round(statistics.median(times), 2),
+        f"{key}_render_kb": round(size / 1024, 1),
+        f"{key}_apply_ms_p50": round(statistics.median(apply_times), 4) if apply_times else float("nan"),
+    }
+
+
+# ---- platform ---------------------------------------------------------------------------
+async def new_game(sessions: SessionManager, channel: int, key: str, players: int) -> int:
+    users = [UserInfo(channel * 10 + i, f"p{i}") for i in range(players)]
+    session = await sessions.create(guild_id=1, channel_id=channel, host=users[0], game_key=key, options={})
+    for user in users[1:]:
+        await sessions.join(session.id, user)
+    await sessions.start(session.id, users[0].id, seed=channel)
+    return session.id
+
+
+async def play_one(sessions: SessionManager, game_id: int, rng: random.Random) -> bool:
+    session = await sessions.get(game_id)
+    if session.row.status != "running" or session.game is None:
+        return False
+    choice = random_action(session.game, rng)
+    if choice is None:
+        return False
+    seat, action = choice
+    user = session.row.seat_users[seat][0]
+    await sessions.act(game_id, user, seat, action)
+    return True
+
+
+async def bench_steps(db: Path, key: str, steps: int) -> dict[str, float]:
+    store = await Store.open(db)
+    sessions = SessionManager(store)
+    rng = random.Random(1)
+    channel = 1
+    game_id = await new_game(sessions, channel, key, 3)
+    times = []
+    while len(times) < steps:
+        start = time.perf_counter()
+        ok = await play_one(sessions, game_id, rng)
+        elapsed = (time.perf_counter() - start) * 1000
+        if ok:
+            times.append(elapsed)
+        else:
+            channel += 1
+            game_id = await new_game(sessions, channel, key, 3)
+    await store.close()
+    return {"step_commit_ms_p50": round(percentile(times, 0.5), 3),
+            "step_commit_ms_p99": round(percentile(times, 0.99), 3)}
+
+
+async def bench_throughput(db: Path, key: str, channels: int, seconds: float) -> dict[str, float]:
+    store = await Store.open(db)
+    sessions = SessionManager(store)  # on_change is a no-op: publishing stubbed at the boundary
+    ids = [await new_game(sessions, 1000 + c, key, 3) for c in range(channels)]
+    count = 0
+    stop_at = time.perf_counter() + seconds
+
+    async def channel_loop(index: int) -> None:
+        nonlocal count
+        rng = random.Random(index)
+        game_id = ids[index]
+        while time.perf_counter() < stop_at:
+            if await play_one(sessions, game_id, rng):
+                count += 1
+            else:
+                game_id = await new_game(sessions, 100_000 + index * 1000 + count, key, 3)
+
+    start = time.perf_counter()
+    await asyncio.gather(*[channel_loop(i) for i in range(channels)])
+    elapsed = time.perf_counter() - start
+    await store.close()
+    return {"actions_per_s": round(count / elapsed, 1), "throughput_channels": channels}
+
+
+async def fill_games(db: Path, key: str, count: int) -> None:
+    """Store ``count`` unfinished games with realistic mid-game states (copies of one played game)."""
+    store = await Store.open(db)
+    sessions = SessionManager(store)
+    game_id = await new_game(sessions, 1, key, 3)
+    rng = random.Random(3)
+    for _ in range(40):
+        await play_one(sessions, game_id, rng)
+    row = await store.load_game(game_id)
+    assert row is not None and row.state is not None
+    state = dumps(row.state)
+    now = time.time()
+    await store.db.execute("BEGIN")
+    await store.db.executemany(
+        "INSERT INTO games (guild_id, channel_id, game, status, host_id, lang, options, lobby, settings,"
+        " seat_users, seat_info, seed, state, seat_counts, seq, published_seq, created_at, updated_at)"
+        " VALUES (1, ?, ?, 'running', 1, 'ru', ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(500_000 + i, key, dumps(row.options), dumps(row.lobby), dumps(row.seat_users), dumps(row.seat_info),
+          row.seed, state, dumps(row.seat_counts), row.seq, row.seq, now, now) for i in range(count - 1)],
+    )
+    await store.db.execute("COMMIT")
+    await store.close()
+
+
+RESTORE_CHILD = """
+import asyncio, json, resource, sys, time
+t0 = time.perf_counter()
+from bot.sessions import SessionManager
+from bot.store import Store
+async def main():
+    store = await Store.open(sys.argv[1])
+    sessions = SessionManager(store)
+    stale = await sessions.restore()
+    n = len(sessions.sessions)
+    await store.close()
+    return n, len(stale)
+n, stale = asyncio.run(main())
+elapsed = time.perf_counter() - t0
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"games": n, "stale": stale, "seconds": elapsed, "rss_mb": rss}))
+"""
+
+
+def bench_restore(db: Path) -> dict[str, float]:
+    out = subprocess.run([sys.executable, "-c", RESTORE_CHILD, str(db)], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parent.parent)
+    data = json.loads(out.stdout)
+    return {"restore_10k_s": round(data["seconds"], 3), "restore_10k_rss_mb": round(data["rss_mb"], 1),
+            "restore_games": data["games"]}
+
+
+async def run(quick: bool) -> dict[str, Any]:
+    games = available()
+    key = BENCH_GAME if BENCH_GAME in games else games[0]
+    result: dict[str, Any] = {"bench_game": key}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        result.update(await bench_steps(base / "steps.sqlite3", key, 300 if quick else 2000))
+        result.update(await bench_throughput(base / "tp.sqlite3", key, 50, 2.0 if quick else 6.0))
+        await fill_games(base / "restore.sqlite3", key, 10_000)
+        result.update(bench_restore(base / "restore.sqlite3"))
+    for game in games:
+        try:
+            result.update(bench_game(game, 5 if quick else 25))
+        except Exception as exc:  # a game without bench_state is reported, not fatal
+            result[f"{game}_error"] = repr(exc)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
+    args = parser.parse_args()
+    result = asyncio.run(run(args.quick))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for name, value in result.items():
+            print(f"{name:28} {value}")
+
+
+if __name__ == "__main__":
+    main()
