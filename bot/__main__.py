@@ -66,7 +66,8 @@ def main() -> None:
         level=getattr(logging, config.log_level),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    logging.getLogger("discord").setLevel(max(logging.INFO, getattr(logging, config.log_level)))
+    for noisy in ("discord", "aiosqlite"):
+        logging.getLogger(noisy).setLevel(max(logging.INFO, getattr(logging, config.log_level)))
     if config.api_base:
         try:
             point_at_api(config.api_base)

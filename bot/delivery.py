@@ -145,7 +145,7 @@ class Publisher:
         lang = row.lang
         actions = [a for a in await self.store.actions(game_id, row.published_seq) if a.seq <= target_seq]
         lines: list[str] = []
-        prompted: set[int] = set(game.actors()) if row.published_seq == 0 else set()
+        prompted: set[int] = set(game.actors()) if row.published_seq < 0 else set()
         private: dict[int, list[dict[str, Any]]] = defaultdict(list)
         for record in actions:
             for event in record.events:

@@ -274,6 +274,7 @@ class SessionManager:
             row.seed = seed
             row.seat_counts = [0] * len(arrangement.seat_users)
             row.status = "running"
+            row.published_seq = -1
             state_text = dumps(game.to_json())
             deadlines = self._deadlines_for(session, game, acting_seat=None)
             try:

@@ -249,12 +249,16 @@ class Store:
 
     async def start_game(self, row: GameRow, state_text: str,
                          deadlines: Iterable[tuple[int, float, float | None]] = ()) -> None:
-        """Move a lobby to running with its seats, seed and initial state, in one transaction."""
+        """Move a lobby to running with its seats, seed and initial state, in one transaction.
+
+        ``published_seq`` becomes -1: not even the initial board is posted yet.
+        """
         await self.db.execute("BEGIN IMMEDIATE")
         try:
             cur = await self.db.execute(
                 "UPDATE games SET status = ?, seat_users = ?, seat_info = ?, seed = ?, state = ?, seat_counts = ?,"
-                " options = ?, lobby = ?, settings = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                " options = ?, lobby = ?, settings = ?, updated_at = ?, published_seq = -1"
+                " WHERE id = ? AND status = 'lobby'",
                 (row.status, dumps(row.seat_users), dumps(row.seat_info), row.seed, state_text,
                  dumps(row.seat_counts), dumps(row.options), dumps(row.lobby), dumps(row.settings),
                  time.time(), row.id),

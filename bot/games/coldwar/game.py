@@ -1,0 +1,192 @@
+"""ColdWar: the platform-facing class (lobby, views, JSON) around the rules engine."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar
+
+from bot.games.base import Action, Arrangement, Event, Game, IllegalAction, OptionSpec, Player, Rng
+from bot.games.coldwar import text
+from bot.games.coldwar.cards import TARGETS, faction, influence
+from bot.games.coldwar.engine import Engine, new_state
+
+GOALS = (100, 75, 50)
+
+
+class ColdWar(Game):
+    """Cold War: CIA vs KGB. Seat 0 is the CIA, seat 1 the KGB; a seat may be a team of users."""
+
+    key: ClassVar[str] = "coldwar"
+
+    def __init__(self, state: dict[str, Any], seat_info: list[dict[str, Any]] | None = None) -> None:
+        self.engine = Engine(state)
+        self.seat_info = seat_info or [{}, {}]
+
+    @property
+    def s(self) -> dict[str, Any]:
+        return self.engine.s
+
+    # ---- lobby ---------------------------------------------------------------------------
+    @classmethod
+    def option_specs(cls) -> list[OptionSpec]:
+        return [OptionSpec("goal", "coldwar.opt.goal",
+                           tuple((g, f"coldwar.opt.goal.{g}") for g in GOALS), 100)]
+
+    @classmethod
+    def player_range(cls, options: dict[str, Any]) -> tuple[int, int]:
+        return (2, 20)
+
+    @classmethod
+    def team_count(cls, options: dict[str, Any], n_players: int) -> int:
+        return 2
+
+    @classmethod
+    def arrange_seats(cls, players: list[Player], options: dict[str, Any], rng: Rng) -> Arrangement:
+        lo, hi = cls.player_range(options)
+        if not lo <= len(players) <= hi:
+            raise IllegalAction("coldwar.err.players", min=lo, max=hi)
+        seats: list[list[int]] = [[], []]
+        free: list[int] = []
+        for p in players:
+            if p.team in (0, 1):
+                seats[p.team].append(p.user_id)
+            else:
+                free.append(p.user_id)
+        rng.shuffle(free)
+        for uid in free:
+            seats[0 if len(seats[0]) <= len(seats[1]) else 1].append(uid)
+        if not seats[0] or not seats[1]:
+            raise IllegalAction("coldwar.err.empty_side")
+        return Arrangement(seat_users=seats, seat_info=[{"side": 0}, {"side": 1}])
+
+    @classmethod
+    def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> ColdWar:
+        goal = int(options.get("goal", 100)) if options else 100
+        if goal not in GOALS:
+            raise IllegalAction("coldwar.err.option")
+        game = cls(new_state(seed, goal), list(seat_info) or [{}, {}])
+        game.engine.start()
+        return game
+
+    # ---- play ----------------------------------------------------------------------------
+    def actors(self) -> list[int]:
+        return self.engine.actors()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return self.engine.legal(seat)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        return self.engine.apply(seat, action)
+
+    def is_simultaneous(self) -> bool:
+        d = self.s["dec"]
+        return d is not None and d["kind"] == "plan" and len(self.actors()) == 2
+
+    def timeout_action(self, seat: int) -> Action | None:
+        """Planning: a random agent (not advancing the stored Rng); struggle: wait (or recruit
+        when waiting is not allowed); others: the choice that changes least (skip an event,
+        keep an order, return a peeked card, the Double Agent's peek, the holder plays first)."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            return None
+        kind = self.s["dec"]["kind"]
+        if kind == "plan":
+            rng = Rng(self.s["rng"]["seed"] ^ 0x5EC7E7, self.s["rng"]["n"] * 2 + seat)
+            return dict(rng.choice(legal))
+        prefer = {"turn": {"type": "wait"}, "event": {"type": "skip"},
+                  "media": {"type": "media", "choice": "return"},
+                  "double": {"type": "double", "mode": "peek"},
+                  "first": {"type": "first", "seat": seat}}.get(kind)
+        if prefer in legal:
+            return dict(prefer)
+        if kind == "turn":
+            return {"type": "recruit"} if {"type": "recruit"} in legal else dict(legal[0])
+        return dict(legal[0])
+
+    def outcome(self) -> dict[str, Any] | None:
+        return copy.deepcopy(self.s["over"])
+
+    # ---- views ---------------------------------------------------------------------------
+    def _x_public(self, seat: int) -> int | str | None:
+        s = self.s
+        shown = s["phase"] in ("report", "detente") or s["exposed"][seat]
+        if s["x"][seat] is None:
+            return None
+        return s["x"][seat] if shown else "hidden"
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        s = self.s
+        eng = self.engine
+        target = None
+        if s["target"] is not None:
+            t = TARGETS[s["target"]]
+            target = {k: t[k] for k in ("id", "kind", "stability", "limit", "priority", "vp", "phase")}
+        sides = []
+        for side in (0, 1):
+            x = self._x_public(side)
+            ag = s["agents"][side]
+            hq = sorted(ag["hq"] + ([s["x"][side]] if x == "hidden" else []))
+            sides.append({
+                "groups": [{"id": g, "faction": faction(g), "influence": influence(g), "active": a}
+                           for g, a in s["table"][side]],
+                "influence": eng.inf(side),
+                "score": eng.score(side),
+                "trophies": list(s["trophies"][side]),
+                "burnt": list(s["burnt"][side]),
+                "hq": hq, "leave": list(ag["leave"]), "dead": list(ag["dead"]),
+                "x": x, "chosen": s["x"][side] is not None or s["exposed"][side],
+            })
+        d = s["dec"]
+        v: dict[str, Any] = {
+            "game": self.key, "round": s["round"], "phase": s["phase"], "goal": s["goal"],
+            "target": target, "sides": sides, "balance": s["balance"], "token": s["token"],
+            "actors": self.actors(), "decision": d["kind"] if d else None,
+            "turn": d["seat"] if d and d["kind"] in ("turn", "media", "discard") else None,
+            "target_deck": len(s["tdeck"]), "target_discard": len(s["tdiscard"]),
+            "group_deck": len(s["gdeck"]), "group_discard": len(s["gdiscard"]),
+            "discard_top": s["gdiscard"][-1] if s["gdiscard"] else None,
+            "outcome": copy.deepcopy(s["over"]),
+        }
+        if seat in (0, 1):
+            v["seat"] = seat
+            v["private"] = self._private(seat)
+        return v
+
+    def _private(self, seat: int) -> dict[str, Any]:
+        s = self.s
+        d = s["dec"]
+        p: dict[str, Any] = {"x": s["x"][seat]}
+        if d and d.get("seat") == seat:
+            if d["kind"] == "media":
+                p["media_top"] = s["gdeck"][0]
+            if d["kind"] in ("analyst", "space"):
+                p["cards"] = list(d["cards"])
+        if d and d["kind"] == "plan" and d.get("peek") == seat and s["x"][1 - seat] is not None:
+            p["opponent_x"] = s["x"][1 - seat]
+        return p
+
+    def to_json(self) -> dict[str, Any]:
+        return {"state": copy.deepcopy(self.s), "seat_info": copy.deepcopy(self.seat_info)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ColdWar:
+        return cls(copy.deepcopy(data["state"]), copy.deepcopy(data.get("seat_info")))
+
+    # ---- text ----------------------------------------------------------------------------
+    def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        return text.action_path(self.s, seat, action, lang)
+
+    def event_text(self, event: Event, lang: str) -> str | None:
+        return text.event_text(event, lang)
+
+    def side_name(self, side: int, lang: str) -> str:
+        return text.side(side, lang)
+
+    def status_lines(self, lang: str) -> list[str]:
+        return text.status_lines(self, lang)
+
+    def private_text(self, seat: int, lang: str) -> str:
+        return text.private_text(self, seat, lang)
+
+    def prompt_text(self, seat: int, lang: str) -> str:
+        return text.prompt_text(self, seat, lang)

@@ -1,0 +1,203 @@
+"""Localised text of Cold War: event lines, action labels, prompts and status (no rules here)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.games.coldwar.cards import TARGETS, faction, influence
+from bot.i18n import t
+
+if TYPE_CHECKING:
+    from bot.games.coldwar.game import ColdWar
+
+P = "coldwar."
+
+
+def side(seat: int, lang: str) -> str:
+    return t(f"{P}side.{seat}", lang)
+
+
+def target_name(tid: str, lang: str) -> str:
+    return t(f"{P}target.{tid}", lang)
+
+
+def group_name(gid: str, lang: str) -> str:
+    return t(f"{P}group.{gid}", lang)
+
+
+def group_label(gid: str, lang: str) -> str:
+    """'Military: Army (6)'."""
+    return f"{t(P + 'faction.' + faction(gid), lang)}: {group_name(gid, lang)} ({influence(gid)})"
+
+
+def agent_name(agent: int, lang: str) -> str:
+    return t(f"{P}agent.{agent}", lang)
+
+
+def _owner_of(state: dict[str, Any], gid: str) -> int:
+    for seat in (0, 1):
+        if any(g == gid for g, _ in state["table"][seat]):
+            return seat
+    return 0
+
+
+def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) -> list[str]:
+    kind = a["type"]
+    if kind == "agent":
+        return [t(P + "act.agent", lang, agent=agent_name(a["agent"], lang), n=a["agent"])]
+    if kind == "first":
+        return [t(P + "act.first", lang, side=side(a["seat"], lang))]
+    if kind in ("recruit", "wait", "skip"):
+        return [t(P + "act." + kind, lang)]
+    if kind == "event":
+        return [t(P + "act.event", lang, card=target_name(a["card"], lang))]
+    if kind == "order":
+        names = " → ".join(_clip(_short(state, c, lang), 20) for c in a["order"])
+        return [t(P + "act.order", lang, cards=names)[:80]]
+    if kind == "double":
+        if a["mode"] == "peek":
+            return [t(P + "act.double_peek", lang)]
+        return [t(P + "act.double_leave", lang), agent_name(a["agent"], lang)]
+    if kind == "media":
+        return [t(P + "act.media_" + a["choice"], lang)]
+    if kind == "discard":
+        return [t(P + "act.discard", lang, group=group_label(a["group"], lang))[:80]]
+    if kind == "use":
+        path = [t(P + "act.use", lang), group_label(a["group"], lang)[:80]]
+        if "target" in a:
+            owner = _owner_of(state, a["target"])
+            path.append(f"→ {side(owner, lang)}: {group_label(a['target'], lang)}"[:80])
+        return path
+    return [kind]
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _short(state: dict[str, Any], card: str, lang: str) -> str:
+    return target_name(card, lang) if card in TARGETS else group_name(card, lang)
+
+
+def event_text(e: dict[str, Any], lang: str) -> str | None:
+    kind = e["type"]
+    p: dict[str, Any] = {}
+    if "seat" in e:
+        p["side"] = side(e["seat"], lang)
+    if "owner" in e:
+        p["owner"] = side(e["owner"], lang)
+    if "target" in e:
+        p["target"] = _card(e["target"], lang)
+    if "group" in e:
+        p["group"] = group_label(e["group"], lang)
+    if "agent" in e and e["agent"] is not None:
+        p["agent"] = agent_name(e["agent"], lang)
+    if kind == "round":
+        return t(P + "evt.round", lang, round=e["round"])
+    if kind == "balance":
+        return t(P + "evt.balance." + e["why"], lang, **p)
+    if kind == "first":
+        return t(P + "evt.first", lang, side=p["side"], first=side(e["first"], lang))
+    if kind == "capture":
+        return t(P + "evt.capture." + e["how"], lang, vp=e["vp"], **p)
+    if kind == "truce":
+        inf = e["influence"]
+        return t(P + "evt.truce", lang, cia=inf[0], kgb=inf[1], stability=e["stability"])
+    if kind == "token":
+        why = e["why"]
+        fac = "" if why == "influence" else t(P + "faction." + why, lang)
+        return t(P + ("evt.token" if why == "influence" else "evt.token_tie"), lang, faction=fac, **p)
+    if kind == "report":
+        names = [agent_name(a, lang) if a is not None else "—" for a in e["agents"]]
+        return t(P + "evt.report", lang, cia=names[0], kgb=names[1])
+    if kind == "ability":
+        key = f"{P}evt.ability.{e['agent']}.{e['effect']}"
+        if "victim" in e:
+            p["victim"] = agent_name(e["victim"], lang)
+        return t(key, lang, **p)
+    if kind == "use":
+        return t(P + "evt.use." + e["effect"], lang, used=group_label(e["group"], lang),
+                 side=p["side"], owner=p["owner"], target=group_label(e["on"], lang))
+    if kind == "recruit":
+        return t(P + ("evt.recruit" if e["how"] == "recruit" else "evt.recruit_protest"), lang, **p)
+    if kind == "game_over":
+        scores = e["scores"]
+        if not e["winners"]:
+            return t(P + "evt.draw", lang, cia=scores[0], kgb=scores[1])
+        return t(P + "evt.win", lang, side=side(e["winners"][0], lang), cia=scores[0], kgb=scores[1])
+    if kind == "detente":
+        return t(P + "evt.detente", lang, cia=e["scores"][0], kgb=e["scores"][1])
+    if kind == "event_used":
+        return t(P + "evt.event_used", lang, card=_card(e["card"], lang), vp=e["vp"], **p)
+    if kind in ("analyst_done", "space_done", "planning", "struggle_over", "shuffle", "group_reshuffle",
+                "target_reshuffle", "extra_round", "chosen", "wait", "media_use", "media_take",
+                "media_discard", "media_return", "destroyed", "unrest", "double_unrest", "no_winner",
+                "to_bottom", "eliminated", "deputy_survives", "nobel_saved", "reveal",
+                "agent_chosen", "peek_x", "media_peek"):
+        extra = {"reason": t(P + "reason." + e["reason"], lang)} if "reason" in e else {}
+        return t(P + "evt." + kind, lang, **p, **extra)
+    return None
+
+
+def _card(tid: str, lang: str) -> str:
+    tt = TARGETS[tid]
+    return t(P + "card", lang, name=target_name(tid, lang), vp=tt["vp"])
+
+
+def _target_line(s: dict[str, Any], lang: str) -> str:
+    tid = s["target"]
+    if tid is None:
+        return ""
+    tt = TARGETS[tid]
+    prio = " > ".join(t(P + "faction." + f, lang) for f in tt["priority"])
+    return t(P + "status.target", lang, name=target_name(tid, lang), stability=tt["stability"],
+             limit=tt["limit"], vp=tt["vp"], priority=prio)
+
+
+def status_lines(game: ColdWar, lang: str) -> list[str]:
+    s = game.s
+    eng = game.engine
+    lines = [t(P + "status.round", lang, round=s["round"], phase=t(P + "phase." + s["phase"], lang),
+               cia=eng.score(0), kgb=eng.score(1), goal=s["goal"])]
+    if s["target"] is not None:
+        lines.append(_target_line(s, lang))
+        lines.append(t(P + "status.influence", lang, cia=eng.inf(0), kgb=eng.inf(1)))
+    if s["balance"] is not None:
+        lines.append(t(P + "status.balance", lang, side=side(s["balance"], lang)))
+    d = s["dec"]
+    if d is not None and d["kind"] == "plan":
+        marks = [t(P + ("status.chosen" if s["x"][i] is not None else "status.choosing"), lang,
+                   side=side(i, lang)) for i in (0, 1)]
+        lines.append("; ".join(marks))
+    elif game.actors():
+        lines.append(t(P + "status.waiting", lang, side=side(game.actors()[0], lang)))
+    return lines
+
+
+def private_text(game: ColdWar, seat: int, lang: str) -> str:
+    s = game.s
+    v = game.view(seat)["private"]
+    parts = [t(P + "priv.side", lang, side=side(seat, lang))]
+    if v["x"] is not None:
+        parts.append(t(P + "priv.x", lang, agent=agent_name(v["x"], lang)))
+    hq = ", ".join(agent_name(a, lang) for a in s["agents"][seat]["hq"]) or "—"
+    parts.append(t(P + "priv.hq", lang, agents=hq))
+    if "opponent_x" in v:
+        parts.append(t(P + "priv.peek", lang, agent=agent_name(v["opponent_x"], lang)))
+    if "media_top" in v:
+        parts.append(t(P + "priv.media", lang, group=group_label(v["media_top"], lang)))
+    if "cards" in v:
+        names = ", ".join(_short(s, c, lang) for c in v["cards"])
+        parts.append(t(P + "priv.cards", lang, cards=names))
+    return "\n".join(parts)
+
+
+def prompt_text(game: ColdWar, seat: int, lang: str) -> str:
+    if seat not in game.actors():
+        return ""
+    d = game.s["dec"]
+    p: dict[str, Any] = {}
+    if d["kind"] == "event":
+        p["card"] = target_name(d["card"], lang)
+        return t(P + "prompt.event", lang, **p) + "\n" + t(P + "evdesc." + d["card"], lang)
+    return t(P + "prompt." + d["kind"], lang, **p)

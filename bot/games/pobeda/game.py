@@ -1,0 +1,541 @@
+"""Pobeda: a Sequence-like race to build lines of six chips on a 12x12 board of war events.
+
+State is plain JSON (see :meth:`Pobeda.to_json`). Derived caches (cell of each event, lines
+through each cell) are rebuilt on load and never serialised.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from bot.games.base import (
+    ADMIN,
+    Action,
+    Arrangement,
+    Event,
+    Game,
+    IllegalAction,
+    OptionSpec,
+    Player,
+    Rng,
+)
+from bot.games.pobeda import data
+from bot.games.pobeda.data import (
+    CELLS,
+    CHIPS_PER_SIDE,
+    CORNERS,
+    HAND_SIZE,
+    SIZE,
+    card_kind,
+    cell_index,
+    cell_name,
+)
+from bot.games.pobeda.lines import line_options
+from bot.games.pobeda.text import SIDE_COLOURS
+from bot.games.pobeda.text_game import TextMixin
+
+PENALTY_SECONDS = 3600
+FREE = -1
+
+
+class Pobeda(TextMixin, Game):
+    key = "pobeda"
+
+    # ---- lobby -------------------------------------------------------------------------
+    @classmethod
+    def option_specs(cls) -> list[OptionSpec]:
+        return [
+            OptionSpec("lines", "pobeda.opt.lines", (
+                (1, "pobeda.opt.lines.1"), (2, "pobeda.opt.lines.2"), (3, "pobeda.opt.lines.3"),
+            ), 1),
+            OptionSpec("layout", "pobeda.opt.layout", (
+                ("chrono", "pobeda.opt.layout.chrono"), ("shuffled", "pobeda.opt.layout.shuffled"),
+            ), "chrono"),
+            OptionSpec("teams", "pobeda.opt.teams", (
+                (0, "pobeda.opt.teams.0"), (2, "pobeda.opt.teams.2"), (3, "pobeda.opt.teams.3"),
+            ), 0),
+        ]
+
+    @classmethod
+    def _opts(cls, options: dict[str, Any] | None) -> dict[str, Any]:
+        merged = cls.default_options()
+        merged.update(options or {})
+        if merged["lines"] not in (1, 2, 3) or merged["teams"] not in (0, 2, 3) \
+                or merged["layout"] not in ("chrono", "shuffled"):
+            raise IllegalAction("pobeda.err.bad_option")
+        return merged
+
+    @classmethod
+    def player_range(cls, options: dict[str, Any]) -> tuple[int, int]:
+        teams = cls._opts(options)["teams"]
+        return (2, 3) if teams == 0 else (teams, 12)
+
+    @classmethod
+    def team_count(cls, options: dict[str, Any], n_players: int) -> int:
+        return int(cls._opts(options)["teams"])
+
+    @classmethod
+    def arrange_seats(cls, players: list[Player], options: dict[str, Any], rng: Rng) -> Arrangement:
+        """Solo: lobby order. Teams: unpicked players fill the smallest team, then seats
+        alternate between teams round the table (uneven teams end with neighbours)."""
+        opts = cls._opts(options)
+        low, high = cls.player_range(opts)
+        if not low <= len(players) <= high:
+            raise IllegalAction("pobeda.err.player_count", low=low, high=high)
+        teams = opts["teams"]
+        if teams == 0:
+            return Arrangement([[p.user_id] for p in players], [{"side": i} for i in range(len(players))])
+        members: list[list[int]] = [[] for _ in range(teams)]
+        free: list[int] = []
+        for p in players:
+            if p.team is not None and 0 <= p.team < teams:
+                members[p.team].append(p.user_id)
+            else:
+                free.append(p.user_id)
+        rng.shuffle(free)
+        for uid in free:
+            smallest = min(range(teams), key=lambda k: (len(members[k]), k))
+            members[smallest].append(uid)
+        if any(not m for m in members):
+            raise IllegalAction("pobeda.err.empty_team")
+        seat_users: list[list[int]] = []
+        seat_info: list[dict[str, Any]] = []
+        for i in range(max(len(m) for m in members)):
+            for k in range(teams):
+                if i < len(members[k]):
+                    seat_users.append([members[k][i]])
+                    seat_info.append({"side": k})
+        return Arrangement(seat_users, seat_info)
+
+    @classmethod
+    def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> Pobeda:
+        opts = cls._opts(options)
+        rng = Rng(seed)
+        sides = [int(info["side"]) for info in seat_info]
+        n_sides = max(sides) + 1
+        if not 2 <= n_sides <= 3 or sorted(set(sides)) != list(range(n_sides)):
+            raise IllegalAction("pobeda.err.sides")
+        layout: list[str | None] = list(data.chrono_layout())
+        if opts["layout"] == "shuffled":
+            ids = [cell for cell in layout if cell is not None]
+            rng.shuffle(ids)
+            it = iter(ids)
+            layout = [None if i in CORNERS else next(it) for i in range(CELLS)]
+        deck = data.full_deck()
+        rng.shuffle(deck)
+        hands = [[deck.pop() for _ in range(HAND_SIZE)] for _ in sides]
+        state = {
+            "options": opts,
+            "seat_sides": sides,
+            "n_sides": n_sides,
+            "required": opts["lines"],
+            "layout": layout,
+            "owner": [FREE] * CELLS,
+            "locked": [False] * CELLS,
+            "lines": [],
+            "deck": deck,
+            "hands": hands,
+            "discard": [],
+            "dealer": 0,
+            "current": 0,
+            "turn": 1,
+            "pending": None,
+            "penalty": None,
+            "last_move": [],
+            "outcome": None,
+            "rng": None,
+        }
+        first = rng.randint(0, len(sides) - 1)
+        state["dealer"] = first
+        state["current"] = first
+        state["rng"] = rng.to_json()
+        return cls(state)
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.s = state
+        self.rng = Rng.from_json(state["rng"])
+        self.cell_of = {ev: i for i, ev in enumerate(state["layout"]) if ev is not None}
+        self.cell_lines: list[list[int]] = [[] for _ in range(CELLS)]
+        for idx, line in enumerate(state["lines"]):
+            for cell in line["cells"]:
+                self.cell_lines[cell].append(idx)
+
+    # ---- serialisation -----------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        self.s["rng"] = self.rng.to_json()
+        return copy.deepcopy(self.s)
+
+    @classmethod
+    def from_json(cls, data_: dict[str, Any]) -> Pobeda:
+        return cls(copy.deepcopy(data_))
+
+    # ---- helpers -----------------------------------------------------------------------
+    @property
+    def n_seats(self) -> int:
+        return len(self.s["seat_sides"])
+
+    def side_of(self, seat: int) -> int:
+        return self.s["seat_sides"][seat]
+
+    def seats_of_side(self, side: int) -> list[int]:
+        return [seat for seat, k in enumerate(self.s["seat_sides"]) if k == side]
+
+    def supply(self, side: int) -> int:
+        """Chips left in a side's supply (48 minus its chips on the board)."""
+        return CHIPS_PER_SIDE - self.s["owner"].count(side)
+
+    def lines_of(self, side: int) -> int:
+        return sum(1 for line in self.s["lines"] if line["side"] == side)
+
+    def _targets(self, side: int, kind: str) -> list[int]:
+        """Cells a special card of ``kind`` may target for ``side`` (empty: unplayable)."""
+        owner, locked = self.s["owner"], self.s["locked"]
+        if kind == "plus1":
+            if self.supply(side) <= 0:
+                return []
+            corners = set(CORNERS)
+            return [i for i in range(CELLS) if owner[i] == FREE and i not in corners]
+        if kind == "swap" and self.supply(side) <= 0:
+            return []
+        return [i for i in range(CELLS) if owner[i] not in (FREE, side) and not locked[i]]
+
+    def _target_ok(self, side: int, kind: str, cell: int) -> bool:
+        owner = self.s["owner"]
+        if kind == "plus1":
+            return self.supply(side) > 0 and cell not in CORNERS and owner[cell] == FREE
+        if kind == "swap" and self.supply(side) <= 0:
+            return False
+        return owner[cell] not in (FREE, side) and not self.s["locked"][cell]
+
+    def _event_playable(self, side: int, card: str) -> bool:
+        return self.s["owner"][self.cell_of[card]] == FREE and self.supply(side) > 0
+
+    def is_dead(self, seat: int, card: str) -> bool:
+        """A card this seat cannot play now (it may be discarded as the turn instead)."""
+        side = self.side_of(seat)
+        kind = card_kind(card)
+        if kind == "event":
+            return not self._event_playable(side, card)
+        return not self._targets(side, kind)
+
+    def _draw(self, seat: int) -> list[Event]:
+        if not self.s["deck"]:
+            return []
+        card = self.s["deck"].pop()
+        self.s["hands"][seat].append(card)
+        return [{"type": "drew", "to": [seat], "seat": seat, "card": card}]
+
+    # ---- decisions ---------------------------------------------------------------------
+    def actors(self) -> list[int]:
+        s = self.s
+        if s["outcome"] is not None:
+            return []
+        if s["penalty"] is not None:
+            return [seat for seat in s["penalty"]["waiting"] if str(seat) not in s["penalty"]["chosen"]]
+        if s["pending"] is not None:
+            return [s["pending"]["seat"]]
+        return [s["current"]]
+
+    def is_simultaneous(self) -> bool:
+        return self.s["outcome"] is None and self.s["penalty"] is not None
+
+    def forced_timeout(self) -> int | None:
+        return PENALTY_SECONDS if self.is_simultaneous() else None
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """All legal actions; of several copies of one special card only the first copy is
+        listed (apply accepts any copy), which keeps the control lists short."""
+        if seat not in self.actors():
+            return []
+        s = self.s
+        if s["penalty"] is not None:
+            return [{"type": "penalty_card", "card": card} for card in sorted(s["hands"][seat])]
+        if s["pending"] is not None:
+            return [{"type": "choose_line", "option": i} for i in range(len(s["pending"]["queue"][0]))]
+        side = self.side_of(seat)
+        actions: list[Action] = []
+        seen: set[str] = set()
+        for card in sorted(s["hands"][seat], key=_card_order):
+            kind = card_kind(card)
+            if kind == "event":
+                if self._event_playable(side, card):
+                    actions.append({"type": "play", "card": card, "cell": cell_name(self.cell_of[card])})
+                else:
+                    actions.append({"type": "discard_dead", "card": card})
+                continue
+            if kind in seen:
+                continue
+            seen.add(kind)
+            targets = self._targets(side, kind)
+            if targets:
+                actions.extend({"type": "play", "card": card, "cell": cell_name(c)} for c in targets)
+            else:
+                actions.append({"type": "discard_dead", "card": card})
+        return actions
+
+    def admin_actions(self) -> list[Action]:
+        s = self.s
+        if s["outcome"] is not None or s["penalty"] is not None or s["pending"] is not None:
+            return []
+        if not s["options"]["teams"]:
+            return []
+        return [{"type": "penalty", "side": k} for k in range(s["n_sides"])]
+
+    def timeout_action(self, seat: int) -> Action | None:
+        """Absent seat: turn passed; pending line choice: the first option; penalty: a card
+        picked by a generator derived from the game's Rng (the Rng itself is not advanced,
+        so replaying the logged action reproduces the state)."""
+        s = self.s
+        if seat not in self.actors():
+            return None
+        if s["penalty"] is not None:
+            hand = sorted(s["hands"][seat])
+            pick = Rng(self.rng.seed * 31 + seat + 1, self.rng.n).choice(hand)
+            return {"type": "penalty_card", "card": pick}
+        if s["pending"] is not None:
+            return {"type": "choose_line", "option": 0}
+        return {"type": "pass"}
+
+    def outcome(self) -> dict[str, Any] | None:
+        return self.s["outcome"]
+
+    # ---- apply -------------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if not isinstance(action, dict):
+            raise IllegalAction("pobeda.err.bad_action")
+        kind = action.get("type")
+        if self.s["outcome"] is not None:
+            raise IllegalAction("pobeda.err.game_over")
+        if seat == ADMIN:
+            if kind != "penalty":
+                raise IllegalAction("pobeda.err.bad_action")
+            return self._apply_penalty(action)
+        if not isinstance(seat, int) or not 0 <= seat < self.n_seats:
+            raise IllegalAction("pobeda.err.bad_seat")
+        if kind == "penalty_card":
+            return self._apply_penalty_card(seat, action)
+        if self.s["penalty"] is not None:
+            raise IllegalAction("pobeda.err.penalty_open")
+        if kind == "choose_line":
+            return self._apply_choose(seat, action)
+        if self.s["pending"] is not None:
+            raise IllegalAction("pobeda.err.choose_first")
+        if seat != self.s["current"]:
+            raise IllegalAction("pobeda.err.not_your_turn")
+        if kind == "play":
+            return self._apply_play(seat, action)
+        if kind == "discard_dead":
+            return self._apply_discard(seat, action)
+        if kind == "pass":
+            self.s["last_move"] = []
+            events: list[Event] = [{"type": "passed", "seat": seat}]
+            return events + self._end_turn()
+        raise IllegalAction("pobeda.err.bad_action")
+
+    def _card_in_hand(self, seat: int, action: Action) -> str:
+        card = action.get("card")
+        if not isinstance(card, str) or card not in self.s["hands"][seat]:
+            raise IllegalAction("pobeda.err.not_in_hand")
+        return card
+
+    def _apply_play(self, seat: int, action: Action) -> list[Event]:
+        card = self._card_in_hand(seat, action)
+        side = self.side_of(seat)
+        kind = card_kind(card)
+        owner = self.s["owner"]
+        cell_arg = action.get("cell")
+        if kind == "event":
+            cell = self.cell_of[card]
+            if cell_arg is not None and cell_arg != cell_name(cell):
+                raise IllegalAction("pobeda.err.wrong_cell")
+            if owner[cell] != FREE:
+                raise IllegalAction("pobeda.err.occupied")
+            if self.supply(side) <= 0:
+                raise IllegalAction("pobeda.err.no_chips")
+        else:
+            try:
+                cell = cell_index(cell_arg)
+            except (ValueError, TypeError) as exc:
+                raise IllegalAction("pobeda.err.bad_cell") from exc
+            if not self._target_ok(side, kind, cell):
+                raise IllegalAction(f"pobeda.err.target_{kind}")
+        # -- validated: change the state
+        self.s["hands"][seat].remove(card)
+        self.s["discard"].append(card)
+        self.s["last_move"] = [cell]
+        event: Event = {"type": "played", "seat": seat, "side": side, "card": card,
+                        "kind": kind, "cell": cell_name(cell)}
+        if kind == "event":
+            event["event"] = card
+        if kind in ("minus1", "swap"):
+            event["victim"] = owner[cell]
+        owner[cell] = FREE if kind == "minus1" else side
+        events: list[Event] = [event]
+        queue: list[list[list[list[int]]]] = []
+        if kind != "minus1":
+            for options in line_options(cell, side, owner, self.s["lines"], self.cell_lines):
+                if len(options) == 1:
+                    events += self._finish(side, options[0])
+                else:
+                    queue.append(options)
+        events += self._draw(seat)
+        if queue:
+            self.s["pending"] = {"seat": seat, "cell": cell, "queue": queue}
+            events.append({"type": "line_choice", "seat": seat, "cell": cell_name(cell)})
+            return events
+        return events + self._end_turn()
+
+    def _finish(self, side: int, windows: list[list[int]]) -> list[Event]:
+        events: list[Event] = []
+        for window in windows:
+            idx = len(self.s["lines"])
+            self.s["lines"].append({"side": side, "cells": list(window)})
+            for cell in window:
+                self.cell_lines[cell].append(idx)
+                if cell not in CORNERS:
+                    self.s["locked"][cell] = True
+            events.append({"type": "line", "side": side, "cells": [cell_name(c) for c in window],
+                           "count": self.lines_of(side)})
+        return events
+
+    def _apply_choose(self, seat: int, action: Action) -> list[Event]:
+        pending = self.s["pending"]
+        if pending is None or pending["seat"] != seat:
+            raise IllegalAction("pobeda.err.no_choice")
+        options = pending["queue"][0]
+        option = action.get("option")
+        if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < len(options):
+            raise IllegalAction("pobeda.err.bad_option_choice")
+        events = self._finish(self.side_of(seat), options[option])
+        pending["queue"].pop(0)
+        if pending["queue"]:
+            return events
+        self.s["pending"] = None
+        return events + self._end_turn()
+
+    def _apply_discard(self, seat: int, action: Action) -> list[Event]:
+        card = self._card_in_hand(seat, action)
+        if not self.is_dead(seat, card):
+            raise IllegalAction("pobeda.err.not_dead")
+        self.s["hands"][seat].remove(card)
+        self.s["discard"].append(card)
+        self.s["last_move"] = []
+        events: list[Event] = [{"type": "discarded", "seat": seat, "card": card}]
+        events += self._draw(seat)
+        return events + self._end_turn()
+
+    def _end_turn(self) -> list[Event]:
+        s = self.s
+        winners = [k for k in range(s["n_sides"]) if self.lines_of(k) >= s["required"]]
+        if winners:
+            return self._game_over(winners, "lines")
+        s["turn"] += 1
+        return self._start_turn((s["current"] + 1) % self.n_seats)
+
+    def _start_turn(self, seat: int) -> list[Event]:
+        """Give the turn to ``seat``; a seat without cards draws one (if it can) and the turn
+        moves on. When the deck and every hand are empty the game ends."""
+        s = self.s
+        events: list[Event] = []
+        while True:
+            if not s["deck"] and not any(s["hands"]):
+                counts = [self.lines_of(k) for k in range(s["n_sides"])]
+                best = max(counts)
+                return events + self._game_over([k for k, c in enumerate(counts) if c == best], "cards")
+            if s["hands"][seat]:
+                s["current"] = seat
+                return events
+            events.append({"type": "skipped", "seat": seat, "drew": bool(s["deck"])})
+            events += self._draw(seat)
+            seat = (seat + 1) % self.n_seats
+
+    def _game_over(self, winners: list[int], reason: str) -> list[Event]:
+        lines = [self.lines_of(k) for k in range(self.s["n_sides"])]
+        outcome = {"winners": winners, "draw": len(winners) > 1, "reason": reason, "lines": lines}
+        self.s["outcome"] = outcome
+        self.s["pending"] = None
+        return [{"type": "game_over", **outcome}]
+
+    # ---- penalty (team rule) -----------------------------------------------------------
+    def _apply_penalty(self, action: Action) -> list[Event]:
+        side = action.get("side")
+        if action not in self.admin_actions():
+            if not self.s["options"]["teams"]:
+                raise IllegalAction("pobeda.err.not_team_game")
+            if not isinstance(side, int) or not 0 <= side < self.s["n_sides"]:
+                raise IllegalAction("pobeda.err.bad_side")
+            raise IllegalAction("pobeda.err.penalty_busy")
+        waiting = [seat for seat in self.seats_of_side(side) if self.s["hands"][seat]]
+        events: list[Event] = [{"type": "penalty", "side": side, "seats": waiting}]
+        if waiting:
+            self.s["penalty"] = {"side": side, "waiting": waiting, "chosen": {}}
+        return events
+
+    def _apply_penalty_card(self, seat: int, action: Action) -> list[Event]:
+        penalty = self.s["penalty"]
+        if penalty is None or seat not in penalty["waiting"] or str(seat) in penalty["chosen"]:
+            raise IllegalAction("pobeda.err.no_penalty")
+        card = self._card_in_hand(seat, action)
+        self.s["hands"][seat].remove(card)
+        penalty["chosen"][str(seat)] = card
+        events: list[Event] = [
+            {"type": "penalty_card", "seat": seat},
+            {"type": "penalty_card_private", "to": [seat], "seat": seat, "card": card},
+        ]
+        if len(penalty["chosen"]) < len(penalty["waiting"]):
+            return events
+        self.s["deck"].extend(penalty["chosen"][str(w)] for w in penalty["waiting"])
+        self.rng.shuffle(self.s["deck"])
+        self.s["penalty"] = None
+        events.append({"type": "penalty_done", "side": penalty["side"], "deck": len(self.s["deck"])})
+        return events + self._start_turn(self.s["current"])
+
+    # ---- views -------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        s = self.s
+        owner, locked = s["owner"], s["locked"]
+        pending = s["pending"]
+        penalty = s["penalty"]
+        view: dict[str, Any] = {
+            "game": self.key,
+            "size": SIZE,
+            "cells": [cell_name(i) for i in range(CELLS)],
+            "layout": list(s["layout"]),
+            "corners": [cell_name(c) for c in CORNERS],
+            "chips": [{"cell": cell_name(i), "side": owner[i], "locked": locked[i]}
+                      for i in range(CELLS) if owner[i] != FREE],
+            "lines": [{"side": line["side"], "cells": [cell_name(c) for c in line["cells"]]}
+                      for line in s["lines"]],
+            "last_move": [cell_name(c) for c in s["last_move"]],
+            "lines_per_side": [self.lines_of(k) for k in range(s["n_sides"])],
+            "required": s["required"],
+            "deck": len(s["deck"]),
+            "discard": list(s["discard"]),
+            "hand_counts": [len(h) for h in s["hands"]],
+            "seat_sides": list(s["seat_sides"]),
+            "sides": [{"side": k, "colour": SIDE_COLOURS[k], "seats": self.seats_of_side(k),
+                       "supply": self.supply(k),
+                       "name": {lang: self.side_name(k, lang) for lang in ("ru", "en")}}
+                      for k in range(s["n_sides"])],
+            "team_game": bool(s["options"]["teams"]),
+            "options": dict(s["options"]),
+            "current": s["current"] if s["outcome"] is None else None,
+            "turn": s["turn"],
+            "pending_choice": None if pending is None else {
+                "seat": pending["seat"], "cell": cell_name(pending["cell"]),
+                "options": [[[cell_name(c) for c in w] for w in opt] for opt in pending["queue"][0]]},
+            "penalty": None if penalty is None else {
+                "side": penalty["side"], "waiting": list(penalty["waiting"]),
+                "chosen": sorted(int(k) for k in penalty["chosen"])},
+            "outcome": copy.deepcopy(s["outcome"]),
+        }
+        if seat is not None and 0 <= seat < self.n_seats:
+            view["seat"] = seat
+            view["hand"] = sorted(s["hands"][seat], key=_card_order)
+        return view
+
+
+def _card_order(card: str) -> tuple[int, str]:
+    kind = card_kind(card)
+    return (0 if kind == "event" else 1 + data.SPECIAL_KINDS.index(kind), card)

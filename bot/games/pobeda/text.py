@@ -1,0 +1,48 @@
+"""Language-dependent labels of Pobeda's cards and events (all strings via bot.i18n)."""
+
+from __future__ import annotations
+
+from bot.games.pobeda.data import card_kind, events
+from bot.i18n import t
+
+SIDE_COLOURS = ("red", "blue", "green")
+_MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def format_date(iso: str, lang: str) -> str:
+    """``1941-06-22`` -> ``22.06.1941`` (ru) / ``22 Jun 1941`` (en); month-only dates too."""
+    parts = iso.split("-")
+    year, month = parts[0], int(parts[1])
+    day = int(parts[2]) if len(parts) > 2 else None
+    if lang == "ru":
+        return f"{day:02d}.{month:02d}.{year}" if day else f"{month:02d}.{year}"
+    return f"{day} {_MONTHS_EN[month - 1]} {year}" if day else f"{_MONTHS_EN[month - 1]} {year}"
+
+
+def event_title(event_id: str, lang: str) -> str:
+    return events()[event_id]["title"].get(lang) or events()[event_id]["title"]["en"]
+
+
+def event_label(event_id: str, lang: str) -> str:
+    """``22.06.1941 Нападение Германии на СССР``: the date first, as on the card."""
+    return f"{format_date(events()[event_id]['date'], lang)} {event_title(event_id, lang)}"
+
+
+def event_description(event_id: str, lang: str) -> str:
+    record = events()[event_id]["description"]
+    return record.get(lang) or record["en"]
+
+
+def card_label(card: str, lang: str) -> str:
+    kind = card_kind(card)
+    if kind == "event":
+        return event_label(card, lang)
+    return t(f"pobeda.card.{kind}", lang)
+
+
+def colour_name(side: int, lang: str) -> str:
+    return t(f"pobeda.colour.{SIDE_COLOURS[side]}", lang)
+
+
+def seat_label(seat: int, lang: str) -> str:
+    return t("pobeda.seat", lang, n=seat + 1)

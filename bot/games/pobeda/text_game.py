@@ -1,0 +1,157 @@
+"""The text side of Pobeda (labels, event texts, prompts), kept apart from the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import Action, Event
+from bot.games.pobeda.data import card_kind, cell_index, cell_name
+from bot.games.pobeda.data import events as all_events
+from bot.games.pobeda.text import (
+    card_label,
+    colour_name,
+    event_description,
+    event_label,
+    event_title,
+    format_date,
+    seat_label,
+)
+from bot.i18n import t
+
+
+class TextMixin:
+    """Mixed into :class:`Pobeda`; relies on its ``s`` state and helper methods."""
+
+    s: dict[str, Any]
+
+    def side_of(self, seat: int) -> int:  # overridden by Pobeda
+        raise NotImplementedError
+
+    def lines_of(self, side: int) -> int:  # overridden by Pobeda
+        raise NotImplementedError
+
+    def side_name(self, side: int, lang: str) -> str:
+        if self.s["options"]["teams"]:
+            return t("pobeda.team_name", lang, colour=colour_name(side, lang))
+        return colour_name(side, lang)
+
+    def _who(self, seat: int, lang: str) -> str:
+        return t("pobeda.who", lang, seat=seat_label(seat, lang), side=self.side_name(self.side_of(seat), lang))
+
+    # ---- controls ----------------------------------------------------------------------
+    def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        kind = action.get("type")
+        if kind == "play":
+            card = action["card"]
+            if card_kind(card) == "event":
+                return [card_label(card, lang)]
+            row = cell_index(action["cell"]) // 12 + 1
+            return [card_label(card, lang), t("pobeda.row", lang, n=row), action["cell"]]
+        if kind == "discard_dead":
+            return [t("pobeda.path.discard", lang, card=card_label(action["card"], lang))[:80]]
+        if kind == "choose_line":
+            pending = self.s["pending"]
+            option = pending["queue"][0][action["option"]] if pending else []
+            spans = ", ".join(f"{cell_name(w[0])}–{cell_name(w[-1])}" for w in option)
+            return [t("pobeda.path.line", lang, n=action["option"] + 1, cells=spans)]
+        if kind == "penalty_card":
+            return [t("pobeda.path.penalty", lang, card=card_label(action["card"], lang))[:80]]
+        if kind == "penalty":
+            return [t("pobeda.path.admin_penalty", lang, side=self.side_name(action["side"], lang))]
+        if kind == "pass":
+            return [t("pobeda.path.pass", lang)]
+        return [str(kind)]
+
+    # ---- events ------------------------------------------------------------------------
+    def event_text(self, event: Event, lang: str) -> str | None:
+        kind = event.get("type")
+        if kind == "played":
+            who = self._who(event["seat"], lang)
+            if event["kind"] == "event":
+                ev = event["event"]
+                date = format_date(all_events()[ev]["date"], lang)
+                return t("pobeda.evt.played", lang, who=who, title=event_title(ev, lang), date=date,
+                         cell=event["cell"], description=event_description(ev, lang))
+            victim = event.get("victim")
+            victim_name = self.side_name(victim, lang) if isinstance(victim, int) and victim >= 0 else ""
+            return t(f"pobeda.evt.{event['kind']}", lang, who=who, cell=event["cell"], victim=victim_name)
+        if kind == "discarded":
+            return t("pobeda.evt.discarded", lang, who=self._who(event["seat"], lang),
+                     card=card_label(event["card"], lang))
+        if kind == "line":
+            cells = event["cells"]
+            return t("pobeda.evt.line", lang, side=self.side_name(event["side"], lang),
+                     start=cells[0], end=cells[-1], count=event["count"], required=self.s["required"])
+        if kind == "line_choice":
+            return t("pobeda.evt.line_choice", lang, who=self._who(event["seat"], lang), cell=event["cell"])
+        if kind == "passed":
+            return t("pobeda.evt.passed", lang, who=self._who(event["seat"], lang))
+        if kind == "skipped":
+            key = "pobeda.evt.skipped_drew" if event["drew"] else "pobeda.evt.skipped"
+            return t(key, lang, who=self._who(event["seat"], lang))
+        if kind == "drew":
+            return t("pobeda.evt.drew", lang, card=card_label(event["card"], lang))
+        if kind == "penalty":
+            key = "pobeda.evt.penalty" if event["seats"] else "pobeda.evt.penalty_empty"
+            return t(key, lang, side=self.side_name(event["side"], lang))
+        if kind == "penalty_card":
+            return t("pobeda.evt.penalty_card", lang, who=self._who(event["seat"], lang))
+        if kind == "penalty_card_private":
+            return t("pobeda.evt.penalty_card_private", lang, card=card_label(event["card"], lang))
+        if kind == "penalty_done":
+            return t("pobeda.evt.penalty_done", lang, side=self.side_name(event["side"], lang),
+                     deck=event["deck"])
+        if kind == "game_over":
+            return self._outcome_text(event, lang)
+        return None
+
+    def _outcome_text(self, outcome: dict[str, Any], lang: str) -> str:
+        names = ", ".join(self.side_name(k, lang) for k in outcome["winners"])
+        if outcome["draw"]:
+            return t("pobeda.evt.draw", lang, sides=names)
+        key = "pobeda.evt.win_lines" if outcome["reason"] == "lines" else "pobeda.evt.win_cards"
+        return t(key, lang, side=names)
+
+    # ---- status and prompts ------------------------------------------------------------
+    def status_lines(self, lang: str) -> list[str]:
+        s = self.s
+        out = [t("pobeda.status.lines", lang, side=self.side_name(k, lang), n=self.lines_of(k),
+                 required=s["required"]) for k in range(s["n_sides"])]
+        out.append(t("pobeda.status.deck", lang, n=len(s["deck"])))
+        if s["outcome"] is not None:
+            out.append(self._outcome_text(s["outcome"], lang))
+        elif s["penalty"] is not None:
+            out.append(t("pobeda.status.penalty", lang, side=self.side_name(s["penalty"]["side"], lang)))
+        else:
+            out.append(t("pobeda.status.turn", lang, who=self._who(s["current"], lang)))
+        return out
+
+    def private_text(self, seat: int, lang: str) -> str:
+        hand = self.s["hands"][seat] if 0 <= seat < len(self.s["hands"]) else []
+        if not hand:
+            return t("pobeda.hand.empty", lang)
+        lines = [t("pobeda.hand.title", lang, n=len(hand))]
+        for card in sorted(hand, key=lambda c: (card_kind(c) != "event", c)):
+            if card_kind(card) == "event":
+                cell = cell_name(self.cell_of[card])  # type: ignore[attr-defined]
+                lines.append(f"• {event_label(card, lang)} ({cell})")
+            else:
+                lines.append(f"• {card_label(card, lang)}: {t(f'pobeda.card.{card_kind(card)}.help', lang)}")
+        return "\n".join(lines)
+
+    def prompt_text(self, seat: int, lang: str) -> str:
+        s = self.s
+        if s["outcome"] is not None:
+            return ""
+        if s["penalty"] is not None:
+            if seat in s["penalty"]["waiting"] and str(seat) not in s["penalty"]["chosen"]:
+                return t("pobeda.prompt.penalty", lang)
+            return ""
+        if s["pending"] is not None:
+            return t("pobeda.prompt.choose_line", lang) if s["pending"]["seat"] == seat else ""
+        if s["current"] != seat:
+            return ""
+        side = self.side_of(seat)
+        if self.supply(side) <= 0:  # type: ignore[attr-defined]
+            return t("pobeda.prompt.no_chips", lang)
+        return t("pobeda.prompt.turn", lang)

@@ -1,0 +1,292 @@
+"""Cold War table PNG from the public view: target card, both sides' groups, agents, score track."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.i18n import t
+from render.common import font, to_png, wrap
+
+W, H = 1400, 926
+BG = (22, 27, 38)
+PANEL = (32, 39, 54)
+INK = (236, 238, 242)
+MUTED = (150, 158, 175)
+SIDE = [(64, 132, 230), (218, 62, 62)]
+SIDE_DARK = [(30, 58, 104), (100, 30, 34)]
+FACTION = {"military": (176, 96, 58), "economic": (212, 170, 48), "political": (140, 92, 196),
+           "media": (48, 166, 160)}
+GOLD = (240, 196, 64)
+P = "coldwar."
+MAX_BYTES = 800_000
+
+
+def _tx(key: str, lang: str, **kw: Any) -> str:
+    return t(P + key, lang, **kw)
+
+
+def _name(view: dict[str, Any], seat: int, lang: str) -> str:
+    names = view.get("seat_names") or []
+    side = _tx(f"side.{seat}", lang)
+    if seat < len(names) and names[seat]:
+        name = str(names[seat])
+        return f"{side} · {name[:18] + '…' if len(name) > 19 else name}"
+    return f"{side} · {_tx('r.seat', lang, n=seat + 1)}"
+
+
+def _centered(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], text: str, fnt: Any,
+              fill: tuple[int, int, int]) -> None:
+    x0, y0, x1, y1 = box
+    d.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=fnt, fill=fill, anchor="mm")
+
+
+def _diamond(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]) -> None:
+    d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill, outline=INK, width=2)
+
+
+def _pawn(d: ImageDraw.ImageDraw, x: float, y: float, color: tuple[int, int, int]) -> None:
+    d.ellipse((x + 6, y, x + 18, y + 12), fill=color)
+    d.rounded_rectangle((x, y + 13, x + 24, y + 30), radius=6, fill=color)
+
+
+def _faction_icon(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fac: str, lang: str) -> None:
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=FACTION[fac], outline=INK, width=2)
+    _centered(d, (cx - r, cy - r, cx + r, cy + r), _tx(f"r.fac.{fac}", lang), font(int(r * 1.1), "bold"), BG)
+
+
+def _target_card(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, x: int, y: int) -> None:
+    w, h = 360, 560
+    tgt = view.get("target")
+    d.rounded_rectangle((x, y, x + w, y + h), radius=18, fill=(236, 228, 206), outline=GOLD, width=4)
+    if tgt is None:
+        _centered(d, (x, y, x + w, y + h), _tx("r.no_target", lang), font(28, "bold"), (60, 60, 60))
+        return
+    dark = (34, 34, 40)
+    kind = _tx("r.event" if tgt["kind"] == "event" else "r.country", lang)
+    d.text((x + 20, y + 16), kind.upper(), font=font(20, "bold"), fill=(120, 90, 40))
+    lines = wrap(d, t(P + "target." + tgt["id"], lang), font(36, "bold"), w - 40, 2)
+    for i, line in enumerate(lines):
+        d.text((x + 20, y + 44 + i * 42), line, font=font(36, "bold"), fill=dark)
+    top = y + 140
+    # stability diamond
+    _diamond(d, x + 75, top + 70, 62, (58, 70, 96))
+    _centered(d, (x + 13, top + 8, x + 137, top + 132), str(tgt["stability"]), font(52, "bold"), INK)
+    d.text((x + 75, top + 142), _tx("r.stability", lang), font=font(18), fill=dark, anchor="mt")
+    # victory points
+    d.ellipse((x + 200, top + 18, x + 320, top + 138), fill=GOLD, outline=dark, width=3)
+    _centered(d, (x + 200, top + 18, x + 320, top + 124), str(tgt["vp"]), font(50, "bold"), dark)
+    d.text((x + 260, top + 112), _tx("r.vp", lang), font=font(16, "bold"), fill=dark, anchor="mm")
+    d.text((x + 260, top + 142), _tx("r.points", lang), font=font(18), fill=dark, anchor="mt")
+    # group limit
+    yy = top + 190
+    d.text((x + 20, yy), _tx("r.limit", lang, n=tgt["limit"]), font=font(20, "bold"), fill=dark)
+    for i in range(tgt["limit"]):
+        _pawn(d, x + 22 + i * 34, yy + 30, (70, 70, 80))
+    # priority icons, decreasing size
+    yy += 86
+    d.text((x + 20, yy), _tx("r.priority", lang), font=font(20, "bold"), fill=dark)
+    col_w = (w - 24) // 4
+    for i, fac in enumerate(tgt["priority"]):
+        r = 34 - i * 6
+        cx = x + 12 + col_w * i + col_w // 2
+        _faction_icon(d, cx, yy + 70, r, fac, lang)
+        d.text((cx, yy + 112), _tx(f"faction.{fac}", lang), font=font(13, "condensed"), fill=dark, anchor="mt")
+    if tgt["kind"] == "event":
+        yy += 140
+        d.text((x + 20, yy), _tx(f"phase.{tgt['phase']}", lang).upper(), font=font(16, "bold"), fill=(120, 90, 40))
+        for i, line in enumerate(wrap(d, t(P + "evdesc." + tgt["id"], lang), font(17), w - 40, 3)):
+            d.text((x + 20, yy + 24 + i * 22), line, font=font(17), fill=dark)
+
+
+def _fit(d: ImageDraw.ImageDraw, text: str, width: float, size: int) -> Any:
+    """The largest condensed-bold font (down to 12 px) whose longest word fits ``width``."""
+    longest = max(text.split(), key=len, default="")
+    while size > 12 and d.textlength(longest, font=font(size, "condensed-bold")) > width:
+        size -= 1
+    return font(size, "condensed-bold")
+
+
+def _group_card(d: ImageDraw.ImageDraw, g: dict[str, Any], lang: str, x: int, y: int, k: float) -> int:
+    """Active: upright bright card; inactive: turned sideways and dimmed. ``k`` scales the card
+    so that five sideways cards still fit. Returns the width used."""
+    col = FACTION[g["faction"]]
+    name = t(P + "group." + g["id"], lang)
+    ink = (30, 30, 36)
+    if g["active"]:
+        w, h = int(132 * k), 176
+        d.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=(246, 244, 238), outline=col, width=5)
+        d.rounded_rectangle((x, y, x + w, y + 36), radius=12, fill=col)
+        d.text((x + w / 2, y + 18), _tx(f"faction.{g['faction']}", lang), font=font(15, "condensed-bold"),
+               fill=BG, anchor="mm")
+        _centered(d, (x, y + 36, x + w, y + 116), str(g["influence"]), font(60, "bold"), ink)
+        fnt = _fit(d, name, w - 12, 17)
+        for i, line in enumerate(wrap(d, name, fnt, w - 12, 2)):
+            d.text((x + w / 2, y + 126 + i * 20), line, font=fnt, fill=ink, anchor="mt")
+        return w
+    w, h = int(176 * k), 120
+    yy = y + 56
+    d.rounded_rectangle((x, yy, x + w, yy + h), radius=12, fill=(92, 96, 108), outline=(60, 62, 70), width=3)
+    d.rectangle((x + 6, yy + 6, x + 36, yy + h - 6), fill=tuple(c // 2 + 40 for c in col))
+    _centered(d, (x + 6, yy + 6, x + 36, yy + h - 6), str(g["influence"]), font(26, "bold"), INK)
+    fnt = _fit(d, name, w - 50, 16)
+    for i, line in enumerate(wrap(d, name, fnt, w - 50, 2)):
+        d.text((x + 44, yy + 14 + i * 19), line, font=fnt, fill=(225, 225, 230))
+    d.text((x + 44, yy + h - 30), _tx("r.inactive", lang), font=font(14, "bold"), fill=(250, 200, 120))
+    d.line((x + w - 22, yy + 10, x + w - 10, yy + 22), fill=(250, 200, 120), width=3)
+    return w
+
+
+def _agents(d: ImageDraw.ImageDraw, side: dict[str, Any], lang: str, x: int, y: int, w: int) -> None:
+    status: dict[int, str] = {}
+    for a in side["hq"]:
+        status[a] = "hq"
+    for a in side["leave"]:
+        status[a] = "leave"
+    for a in side["dead"]:
+        status[a] = "dead"
+    chip = (w - 5 * 8) // 6
+    for i in range(1, 7):
+        cx = x + (i - 1) * (chip + 8)
+        st = status.get(i, "field")
+        fill = {"hq": (58, 66, 86), "leave": (44, 48, 58), "dead": (34, 30, 32), "field": (74, 62, 28)}[st]
+        d.rounded_rectangle((cx, y, cx + chip, y + 46), radius=8, fill=fill,
+                            outline=GOLD if st == "field" else (80, 88, 104), width=2)
+        label = t(P + f"agent.{i}", lang)
+        col = INK if st == "hq" else (MUTED if st != "dead" else (120, 100, 100))
+        lines = wrap(d, f"{i} {label}", font(13, "condensed-bold"), chip - 8, 1)
+        d.text((cx + 6, y + 5), lines[0], font=font(13, "condensed-bold"), fill=col)
+        d.text((cx + 6, y + 25), _tx(f"r.ag.{st}", lang), font=font(13), fill=col)
+        if st == "dead":
+            d.line((cx + 4, y + 4, cx + chip - 4, y + 42), fill=(200, 60, 60), width=3)
+
+
+def _side_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: str, x: int, y: int,
+                w: int, h: int) -> None:
+    side = view["sides"][seat]
+    acting = seat in view.get("actors", [])
+    d.rounded_rectangle((x, y, x + w, y + h), radius=16, fill=PANEL,
+                        outline=SIDE[seat] if acting else (52, 60, 78), width=5 if acting else 2)
+    d.rounded_rectangle((x, y, x + w, y + 50), radius=16, fill=SIDE_DARK[seat])
+    d.text((x + 18, y + 25), _name(view, seat, lang), font=font(26, "bold"), fill=INK, anchor="lm")
+    # influence vs stability
+    tgt = view.get("target")
+    inf = side["influence"]
+    over = tgt is not None and inf > tgt["stability"]
+    label = f"{inf}" + (f" / {tgt['stability']}" if tgt else "")
+    badge_w = 210
+    bx = x + w - badge_w - 14
+    d.rounded_rectangle((bx, y + 8, bx + badge_w, y + 44), radius=10, fill=(170, 40, 40) if over else (24, 28, 38))
+    d.text((bx + 10, y + 26), _tx("r.influence", lang), font=font(16), fill=MUTED, anchor="lm")
+    d.text((bx + badge_w - 10, y + 26), label, font=font(24, "bold"), fill=INK, anchor="rm")
+    # tokens
+    tx = bx - 12
+    if view.get("token") == seat:
+        tx -= 40
+        d.ellipse((tx, y + 7, tx + 36, y + 43), fill=SIDE[seat], outline=GOLD, width=3)
+        _centered(d, (tx, y + 7, tx + 36, y + 43), "★", font(20, "bold"), INK)
+    if view.get("balance") == seat:
+        tx -= 112
+        d.rounded_rectangle((tx, y + 9, tx + 104, y + 41), radius=15, fill=GOLD)
+        _centered(d, (tx, y + 9, tx + 104, y + 41), _tx("r.balance", lang), font(15, "bold"), BG)
+    # agent X
+    ax = x + 18
+    ay = y + 64
+    xval = side["x"]
+    d.text((ax, ay), _tx("r.agent_x", lang), font=font(16, "bold"), fill=MUTED)
+    if xval == "hidden":
+        xt, col = _tx("r.hidden", lang), GOLD
+    elif isinstance(xval, int):
+        xt, col = t(P + f"agent.{xval}", lang), GOLD
+    else:
+        xt, col = (_tx("r.choosing", lang), MUTED) if view.get("decision") == "plan" else ("—", MUTED)
+    d.rounded_rectangle((ax, ay + 22, ax + 150, ay + 92), radius=10, fill=(48, 42, 24) if xval else (40, 46, 60),
+                        outline=col, width=2)
+    for i, line in enumerate(wrap(d, xt, font(17, "bold"), 136, 2)):
+        d.text((ax + 75, ay + 40 + i * 21), line, font=font(17, "bold"), fill=col, anchor="mm")
+    # score + trophies
+    d.text((ax, ay + 104), _tx("r.score", lang), font=font(16, "bold"), fill=MUTED)
+    d.text((ax, ay + 124), str(side["score"]), font=font(40, "bold"), fill=SIDE[seat])
+    troph = ", ".join(t(P + "target." + tid, lang) for tid in side["trophies"]) or "—"
+    for i, line in enumerate(wrap(d, troph, font(13), 150, 4)):
+        d.text((ax, ay + 174 + i * 16), line, font=font(13), fill=MUTED)
+    # groups
+    gx = x + 190
+    gy = y + 64
+    if not side["groups"]:
+        d.text((gx + 10, gy + 80), _tx("r.no_groups", lang), font=font(20), fill=MUTED)
+    need = sum((132 if g["active"] else 176) + 12 for g in side["groups"])
+    k = min(1.0, (x + w - 18 - gx) / max(1, need))
+    for g in side["groups"]:
+        gx += _group_card(d, g, lang, gx, gy, k) + 12
+    # agents row
+    _agents(d, side, lang, x + 190, y + h - 60, w - 190 - 18)
+
+
+def _score_track(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, x: int, y: int, w: int) -> None:
+    goal = max(1, int(view.get("goal", 100)))
+    top = max(goal, *(s["score"] for s in view["sides"]))
+    d.rounded_rectangle((x, y, x + w, y + 96), radius=14, fill=PANEL)
+    bx0, bx1 = x + 24, x + w - 24
+    by = y + 62
+    d.rounded_rectangle((bx0, by - 6, bx1, by + 6), radius=6, fill=(60, 68, 88))
+    for v in range(0, top + 1, 10):
+        px = bx0 + (bx1 - bx0) * v / top
+        d.line((px, by - 12, px, by + 12), fill=(110, 118, 140), width=2)
+        d.text((px, by + 16), str(v), font=font(13), fill=MUTED, anchor="mt")
+    gx = bx0 + (bx1 - bx0) * goal / top
+    d.line((gx, by - 22, gx, by + 14), fill=GOLD, width=4)
+    for seat in (0, 1):
+        sc = view["sides"][seat]["score"]
+        px = bx0 + (bx1 - bx0) * min(sc, top) / top
+        cy = by - 22 if seat == 0 else by - 4
+        d.polygon([(px, cy + 14), (px - 11, cy - 4), (px + 11, cy - 4)], fill=SIDE[seat], outline=INK)
+    d.text((x + 24, y + 8), _tx("r.track", lang, goal=goal), font=font(17, "bold"), fill=INK)
+    sc = f"{_tx('side.0', lang)} {view['sides'][0]['score']}  ·  {_tx('side.1', lang)} {view['sides'][1]['score']}"
+    d.text((x + w - 24, y + 8), sc, font=font(17, "bold"), fill=INK, anchor="ra")
+
+
+def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+    phase = _tx(f"phase.{view['phase']}", lang)
+    d.text((28, 22), f"{_tx('name', lang)}", font=font(30, "bold"), fill=INK)
+    d.text((28, 62), _tx("r.round", lang, n=view["round"], phase=phase), font=font(22), fill=MUTED)
+    out = view.get("outcome")
+    if out:
+        msg = (_tx("r.draw", lang) if out.get("draw") else
+               _tx("r.winner", lang, name=_name(view, out["winners"][0], lang)))
+        col = GOLD
+    else:
+        actors = view.get("actors", [])
+        if view.get("decision") == "plan":
+            marks = [f"{_tx(f'side.{s}', lang)}: " + _tx("r.chosen" if view["sides"][s]["chosen"] else "r.choosing", lang)
+                     for s in (0, 1)]
+            msg, col = "   ".join(marks), INK
+        elif actors:
+            msg, col = _tx("r.to_act", lang, name=_name(view, actors[0], lang)), SIDE[actors[0]]
+        else:
+            msg, col = "", INK
+    d.text((W - 28, 30), msg, font=font(26, "bold"), fill=col, anchor="ra")
+    decks = _tx("r.decks", lang, t=view["target_deck"], g=view["group_deck"], d=view["group_discard"])
+    d.text((W - 28, 66), decks, font=font(18), fill=MUTED, anchor="ra")
+
+
+def render(view: dict[str, Any], lang: str) -> bytes:
+    img = Image.new("RGB", (W, H), BG)
+    d = ImageDraw.Draw(img)
+    _header(d, view, lang)
+    _target_card(d, view, lang, 24, 112)
+    _side_panel(d, view, 0, lang, 408, 112, W - 408 - 24, 330)
+    _side_panel(d, view, 1, lang, 408, 458, W - 408 - 24, 330)
+    _score_track(d, view, lang, 24, 806, W - 48)
+    return _encode(img)
+
+
+def _encode(img: Image.Image) -> bytes:
+    """Fast PNG (zlib level 1 keeps the render well under 60 ms); falls back to the shared
+    palette encoder if the picture were ever over the size limit."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    data = buf.getvalue()
+    return data if len(data) <= MAX_BYTES else to_png(img, max_bytes=MAX_BYTES)

@@ -1,0 +1,248 @@
+"""Pobeda board: 12x12 event cells, coordinates on the edges, chips, lines and a caption.
+
+The static part (cells, titles, dates, coordinates) depends only on the layout and the
+language, so it is drawn once and cached; each render copies it and draws the chips.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.i18n import t
+from render.common import font, to_png, wrap
+
+EVENTS_FILE = Path(__file__).resolve().parent.parent / "data" / "pobeda" / "events.json"
+
+SIZE = 12
+CELL = 150
+MARGIN = 44
+BOARD = CELL * SIZE
+CAPTION = 140
+WIDTH = BOARD + 2 * MARGIN
+HEIGHT = BOARD + 2 * MARGIN + CAPTION
+CHIP_R = 40
+CHIP_DY = 24  # the disc sits below the cell centre, leaving the title visible above it
+
+# Okabe–Ito shades (vermillion, blue, bluish green): distinct for common colour blindness.
+SIDE_COLOURS: tuple[tuple[int, int, int], ...] = ((213, 94, 0), (0, 114, 178), (0, 158, 115))
+SIDE_DARK: tuple[tuple[int, int, int], ...] = ((140, 55, 0), (0, 70, 115), (0, 100, 72))
+COLOUR_KEYS = ("red", "blue", "green")
+
+BG = (250, 248, 242)
+GRID = (120, 112, 100)
+INK = (35, 32, 28)
+MUTED = (110, 102, 92)
+CORNER_BG = (60, 56, 50)
+GOLD = (245, 196, 30)
+HIGHLIGHT = (255, 214, 0)
+WHITE = (255, 255, 255)
+# Colours drawn per render get fixed palette slots, so the PNG can stay a fast palette image.
+FIXED = (*SIDE_COLOURS, *SIDE_DARK, GOLD, HIGHLIGHT, INK, WHITE, BG)
+N_ADAPTIVE = 256 - len(FIXED)
+YEAR_TINTS = {
+    "1941": (244, 234, 216), "1942": (234, 236, 226), "1943": (245, 241, 214),
+    "1944": (230, 237, 233), "1945": (246, 231, 226),
+}
+
+
+@lru_cache(maxsize=1)
+def _events() -> dict[str, dict[str, Any]]:
+    return {item["id"]: item for item in json.loads(EVENTS_FILE.read_text(encoding="utf-8"))}
+
+
+def _index(name: str) -> int:
+    return (int(name[1:]) - 1) * SIZE + "ABCDEFGHIJKL".index(name[0])
+
+
+def _cell_box(index: int) -> tuple[int, int, int, int]:
+    row, col = divmod(index, SIZE)
+    x, y = MARGIN + col * CELL, MARGIN + row * CELL
+    return x, y, x + CELL, y + CELL
+
+
+def cell_center(view: dict[str, Any], cell: str) -> tuple[int, int]:
+    """Pixel centre of the chip disc drawn on ``cell`` (e.g. ``"E5"``)."""
+    x0, y0, _, _ = _cell_box(_index(cell))
+    return x0 + CELL // 2, y0 + CELL // 2 + CHIP_DY
+
+
+def _short_date(iso: str, lang: str) -> str:
+    parts = iso.split("-")
+    if len(parts) == 3:
+        return f"{int(parts[2]):02d}.{parts[1]}.{parts[0]}"
+    return f"{parts[1]}.{parts[0]}"
+
+
+def _star(cx: float, cy: float, outer: float, inner: float) -> list[tuple[float, float]]:
+    points = []
+    for k in range(10):
+        radius = outer if k % 2 == 0 else inner
+        angle = -math.pi / 2 + k * math.pi / 5
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return points
+
+
+@lru_cache(maxsize=8)
+def _background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
+    image = Image.new("RGB", (WIDTH, HEIGHT), BG)
+    draw = ImageDraw.Draw(image)
+    events = _events()
+    title_font = font(17, "condensed-bold")
+    date_font = font(14, "condensed")
+    coord_font = font(24, "bold")
+    for index, event_id in enumerate(layout):
+        x0, y0, x1, y1 = _cell_box(index)
+        if event_id is None:
+            draw.rectangle((x0, y0, x1, y1), fill=CORNER_BG)
+            draw.polygon(_star(x0 + CELL / 2, y0 + CELL / 2 - 8, 46, 19), fill=GOLD)
+            label = t("pobeda.render.corner", lang)
+            width = draw.textlength(label, font=date_font)
+            draw.text((x0 + (CELL - width) / 2, y1 - 30), label, font=date_font, fill=(240, 236, 226))
+            continue
+        record = events.get(event_id, {})
+        tint = YEAR_TINTS.get(str(record.get("date", ""))[:4], BG)
+        draw.rectangle((x0, y0, x1, y1), fill=tint)
+        title = record.get("title", {}).get(lang) or record.get("title", {}).get("en", event_id)
+        for k, line in enumerate(wrap(draw, title, title_font, CELL - 12, 3)):
+            width = draw.textlength(line, font=title_font)
+            draw.text((x0 + (CELL - width) / 2, y0 + 5 + 18 * k), line, font=title_font, fill=INK)
+        date = _short_date(str(record.get("date", "")), lang) if record else ""
+        width = draw.textlength(date, font=date_font)
+        draw.text((x0 + (CELL - width) / 2, y1 - 24), date, font=date_font, fill=MUTED)
+    for k in range(SIZE + 1):
+        pos = MARGIN + k * CELL
+        draw.line((pos, MARGIN, pos, MARGIN + BOARD), fill=GRID, width=2)
+        draw.line((MARGIN, pos, MARGIN + BOARD, pos), fill=GRID, width=2)
+    for k in range(SIZE):
+        centre = MARGIN + k * CELL + CELL / 2
+        letter, number = "ABCDEFGHIJKL"[k], str(k + 1)
+        lw = draw.textlength(letter, font=coord_font)
+        nw = draw.textlength(number, font=coord_font)
+        for y in (8, MARGIN + BOARD + 8):
+            draw.text((centre - lw / 2, y), letter, font=coord_font, fill=INK)
+        for x in (MARGIN / 2, MARGIN + BOARD + MARGIN / 2):
+            draw.text((x - nw / 2, centre - 14), number, font=coord_font, fill=INK)
+    return image
+
+
+def _seat_name(view: dict[str, Any], seat: int, lang: str) -> str:
+    names = view.get("seat_names") or []
+    if 0 <= seat < len(names) and names[seat]:
+        name = str(names[seat])
+        return name if len(name) <= 18 else name[:17] + "…"
+    return t("pobeda.seat", lang, n=seat + 1)
+
+
+def _side_name(view: dict[str, Any], side: int, lang: str) -> str:
+    colour = t(f"pobeda.colour.{COLOUR_KEYS[side]}", lang)
+    return t("pobeda.team_name", lang, colour=colour) if view.get("team_game") else colour
+
+
+def _ix(colour: tuple[int, int, int]) -> int:
+    return N_ADAPTIVE + FIXED.index(colour)
+
+
+@lru_cache(maxsize=8)
+def _palette_background(layout: tuple[str | None, ...], lang: str) -> tuple[Image.Image, Image.Image]:
+    """The static board as a palette image whose last slots hold the exact chip colours."""
+    rgb = _background(layout, lang)
+    adaptive = rgb.quantize(colors=N_ADAPTIVE, method=Image.Quantize.MEDIANCUT)
+    palette = (adaptive.getpalette() or [])[: 3 * N_ADAPTIVE]
+    palette += [0] * (3 * N_ADAPTIVE - len(palette))
+    for colour in FIXED:
+        palette += list(colour)
+    holder = Image.new("P", (1, 1))
+    holder.putpalette(palette)
+    return rgb.quantize(palette=holder, dither=Image.Dither.NONE), holder
+
+
+def _draw_lines(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    for line in view.get("lines", []):
+        cells = line["cells"]
+        start = cell_center(view, cells[0])
+        end = cell_center(view, cells[-1])
+        draw.line((start, end), fill=_ix(WHITE), width=22)
+        draw.line((start, end), fill=_ix(SIDE_DARK[line["side"]]), width=14)
+
+
+def _hide_dates(background: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Cover the date of each occupied cell with the cell's own tint (the disc hides it)."""
+    for chip in view.get("chips", []):
+        x0, _, x1, y1 = _cell_box(_index(chip["cell"]))
+        draw.rectangle((x0 + 4, y1 - 26, x1 - 4, y1 - 3), fill=background.getpixel((x0 + 6, y1 - 6)))
+
+
+def _draw_chips(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    for chip in view.get("chips", []):
+        cx, cy = cell_center(view, chip["cell"])
+        colour = _ix(SIDE_COLOURS[chip["side"]])
+        if chip.get("locked"):
+            draw.ellipse((cx - CHIP_R - 6, cy - CHIP_R - 6, cx + CHIP_R + 6, cy + CHIP_R + 6), fill=_ix(GOLD))
+            draw.ellipse((cx - CHIP_R, cy - CHIP_R, cx + CHIP_R, cy + CHIP_R), fill=colour,
+                         outline=_ix(INK), width=2)
+            draw.polygon(_star(cx, cy, 30, 13), outline=_ix(WHITE), width=4)
+        else:
+            draw.ellipse((cx - CHIP_R, cy - CHIP_R, cx + CHIP_R, cy + CHIP_R), fill=colour,
+                         outline=_ix(INK), width=3)
+
+
+def _caption(view: dict[str, Any], lang: str) -> Image.Image:
+    image = Image.new("RGB", (WIDTH, CAPTION), BG)
+    draw = ImageDraw.Draw(image)
+    top = 0
+    big, small = font(30, "bold"), font(26, "regular")
+    x = MARGIN
+    required = view.get("required", 1)
+    for side, count in enumerate(view.get("lines_per_side", [])):
+        draw.ellipse((x, top + 12, x + 34, top + 46), fill=SIDE_COLOURS[side], outline=INK, width=2)
+        label = t("pobeda.render.lines", lang, side=_side_name(view, side, lang), n=count, required=required)
+        draw.text((x + 44, top + 12), label, font=big, fill=INK)
+        x += 44 + int(draw.textlength(label, font=big)) + 40
+    deck = t("pobeda.render.deck", lang, n=view.get("deck", 0))
+    draw.text((WIDTH - MARGIN - draw.textlength(deck, font=big), top + 12), deck, font=big, fill=INK)
+    outcome = view.get("outcome")
+    if outcome:
+        if outcome.get("draw"):
+            status = t("pobeda.render.draw", lang)
+        else:
+            names = ", ".join(_side_name(view, k, lang) for k in outcome.get("winners", []))
+            status = t("pobeda.render.winner", lang, side=names)
+        colour = INK
+    elif view.get("penalty"):
+        status = t("pobeda.render.penalty", lang, side=_side_name(view, view["penalty"]["side"], lang))
+        colour = INK
+    else:
+        seat = view.get("current")
+        if view.get("pending_choice"):
+            seat = view["pending_choice"]["seat"]
+        seat = seat if isinstance(seat, int) else 0
+        side = view.get("seat_sides", [0])[seat]
+        who = f"{_seat_name(view, seat, lang)} ({_side_name(view, side, lang)})"
+        key = "pobeda.render.choosing" if view.get("pending_choice") else "pobeda.render.turn"
+        status = t(key, lang, who=who)
+        colour = SIDE_DARK[side]
+        draw.ellipse((MARGIN, top + 72, MARGIN + 34, top + 106), fill=SIDE_COLOURS[side], outline=INK, width=2)
+    draw.text((MARGIN + 44, top + 70), status, font=small if outcome is None else big, fill=colour)
+    return image
+
+
+def render(view: dict[str, Any], lang: str) -> bytes:
+    background, palette = _palette_background(tuple(view["layout"]), lang)
+    image = background.copy()
+    draw = ImageDraw.Draw(image)
+    _hide_dates(background, draw, view)
+    for name in view.get("last_move", []):
+        x0, y0, x1, y1 = _cell_box(_index(name))
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=_ix(HIGHLIGHT), width=8)
+        draw.rectangle((x0 + 9, y0 + 9, x1 - 9, y1 - 9), outline=_ix(INK), width=1)
+    _draw_lines(draw, view)
+    _draw_chips(draw, view)
+    caption = _caption(view, lang).quantize(palette=palette, dither=Image.Dither.NONE)
+    image.paste(caption, (0, HEIGHT - CAPTION))
+    return to_png(image)

@@ -1,0 +1,31 @@
+"""A local fake Discord (REST + gateway) for end-to-end tests of the real bot process.
+
+See README.md in this directory for the API.
+"""
+
+from .models import (
+    Attachment,
+    Channel,
+    Guild,
+    InteractionResult,
+    Message,
+    MessageVersion,
+    RecordedRequest,
+    User,
+)
+from .process import BotProcess
+from .server import ApiError, FakeDiscord
+
+__all__ = [
+    "ApiError",
+    "Attachment",
+    "BotProcess",
+    "Channel",
+    "FakeDiscord",
+    "Guild",
+    "InteractionResult",
+    "Message",
+    "MessageVersion",
+    "RecordedRequest",
+    "User",
+]

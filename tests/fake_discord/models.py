@@ -1,0 +1,440 @@
+"""Plain records the fake Discord keeps: users, guilds, channels, messages, interactions, requests.
+
+Ids are Python ``int`` snowflakes (what discord.py exposes); they are serialised as strings in JSON.
+Message records are *live*: edits update them in place and push the previous state onto ``history``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import itertools
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+DISCORD_EPOCH_MS = 1420070400000
+
+_counter = itertools.count()
+_counter_lock = threading.Lock()
+
+
+def new_snowflake() -> int:
+    """A real-looking, strictly increasing snowflake (timestamp << 22 | counter)."""
+    with _counter_lock:
+        seq = next(_counter)
+    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    return (ms << 22) | (seq & 0x3FFFFF)
+
+
+def iso_now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+def snowflake_of(obj: Any) -> int:
+    """Accept a record with ``.id``, an int or a numeric string; return the int id."""
+    if hasattr(obj, "id"):
+        return int(obj.id)
+    return int(obj)
+
+
+# Every permission bit up to 2**50, which includes ADMINISTRATOR: the fake never denies anything
+# because of permissions.
+ALL_PERMISSIONS = str((1 << 50) - 1)
+
+
+@dataclass(eq=False)
+class User:
+    id: int
+    name: str
+    locale: str = "en-US"
+    bot: bool = False
+    global_name: str | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.global_name if self.global_name is not None else self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "system": False,
+            "public_flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(eq=False)
+class Channel:
+    """Text channel (type 0), DM (type 1) or public thread (type 11)."""
+
+    id: int
+    name: str
+    type: int = 0
+    guild_id: int | None = None
+    parent_id: int | None = None
+    position: int = 0
+    recipient: User | None = None  # DMs only
+    owner_id: int | None = None  # threads only
+    archived: bool = False
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, 11, 12)
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def to_payload(self) -> dict[str, Any]:
+        if self.is_dm:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": 1,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [self.recipient.to_payload()],
+            }
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "name": self.name,
+            "guild_id": str(self.guild_id),
+            "position": self.position,
+            "permission_overwrites": [],
+            "parent_id": str(self.parent_id) if self.parent_id else None,
+            "nsfw": False,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        if self.is_thread:
+            data.update(
+                owner_id=str(self.owner_id or 0),
+                member_count=1,
+                message_count=0,
+                total_message_sent=0,
+                thread_metadata={
+                    "archived": self.archived,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso_now(),
+                    "locked": False,
+                },
+            )
+        return data
+
+
+@dataclass(eq=False)
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    preferred_locale: str = "en-US"
+    channels: list[Channel] = field(default_factory=list)
+    members: dict[int, User] = field(default_factory=dict)
+
+    def member_payload(self, user: User, *, with_permissions: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "user": user.to_payload(),
+            "nick": None,
+            "avatar": None,
+            "roles": [],
+            "joined_at": iso_now(),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_permissions:
+            data["permissions"] = ALL_PERMISSIONS
+        return data
+
+    def to_payload(self, bot_user: User) -> dict[str, Any]:
+        members = dict(self.members)
+        members.setdefault(bot_user.id, bot_user)
+        text = [c for c in self.channels if not c.is_thread]
+        threads = [c for c in self.channels if c.is_thread and not c.archived]
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "application_id": None,
+            "preferred_locale": self.preferred_locale,
+            "features": [],
+            "roles": [
+                {
+                    "id": str(self.id),
+                    "name": "@everyone",
+                    "color": 0,
+                    "hoist": False,
+                    "position": 0,
+                    "permissions": ALL_PERMISSIONS,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "emojis": [],
+            "stickers": [],
+            "joined_at": iso_now(),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(members),
+            "voice_states": [],
+            "presences": [],
+            "members": [self.member_payload(u) for u in members.values()],
+            "channels": [c.to_payload() for c in text],
+            "threads": [c.to_payload() for c in threads],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+        }
+
+
+class Attachment(NamedTuple):
+    """An uploaded file, decoded. Unpacks as ``(filename, data)``."""
+
+    filename: str
+    data: bytes
+
+    @property
+    def is_png(self) -> bool:
+        return self.data.startswith(b"\x89PNG\r\n\x1a\n")
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Depth-first over action rows, V2 containers/sections (incl. ``accessory``) and leaves."""
+    for comp in components or []:
+        yield comp
+        yield from walk_components(comp.get("components") or [])
+        accessory = comp.get("accessory")
+        if isinstance(accessory, dict):
+            yield from walk_components([accessory])
+
+
+def _embed_text(embed: dict[str, Any]) -> list[str]:
+    parts = [embed.get("title") or "", embed.get("description") or ""]
+    for f in embed.get("fields") or []:
+        parts += [f.get("name") or "", f.get("value") or ""]
+    parts.append((embed.get("footer") or {}).get("text") or "")
+    parts.append((embed.get("author") or {}).get("name") or "")
+    return [p for p in parts if p]
+
+
+def _component_text(components: list[dict[str, Any]]) -> list[str]:
+    parts: list[str] = []
+    for c in walk_components(components):
+        for key in ("label", "placeholder", "content"):
+            if c.get(key):
+                parts.append(str(c[key]))
+        for opt in c.get("options") or []:
+            parts += [str(opt.get("label") or ""), str(opt.get("description") or "")]
+    return [p for p in parts if p]
+
+
+@dataclass
+class MessageVersion:
+    """One state of a message (the original post or one edit)."""
+
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[Attachment]
+    flags: int
+    timestamp: str
+
+    @property
+    def text(self) -> str:
+        """Everything a human could read: content, embed texts, component labels, file names."""
+        parts = [self.content] + [t for e in self.embeds for t in _embed_text(e)]
+        parts += _component_text(self.components)
+        parts += [a.filename for a in self.attachments]
+        return "\n".join(p for p in parts if p)
+
+
+@dataclass(eq=False)
+class Message:
+    """A message the bot created (channel post, DM, interaction response or follow-up)."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    attachment_ids: list[int] = field(default_factory=list)
+    flags: int = 0
+    allowed_mentions: dict[str, Any] | None = None
+    mentions: list[int] = field(default_factory=list)
+    timestamp: str = field(default_factory=iso_now)
+    edited_timestamp: str | None = None
+    history: list[MessageVersion] = field(default_factory=list)
+    deleted: bool = False
+    interaction_id: int | None = None  # set for interaction responses / follow-ups
+    interaction_user: User | None = None
+    webhook_id: int | None = None
+    message_type: int = 0
+    raw: dict[str, Any] = field(default_factory=dict)  # last JSON payload the bot sent for it
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & 64)
+
+    @property
+    def loading(self) -> bool:
+        """A deferred ("thinking…") response not yet filled in by a follow-up or edit."""
+        return bool(self.flags & 128)
+
+    @property
+    def edited(self) -> bool:
+        return bool(self.history)
+
+    @property
+    def version(self) -> MessageVersion:
+        return MessageVersion(
+            self.content,
+            list(self.embeds),
+            list(self.components),
+            list(self.attachments),
+            self.flags,
+            self.edited_timestamp or self.timestamp,
+        )
+
+    @property
+    def versions(self) -> list[MessageVersion]:
+        """All states, oldest first, the current one last."""
+        return [*self.history, self.version]
+
+    @property
+    def text(self) -> str:
+        return self.version.text
+
+    def all_components(self) -> list[dict[str, Any]]:
+        return list(walk_components(self.components))
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in self.all_components() if c.get("type") == 2]
+
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in self.all_components() if c.get("type") in (3, 5, 6, 7, 8)]
+
+    def __repr__(self) -> str:
+        return f"<Message id={self.id} channel={self.channel_id} flags={self.flags} content={self.content[:60]!r}>"
+
+
+@dataclass
+class RecordedRequest:
+    """One REST request the bot made (rate-limited attempts included)."""
+
+    method: str
+    path: str  # without the /api/v10 prefix, e.g. "/channels/1/messages"
+    query: dict[str, str]
+    json: Any
+    files: list[Attachment]
+    status: int = 0
+    at: float = field(default_factory=time.monotonic)
+
+    def __repr__(self) -> str:
+        return f"<{self.method} {self.path} -> {self.status}>"
+
+
+@dataclass(eq=False)
+class InteractionResult:
+    """What the bot answered to one interaction. Live: it keeps updating after being returned.
+
+    ``message`` is the final visible message: the response message (types 4/5), or the component's
+    message for updates (types 6/7). ``content``/``embeds``/... read from it.
+    """
+
+    id: int
+    token: str
+    type: int  # interaction type: 2 command, 3 component, 4 autocomplete, 5 modal submit
+    payload: dict[str, Any]
+    user: User
+    channel: Channel
+    source_message: Message | None = None  # the message whose component was used
+    callback_type: int | None = None
+    callback_data: dict[str, Any] | None = None
+    callback_latency: float | None = None
+    message: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None  # autocomplete
+    modal: dict[str, Any] | None = None
+    sent_at: float = field(default_factory=time.monotonic)
+    responded: asyncio.Event = field(default_factory=asyncio.Event)
+    completed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def deferred(self) -> bool:
+        return self.callback_type in (5, 6)
+
+    @property
+    def content(self) -> str:
+        return self.message.content if self.message else ""
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.message and self.message.ephemeral)
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return self.message.components if self.message else []
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return self.message.embeds if self.message else []
+
+    @property
+    def attachments(self) -> list[Attachment]:
+        return self.message.attachments if self.message else []
+
+    @property
+    def text(self) -> str:
+        return self.message.text if self.message else ""
+
+    @property
+    def messages(self) -> list[Message]:
+        """The response message (if any) followed by every follow-up."""
+        return ([self.message] if self.message else []) + [m for m in self.followups if m is not self.message]
+
+    def __repr__(self) -> str:
+        return f"<InteractionResult type={self.type} callback={self.callback_type} message={self.message!r}>"

@@ -1,0 +1,1656 @@
+"""FakeDiscord: an aiohttp server speaking enough of Discord's REST API (v10) and gateway for an
+unmodified discord.py bot to run against it, plus a Python API for tests to act as users.
+
+Design notes (the why):
+
+* One catch-all REST handler: every request is parsed (JSON or multipart), recorded, checked against
+  the 429 switch and only then routed through a small regex table. Unknown routes answer 404 JSON and
+  are logged/recorded in ``unknown_routes``.
+* discord.py only decodes a body as JSON when ``Content-Type`` is exactly ``application/json``
+  (``http.json_or_text``), so responses set that header by hand (no ``; charset=utf-8``).
+* discord.py treats a 429 without a ``Via`` header as a Cloudflare ban (raises instead of retrying),
+  so the 429 switch sends ``Via`` plus the ``X-RateLimit-*`` / ``Retry-After`` headers.
+* Gateway: the client asks ``compress=zlib-stream`` (no zstd module installed). discord.py only
+  decompresses *binary* frames, so we honour the query and send zlib-stream binary frames with a
+  ``Z_SYNC_FLUSH`` suffix; without the query we send plain text frames.
+* Every dispatched event is buffered per session so a RESUME replays what the client missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import secrets
+import socket
+import time
+import zlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from .models import (
+    ALL_PERMISSIONS,
+    Attachment,
+    Channel,
+    Guild,
+    InteractionResult,
+    Message,
+    RecordedRequest,
+    User,
+    iso_now,
+    new_snowflake,
+    snowflake_of,
+    walk_components,
+)
+
+if TYPE_CHECKING:
+    from .process import BotProcess
+
+log = logging.getLogger("fake_discord")
+
+API_PREFIX_RE = re.compile(r"^/api/v\d+")
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+
+
+class ApiError(Exception):
+    """Raised by route handlers; becomes a Discord-shaped JSON error response."""
+
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors:
+            body["errors"] = self.errors
+        return body
+
+
+@dataclass
+class _Req:
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    files: list[Attachment]
+
+
+@dataclass
+class _RateRule:
+    retry_after: float
+    route_contains: str | None
+    method: str | None
+    remaining: int
+    is_global: bool
+
+
+@dataclass(eq=False)
+class _Session:
+    id: str
+    intents: int
+    seq: int = 0
+    buffer: list[dict[str, Any]] = field(default_factory=list)
+    conn: _Conn | None = None
+
+
+@dataclass(eq=False)
+class _Conn:
+    """One gateway websocket. Frames go through a FIFO queue drained by a single writer task, so
+    events reach the bot in the order they were dispatched (and zlib-stream frames in compression
+    order) even though producers are synchronous test-API calls."""
+
+    ws: web.WebSocketResponse
+    compress: bool
+    session: _Session | None = None
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    zctx: Any = field(default_factory=zlib.compressobj)
+
+    def send(self, payload: dict[str, Any]) -> None:
+        self.queue.put_nowait(payload)
+
+    async def writer(self) -> None:
+        while True:
+            raw = json.dumps(await self.queue.get())
+            if self.ws.closed:
+                continue
+            try:
+                if self.compress:
+                    await self.ws.send_bytes(
+                        self.zctx.compress(raw.encode()) + self.zctx.flush(zlib.Z_SYNC_FLUSH)
+                    )
+                else:
+                    await self.ws.send_str(raw)
+            except (ConnectionResetError, RuntimeError) as exc:
+                log.debug("gateway send failed: %s", exc)
+
+
+Handler = Callable[..., Awaitable[tuple[int, Any]]]
+
+
+def _json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> web.Response:
+    hdrs = {"Content-Type": "application/json"}
+    hdrs.update(headers or {})
+    if status == 204:
+        return web.Response(status=204, headers={k: v for k, v in hdrs.items() if k != "Content-Type"})
+    return web.Response(status=status, body=json.dumps(body).encode(), headers=hdrs)
+
+
+def _form_error(field_name: str, code: str, message: str) -> ApiError:
+    return ApiError(
+        400, 50035, "Invalid Form Body", {field_name: {"_errors": [{"code": code, "message": message}]}}
+    )
+
+
+class FakeDiscord:
+    """A fake Discord for end-to-end tests. Use as ``async with FakeDiscord() as fake:``."""
+
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        heartbeat_interval_ms: int = 41250,
+        send_message_events: bool = True,
+        callback_deadline: float | None = None,
+        quiet_period: float = 0.5,
+    ) -> None:
+        """
+        ``send_message_events``: dispatch MESSAGE_CREATE/UPDATE for the bot's own messages (as Discord
+        does when the bot has the message intents). ``callback_deadline``: if set (Discord uses 3.0),
+        interaction callbacks arriving later get 404 "Unknown interaction". ``quiet_period``: after a
+        type 6 (deferred update) callback, how long the bot must stay silent before ``click``/``select``
+        return without an ``@original`` edit or follow-up.
+        """
+        self.host = host
+        self.port = 0
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.send_message_events = send_message_events
+        self.callback_deadline = callback_deadline
+        self.quiet_period = quiet_period
+
+        self.bot_user = User(new_snowflake(), "FakeBot", bot=True)
+        self.application_id = self.bot_user.id
+        self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self._channel_messages: dict[int, list[Message]] = {}
+        self._dm_by_user: dict[int, Channel] = {}
+        self.closed_dms: set[int] = set()
+
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.sync_log: list[tuple[float, int | None]] = []  # (monotonic time, guild id or None=global)
+
+        self.requests: list[RecordedRequest] = []
+        self.unknown_routes: list[str] = []
+        self.errors_returned: list[tuple[RecordedRequest, dict[str, Any]]] = []
+        self.gateway_queries: list[dict[str, str]] = []  # query string of every gateway connection
+        self.identifies: list[tuple[float, dict[str, Any]]] = []
+        self.resumes: list[tuple[float, dict[str, Any]]] = []
+        self.interactions: list[InteractionResult] = []
+        self._by_token: dict[str, InteractionResult] = {}
+        self._rate_rules: list[_RateRule] = []
+        self._last_request_at = time.monotonic()
+
+        self._sessions: dict[str, _Session] = {}
+        self._session: _Session | None = None
+        self._conns: list[_Conn] = []
+        self._processes: list[BotProcess] = []
+        self._runner: web.AppRunner | None = None
+        self._uploads: dict[int, Attachment] = {}  # attachment id -> file, served under /attachments/
+        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        self._build_routes()
+
+    # ------------------------------------------------------------------ lifecycle
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._ws_handler)
+        app.router.add_get("/attachments/{channel}/{att}/{filename}", self._attachment_handler)
+        app.router.add_route("*", "/api/{tail:.*}", self._rest_handler)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, 0))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+        log.info("fake discord listening on %s", self.api_base)
+
+    async def close(self) -> None:
+        for proc in list(self._processes):
+            if proc.running:
+                await proc.kill()
+        for conn in list(self._conns):
+            await conn.ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def api_base(self) -> str:
+        return f"http://{self.host}:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self.host}:{self.port}/gateway"
+
+    # ------------------------------------------------------------------ world building
+    def create_user(self, name: str, *, locale: str = "en-US", bot: bool = False) -> User:
+        user = User(new_snowflake(), name, locale=locale, bot=bot)
+        self.users[user.id] = user
+        return user
+
+    def create_guild(
+        self, name: str = "Test Guild", *, owner: User | None = None, locale: str = "en-US"
+    ) -> Guild:
+        guild = Guild(new_snowflake(), name, owner_id=(owner or self.bot_user).id, preferred_locale=locale)
+        self.guilds[guild.id] = guild
+        if owner is not None:
+            guild.members[owner.id] = owner
+        self._dispatch_if_connected("GUILD_CREATE", lambda: guild.to_payload(self.bot_user))
+        return guild
+
+    def create_channel(self, guild: Guild | int, name: str) -> Channel:
+        g = self.guilds[snowflake_of(guild)]
+        ch = Channel(new_snowflake(), name, type=0, guild_id=g.id, position=len(g.channels))
+        g.channels.append(ch)
+        self.channels[ch.id] = ch
+        self._channel_messages[ch.id] = []
+        self._dispatch_if_connected("CHANNEL_CREATE", ch.to_payload)
+        return ch
+
+    def create_thread(self, channel: Channel | int, name: str, *, owner: User | None = None) -> Channel:
+        parent = self.channels[snowflake_of(channel)]
+        assert parent.guild_id is not None, "threads live in guild channels"
+        th = Channel(
+            new_snowflake(),
+            name,
+            type=11,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=(owner or self.bot_user).id,
+        )
+        self.guilds[parent.guild_id].channels.append(th)
+        self.channels[th.id] = th
+        self._channel_messages[th.id] = []
+        self._dispatch_if_connected("THREAD_CREATE", lambda: {**th.to_payload(), "newly_created": True})
+        return th
+
+    def add_member(self, guild: Guild | int, user: User) -> None:
+        g = self.guilds[snowflake_of(guild)]
+        g.members[user.id] = user
+        self._dispatch_if_connected(
+            "GUILD_MEMBER_ADD", lambda: {**g.member_payload(user), "guild_id": str(g.id)}
+        )
+
+    def dm_channel(self, user: User | int) -> Channel | None:
+        """The DM channel the bot opened with ``user`` (None if it never did)."""
+        return self._dm_by_user.get(snowflake_of(user))
+
+    def open_dm_channel(self, user: User | int) -> Channel:
+        """Get or create the bot<->user DM channel (what POST /users/@me/channels does)."""
+        uid = snowflake_of(user)
+        ch = self._dm_by_user.get(uid)
+        if ch is None:
+            recipient = self.users[uid]
+            ch = Channel(new_snowflake(), f"dm-{recipient.name}", type=1, recipient=recipient)
+            self._dm_by_user[uid] = ch
+            self.channels[ch.id] = ch
+            self._channel_messages[ch.id] = []
+        return ch
+
+    # ------------------------------------------------------------------ switches
+    def close_dms(self, user: User | int) -> None:
+        """Later DM sends to ``user`` fail with 403 ``{"code": 50007}``."""
+        self.closed_dms.add(snowflake_of(user))
+
+    def open_dms(self, user: User | int) -> None:
+        self.closed_dms.discard(snowflake_of(user))
+
+    def rate_limit_next(
+        self,
+        retry_after: float = 0.3,
+        route_contains: str | None = None,
+        *,
+        method: str | None = None,
+        count: int = 1,
+        is_global: bool = False,
+    ) -> None:
+        """The next ``count`` requests whose path (without /api/v10) contains ``route_contains`` (any
+        request if None) and whose method matches get 429 with ``retry_after`` seconds."""
+        self._rate_rules.append(
+            _RateRule(retry_after, route_contains, method.upper() if method else None, count, is_global)
+        )
+
+    async def disconnect_gateway(self, code: int = 4000) -> None:
+        """Close the bot's gateway socket; discord.py then RESUMEs (code 4000) or re-identifies."""
+        for conn in list(self._conns):
+            await conn.ws.close(code=code)
+
+    async def invalidate_session(self) -> None:
+        """Send op 9 (resumable=false): discord.py drops the session and re-identifies."""
+        if self._session is not None:
+            self._session.id = "invalidated-" + self._session.id
+        for conn in list(self._conns):
+            conn.send({"op": 9, "d": False, "s": None, "t": None})
+
+    # ------------------------------------------------------------------ queries
+    def channel_messages(
+        self, channel: Channel | int, *, include_ephemeral: bool = False, include_deleted: bool = False
+    ) -> list[Message]:
+        """Messages in the channel (or thread / DM channel), oldest first, latest edited state."""
+        msgs = self._channel_messages.get(snowflake_of(channel), [])
+        return [
+            m for m in msgs if (include_ephemeral or not m.ephemeral) and (include_deleted or not m.deleted)
+        ]
+
+    def dm_messages(self, user: User | int, **kwargs: bool) -> list[Message]:
+        ch = self.dm_channel(user)
+        return self.channel_messages(ch, **kwargs) if ch else []
+
+    def ephemeral_messages(self, user: User | int | None = None) -> list[Message]:
+        """Ephemeral messages (optionally only those shown to ``user``)."""
+        uid = snowflake_of(user) if user is not None else None
+        return [
+            m
+            for m in self.messages.values()
+            if m.ephemeral
+            and (uid is None or (m.interaction_user is not None and m.interaction_user.id == uid))
+        ]
+
+    def last_message(self, channel: Channel | int, containing: str | None = None, **kwargs: bool) -> Message:
+        """Newest message in the channel, optionally whose text (content, embeds, labels) contains a string."""
+        for m in reversed(self.channel_messages(channel, **kwargs)):
+            if containing is None or containing in m.text:
+                return m
+        raise LookupError(
+            f"no message containing {containing!r} in channel {snowflake_of(channel)}; have: "
+            f"{[m.text[:80] for m in self.channel_messages(channel, **kwargs)]}"
+        )
+
+    def all_guild_messages(self, *, include_ephemeral: bool = False) -> list[Message]:
+        """Every message in any guild channel or thread (use ``m.versions`` for the edit history)."""
+        return [
+            m
+            for m in self.messages.values()
+            if m.guild_id is not None and (include_ephemeral or not m.ephemeral)
+        ]
+
+    def message(self, message_id: int) -> Message:
+        return self.messages[int(message_id)]
+
+    def requests_matching(self, path_contains: str = "", method: str | None = None) -> list[RecordedRequest]:
+        return [
+            r
+            for r in self.requests
+            if path_contains in r.path and (method is None or r.method == method.upper())
+        ]
+
+    def command(self, name: str, guild: Guild | int | None = None) -> dict[str, Any] | None:
+        """A synced top-level command definition by name (guild commands first, then global)."""
+        pools = [self.guild_commands.get(snowflake_of(guild), [])] if guild is not None else []
+        pools.append(self.global_commands)
+        for pool in pools:
+            for cmd in pool:
+                if cmd["name"] == name:
+                    return cmd
+        return None
+
+    @property
+    def connected(self) -> bool:
+        return any(c.session is not None and not c.ws.closed for c in self._conns)
+
+    async def wait_for(
+        self, predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02
+    ) -> Any:
+        """Poll ``predicate`` until it returns something truthy; return that value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"condition not met within {timeout}s")
+            await asyncio.sleep(interval)
+
+    # ------------------------------------------------------------------ acting as users
+    async def slash(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        timeout: float = 10.0,
+        **kwargs: Any,
+    ) -> InteractionResult:
+        """Run ``/command`` (e.g. ``"game new"``); options by name as Python values (``options=`` for
+        names that clash with this signature). Returns once the bot's response is visible."""
+        data = self._command_data(channel, command, {**(options or {}), **kwargs}, focused=None)
+        return await self._interact(user, channel, 2, data, timeout=timeout)
+
+    async def autocomplete(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        focused: str,
+        options: dict[str, Any] | None = None,
+        *,
+        timeout: float = 10.0,
+    ) -> list[dict[str, Any]]:
+        """Ask for autocomplete of option ``focused`` (its current text is ``options.get(focused, "")``)."""
+        opts = dict(options or {})
+        opts.setdefault(focused, "")
+        data = self._command_data(channel, command, opts, focused=focused)
+        result = await self._interact(user, channel, 4, data, timeout=timeout)
+        return result.choices or []
+
+    async def click(
+        self,
+        user: User,
+        message: Message,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
+        index: int = 0,
+        timeout: float = 10.0,
+        allow_disabled: bool = False,
+    ) -> InteractionResult:
+        """Press a button found by label or custom_id (else the ``index``-th button)."""
+        msg = self._live(message)
+        btn = self._pick(msg.buttons, "button", label=label, custom_id=custom_id, index=index)
+        if btn.get("style") == 5 or "custom_id" not in btn:
+            raise ValueError(f"button {btn.get('label')!r} is a link/premium button and cannot be clicked")
+        if btn.get("disabled") and not allow_disabled:
+            raise ValueError(f"button {btn.get('label')!r} is disabled")
+        data: dict[str, Any] = {"custom_id": btn["custom_id"], "component_type": 2}
+        if "id" in btn:
+            data["id"] = btn["id"]
+        return await self._interact(user, self.channels[msg.channel_id], 3, data, source=msg, timeout=timeout)
+
+    async def select(
+        self,
+        user: User,
+        message: Message,
+        values: list[Any],
+        *,
+        custom_id: str | None = None,
+        placeholder: str | None = None,
+        index: int = 0,
+        timeout: float = 10.0,
+    ) -> InteractionResult:
+        """Choose ``values`` in a select menu (found by custom_id, placeholder, or index among selects)."""
+        msg = self._live(message)
+        sel = self._pick(msg.selects, "select", custom_id=custom_id, placeholder=placeholder, index=index)
+        if sel.get("disabled"):
+            raise ValueError(f"select {sel.get('custom_id')!r} is disabled")
+        ctype = sel.get("type", 3)
+        str_values: list[str] = []
+        resolved: dict[str, Any] = {}
+        channel = self.channels[msg.channel_id]
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        for v in values:
+            if ctype == 3:
+                sv = str(v)
+                allowed = [str(o.get("value")) for o in sel.get("options", [])]
+                if sv not in allowed:
+                    raise ValueError(f"value {sv!r} not among select options {allowed}")
+                str_values.append(sv)
+            elif isinstance(v, User) or ctype == 5:
+                u = self.users[snowflake_of(v)]
+                str_values.append(str(u.id))
+                resolved.setdefault("users", {})[str(u.id)] = u.to_payload()
+                if guild is not None and u.id in guild.members:
+                    m = guild.member_payload(u, with_permissions=True)
+                    m.pop("user")
+                    resolved.setdefault("members", {})[str(u.id)] = m
+            elif isinstance(v, Channel) or ctype == 8:
+                ch = self.channels[snowflake_of(v)]
+                str_values.append(str(ch.id))
+                resolved.setdefault("channels", {})[str(ch.id)] = self._resolved_channel(ch)
+            else:
+                str_values.append(str(snowflake_of(v)))
+        lo, hi = sel.get("min_values", 1), sel.get("max_values", 1)
+        if not lo <= len(str_values) <= hi:
+            raise ValueError(f"select needs between {lo} and {hi} values, got {len(str_values)}")
+        data: dict[str, Any] = {"custom_id": sel["custom_id"], "component_type": ctype, "values": str_values}
+        if resolved:
+            data["resolved"] = resolved
+        return await self._interact(user, channel, 3, data, source=msg, timeout=timeout)
+
+    async def submit_modal(
+        self, user: User, result: InteractionResult, values: dict[str, str], *, timeout: float = 10.0
+    ) -> InteractionResult:
+        """Submit the modal the bot opened in ``result`` with text values by custom_id."""
+        if not result.modal:
+            raise ValueError("that interaction did not open a modal")
+        modal = result.modal
+
+        def answer(comp: dict[str, Any]) -> dict[str, Any] | None:
+            if comp.get("type") == 1:
+                inner = [a for c in comp.get("components", []) if (a := answer(c))]
+                return {"type": 1, "components": inner}
+            if comp.get("type") == 18:  # label wrapper (components v2 modals)
+                inner_answer = answer(comp["component"])
+                return {"type": 18, "component": inner_answer} if inner_answer else None
+            if comp.get("type") == 4:
+                return {
+                    "type": 4,
+                    "custom_id": comp["custom_id"],
+                    "value": str(values.get(comp["custom_id"], comp.get("value") or "")),
+                }
+            if comp.get("type") == 3:
+                return {
+                    "type": 3,
+                    "custom_id": comp["custom_id"],
+                    "values": list(values.get(comp["custom_id"], [])),
+                }
+            return None
+
+        comps = [a for c in modal.get("components", []) if (a := answer(c))]
+        data = {"custom_id": modal["custom_id"], "components": comps}
+        return await self._interact(
+            user, result.channel, 5, data, source=result.source_message, timeout=timeout
+        )
+
+    def user_message(self, user: User, channel: Channel, content: str) -> Message:
+        """A user posts a message (dispatched as MESSAGE_CREATE; bots without message-content intent
+        see empty content on real Discord, the fake sends it anyway)."""
+        msg = Message(new_snowflake(), channel.id, channel.guild_id, user, content=content)
+        self._store_message(msg)
+        self._dispatch_message_event("MESSAGE_CREATE", msg)
+        return msg
+
+    # ------------------------------------------------------------------ interaction plumbing
+    def _live(self, message: Message | int) -> Message:
+        return self.messages[snowflake_of(message)]
+
+    @staticmethod
+    def _pick(
+        components: list[dict[str, Any]],
+        kind: str,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
+        placeholder: str | None = None,
+        index: int = 0,
+    ) -> dict[str, Any]:
+        found = components
+        if label is not None:
+            found = [c for c in found if c.get("label") == label] or [
+                c for c in found if label.casefold() in str(c.get("label") or "").casefold()
+            ]
+        if custom_id is not None:
+            found = [c for c in found if c.get("custom_id") == custom_id]
+        if placeholder is not None:
+            found = [c for c in found if c.get("placeholder") == placeholder]
+        if len(found) <= index:
+            avail = [(c.get("label") or c.get("placeholder"), c.get("custom_id")) for c in components]
+            raise LookupError(
+                f"no {kind} matching label={label!r} custom_id={custom_id!r} "
+                f"placeholder={placeholder!r} index={index}; available: {avail}"
+            )
+        return found[index]
+
+    def _resolved_channel(self, ch: Channel) -> dict[str, Any]:
+        data = ch.to_payload()
+        data["permissions"] = ALL_PERMISSIONS
+        return data
+
+    def _command_data(
+        self, channel: Channel, path: str, options: dict[str, Any], focused: str | None
+    ) -> dict[str, Any]:
+        names = path.split()
+        if not names:
+            raise ValueError("empty command path")
+        top = self.command(names[0], channel.guild_id) if channel.guild_id else self.command(names[0])
+        if top is None:
+            known = [c["name"] for c in self.global_commands] + [
+                c["name"] for c in self.guild_commands.get(channel.guild_id or 0, [])
+            ]
+            raise LookupError(f"command {names[0]!r} was not synced; synced: {known}")
+        node = top
+        chain: list[dict[str, Any]] = []
+        for name in names[1:]:
+            sub = next(
+                (o for o in node.get("options", []) if o.get("type") in (1, 2) and o["name"] == name), None
+            )
+            if sub is None:
+                subs = [o["name"] for o in node.get("options", []) if o.get("type") in (1, 2)]
+                raise LookupError(f"{name!r} is not a subcommand of {node['name']!r}; have {subs}")
+            chain.append(sub)
+            node = sub
+        if any(o.get("type") in (1, 2) for o in node.get("options", [])):
+            subs = [o["name"] for o in node.get("options", []) if o.get("type") in (1, 2)]
+            raise LookupError(f"{path!r} is a group; pick a subcommand: {subs}")
+
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        resolved: dict[str, Any] = {}
+        leaf_opts = self._build_options(node, options, guild, resolved, focused)
+        for sub in reversed(chain):
+            leaf_opts = [{"name": sub["name"], "type": sub["type"], "options": leaf_opts}]
+        data: dict[str, Any] = {
+            "id": top["id"],
+            "name": top["name"],
+            "type": top.get("type", 1),
+            "options": leaf_opts,
+        }
+        if top.get("guild_id"):
+            data["guild_id"] = top["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _build_options(
+        self,
+        node: dict[str, Any],
+        given: dict[str, Any],
+        guild: Guild | None,
+        resolved: dict[str, Any],
+        focused: str | None,
+    ) -> list[dict[str, Any]]:
+        defs = {o["name"]: o for o in node.get("options", [])}
+        unknown = set(given) - set(defs)
+        if unknown:
+            raise ValueError(f"unknown option(s) {sorted(unknown)} for {node['name']!r}; have {list(defs)}")
+        out: list[dict[str, Any]] = []
+        for name, d in defs.items():
+            if name not in given:
+                if d.get("required") and focused is None:
+                    raise ValueError(f"missing required option {name!r} of {node['name']!r}")
+                continue
+            value = given[name]
+            otype = d["type"]
+            if name == focused:
+                out.append({"name": name, "type": otype, "value": str(value), "focused": True})
+                continue
+            out.append({"name": name, "type": otype, "value": self._option_value(d, value, guild, resolved)})
+        return out
+
+    def _option_value(
+        self, d: dict[str, Any], value: Any, guild: Guild | None, resolved: dict[str, Any]
+    ) -> Any:
+        otype = d["type"]
+        if otype in (6, 9) and (isinstance(value, User) or otype == 6):
+            u = self.users[snowflake_of(value)]
+            resolved.setdefault("users", {})[str(u.id)] = u.to_payload()
+            if guild is not None and u.id in guild.members:
+                m = guild.member_payload(u, with_permissions=True)
+                m.pop("user")
+                resolved.setdefault("members", {})[str(u.id)] = m
+            return str(u.id)
+        if otype == 7:
+            ch = self.channels[snowflake_of(value)]
+            resolved.setdefault("channels", {})[str(ch.id)] = self._resolved_channel(ch)
+            return str(ch.id)
+        if otype in (8, 9):
+            return str(snowflake_of(value))
+        if otype == 11:
+            filename, blob = value
+            att_id = new_snowflake()
+            resolved.setdefault("attachments", {})[str(att_id)] = {
+                "id": str(att_id),
+                "filename": filename,
+                "size": len(blob),
+                "url": f"http://{self.host}:{self.port}/attachments/0/{att_id}/{filename}",
+                "proxy_url": f"http://{self.host}:{self.port}/attachments/0/{att_id}/{filename}",
+                "content_type": "image/png" if blob.startswith(b"\x89PNG") else "application/octet-stream",
+            }
+            self._uploads[att_id] = Attachment(filename, blob)
+            return str(att_id)
+        if otype == 5:
+            converted: Any = bool(value)
+        elif otype == 4:
+            converted = value if isinstance(value, int) else None
+        elif otype == 10:
+            converted = float(value) if isinstance(value, int | float) else None
+        else:
+            converted = str(value)
+        choices = d.get("choices")
+        if choices:
+            by_value = [c["value"] for c in choices]
+            if converted not in by_value:
+                named = [c["value"] for c in choices if c["name"] == value]
+                if not named:
+                    raise ValueError(f"{value!r} is not a choice of option {d['name']!r}: {choices}")
+                converted = named[0]
+        if converted is None:
+            raise ValueError(f"option {d['name']!r} (type {otype}) cannot take {value!r}")
+        # The Discord client refuses out-of-range input, so the bot never sees it: mirror that.
+        if otype in (4, 10):
+            if d.get("min_value") is not None and converted < d["min_value"]:
+                raise ValueError(f"option {d['name']!r} must be >= {d['min_value']}, got {converted}")
+            if d.get("max_value") is not None and converted > d["max_value"]:
+                raise ValueError(f"option {d['name']!r} must be <= {d['max_value']}, got {converted}")
+        if otype == 3:
+            if len(converted) < int(d.get("min_length") or 0) or len(converted) > int(
+                d.get("max_length") or 6000
+            ):
+                raise ValueError(f"option {d['name']!r} length out of range: {converted!r}")
+        return converted
+
+    async def _interact(
+        self,
+        user: User,
+        channel: Channel,
+        itype: int,
+        data: dict[str, Any],
+        *,
+        source: Message | None = None,
+        timeout: float,
+    ) -> InteractionResult:
+        if not self.connected:  # e.g. right after a restart or while the bot is resuming
+            try:
+                await self.wait_for(lambda: self.connected, timeout=timeout)
+            except TimeoutError:
+                raise RuntimeError("the bot is not connected to the fake gateway") from None
+        iid = new_snowflake()
+        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": itype,
+            "data": data,
+            "channel_id": str(channel.id),
+            "channel": self._resolved_channel(channel) if guild else channel.to_payload(),
+            "token": token,
+            "version": 1,
+            "locale": user.locale,
+            "app_permissions": ALL_PERMISSIONS,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if guild is not None:
+            if user.id not in guild.members:
+                raise ValueError(f"{user.name} is not a member of guild {guild.name}; call add_member first")
+            payload.update(
+                guild_id=str(guild.id),
+                guild_locale=guild.preferred_locale,
+                guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+                member=guild.member_payload(user, with_permissions=True),
+                authorizing_integration_owners={"0": str(guild.id)},
+                context=0,
+            )
+        else:
+            payload.update(
+                user=user.to_payload(), authorizing_integration_owners={"0": str(user.id)}, context=1
+            )
+        if source is not None:
+            payload["message"] = self._message_payload(source)
+        result = InteractionResult(iid, token, itype, payload, user, channel, source_message=source)
+        self._by_token[token] = result
+        self.interactions.append(result)
+        self.dispatch("INTERACTION_CREATE", payload)
+        await self._await_result(result, timeout)
+        return result
+
+    def _diagnostics(self) -> str:
+        """Context for timeout errors: fake-side errors and the tail of the bot's output."""
+        parts = [f"\nunknown routes: {self.unknown_routes}", f"errors returned: {self.errors_returned[-5:]}"]
+        for proc in self._processes:
+            parts.append(f"--- bot output (tail) ---\n{proc.output()[-4000:]}")
+        return "\n".join(parts)
+
+    async def _await_result(self, result: InteractionResult, timeout: float) -> None:
+        try:
+            await asyncio.wait_for(result.responded.wait(), timeout)
+        except TimeoutError:
+            raise TimeoutError(
+                f"bot did not answer interaction {result.payload['data']} within {timeout}s"
+                f"{self._diagnostics()}"
+            ) from None
+        if result.callback_type == 5:
+            try:
+                await asyncio.wait_for(result.completed.wait(), timeout)
+            except TimeoutError:
+                raise TimeoutError(
+                    f"bot deferred but sent no follow-up/edit within {timeout}s for {result.payload['data']}"
+                    f"{self._diagnostics()}"
+                ) from None
+        elif result.callback_type == 6:
+            deadline = time.monotonic() + timeout
+            while not result.completed.is_set() and time.monotonic() < deadline:
+                if time.monotonic() - self._last_request_at >= self.quiet_period:
+                    break
+                await asyncio.sleep(0.02)
+
+    # ------------------------------------------------------------------ gateway
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a DISPATCH to the bot's current session (buffered for RESUME if it is reconnecting)."""
+        session = self._session
+        if session is None:
+            return
+        session.seq += 1
+        frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+        session.buffer.append(frame)
+        del session.buffer[:-1000]
+        if session.conn is not None:
+            session.conn.send(frame)
+
+    def _dispatch_if_connected(self, event: str, make: Callable[[], dict[str, Any]]) -> None:
+        if self._session is not None:
+            self.dispatch(event, make())
+
+    def _dispatch_message_event(self, event: str, msg: Message) -> None:
+        session = self._session
+        if session is None or not self.send_message_events or msg.ephemeral:
+            return
+        wanted = INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES
+        if session.intents & wanted:
+            data = self._message_payload(msg)
+            if msg.guild_id:
+                data["member"] = {
+                    k: v
+                    for k, v in self.guilds[msg.guild_id].member_payload(msg.author).items()
+                    if k != "user"
+                }
+            self.dispatch(event, data)
+
+    async def _ws_handler(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        self.gateway_queries.append(dict(request.query))
+        if request.query.get("encoding", "json") != "json":
+            await ws.close(code=4002, message=b"only encoding=json is supported by the fake")
+            return ws
+        conn = _Conn(ws, compress=request.query.get("compress") == "zlib-stream")
+        self._conns.append(conn)
+        writer = asyncio.get_running_loop().create_task(conn.writer())
+        log.debug("gateway connected (compress=%s)", conn.compress)
+        conn.send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    await self._on_gateway_message(conn, json.loads(msg.data))
+                elif msg.type == WSMsgType.BINARY:
+                    await self._on_gateway_message(conn, json.loads(msg.data.decode()))
+        finally:
+            writer.cancel()
+            self._conns.remove(conn)
+            if conn.session is not None and conn.session.conn is conn:
+                conn.session.conn = None
+            log.debug("gateway disconnected (close code %s)", ws.close_code)
+        return ws
+
+    async def _on_gateway_message(self, conn: _Conn, msg: dict[str, Any]) -> None:
+        op, d = msg.get("op"), msg.get("d")
+        if op == 1:
+            conn.send({"op": 11, "d": None, "s": None, "t": None})
+        elif op == 2:
+            await self._identify(conn, d)
+        elif op == 6:
+            await self._resume(conn, d)
+        elif op == 8:
+            gid = int(d["guild_id"])
+            guild = self.guilds.get(gid)
+            members = list(guild.members.values()) + [self.bot_user] if guild else []
+            if d.get("user_ids"):
+                wanted = {
+                    int(u) for u in (d["user_ids"] if isinstance(d["user_ids"], list) else [d["user_ids"]])
+                }
+                members = [m for m in members if m.id in wanted]
+            elif d.get("query"):
+                members = [m for m in members if m.name.startswith(d["query"])]
+            self.dispatch(
+                "GUILD_MEMBERS_CHUNK",
+                {
+                    "guild_id": str(gid),
+                    "members": [guild.member_payload(m) for m in members] if guild else [],
+                    "chunk_index": 0,
+                    "chunk_count": 1,
+                    "not_found": [],
+                    "nonce": d.get("nonce"),
+                },
+            )
+        elif op in (3, 4):
+            pass  # presence / voice state updates: accepted and ignored
+        else:
+            log.warning("unknown gateway op %s: %s", op, msg)
+
+    async def _identify(self, conn: _Conn, d: dict[str, Any]) -> None:
+        self.identifies.append((time.monotonic(), d))
+        session = _Session(secrets.token_hex(16), intents=int(d.get("intents", 0)), conn=conn)
+        self._sessions[session.id] = session
+        self._session = session
+        conn.session = session
+        user = {**self.bot_user.to_payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+        ready = {
+            "v": 10,
+            "user": user,
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self.gateway_url,
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "_trace": ["fake-discord"],
+        }
+        if "shard" in d:
+            ready["shard"] = d["shard"]
+        self.dispatch("READY", ready)
+        for g in list(self.guilds.values()):
+            self.dispatch("GUILD_CREATE", g.to_payload(self.bot_user))
+
+    async def _resume(self, conn: _Conn, d: dict[str, Any]) -> None:
+        self.resumes.append((time.monotonic(), d))
+        session = self._sessions.get(d.get("session_id", ""))
+        if session is None or session is not self._session:
+            conn.send({"op": 9, "d": False, "s": None, "t": None})
+            return
+        session.conn = conn
+        conn.session = session
+        seq = d.get("seq") or 0
+        for frame in [f for f in session.buffer if f["s"] > seq]:
+            conn.send(frame)
+        self.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+
+    # ------------------------------------------------------------------ REST plumbing
+    def _build_routes(self) -> None:
+        table: list[tuple[str, str, Handler]] = [
+            ("GET", r"/gateway/bot", self._h_gateway_bot),
+            ("GET", r"/gateway", self._h_gateway),
+            ("GET", r"/users/@me", self._h_me),
+            ("GET", r"/users/(?P<uid>\d+)", self._h_user),
+            ("POST", r"/users/@me/channels", self._h_create_dm),
+            ("GET", r"/(?:oauth2/)?applications/@me", self._h_app_info),
+            ("GET", r"/applications/(?P<app>\d+)/commands", self._h_get_commands),
+            ("PUT", r"/applications/(?P<app>\d+)/commands", self._h_put_commands),
+            ("POST", r"/applications/(?P<app>\d+)/commands", self._h_post_command),
+            ("GET", r"/applications/(?P<app>\d+)/guilds/(?P<gid>\d+)/commands", self._h_get_commands),
+            ("PUT", r"/applications/(?P<app>\d+)/guilds/(?P<gid>\d+)/commands", self._h_put_commands),
+            ("POST", r"/applications/(?P<app>\d+)/guilds/(?P<gid>\d+)/commands", self._h_post_command),
+            (
+                "GET",
+                r"/applications/(?P<app>\d+)/guilds/(?P<gid>\d+)/commands/permissions",
+                self._h_empty_list,
+            ),
+            ("GET", r"/applications/(?P<app>\d+)/emojis", self._h_emojis),
+            ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._h_callback),
+            ("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._h_followup),
+            (
+                "GET",
+                r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)",
+                self._h_wh_get,
+            ),
+            (
+                "PATCH",
+                r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)",
+                self._h_wh_edit,
+            ),
+            (
+                "DELETE",
+                r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)",
+                self._h_wh_delete,
+            ),
+            ("GET", r"/channels/(?P<cid>\d+)", self._h_get_channel),
+            ("PATCH", r"/channels/(?P<cid>\d+)", self._h_edit_channel),
+            ("POST", r"/channels/(?P<cid>\d+)/typing", self._h_no_content),
+            ("GET", r"/channels/(?P<cid>\d+)/messages", self._h_history),
+            ("POST", r"/channels/(?P<cid>\d+)/messages", self._h_send),
+            ("GET", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._h_get_message),
+            ("PATCH", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._h_edit_message),
+            ("DELETE", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._h_delete_message),
+            ("PUT", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)/reactions/.+", self._h_no_content),
+            ("DELETE", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)/reactions.*", self._h_no_content),
+            ("PUT", r"/channels/(?P<cid>\d+)/pins/(?P<mid>\d+)", self._h_no_content),
+            ("PUT", r"/channels/(?P<cid>\d+)/messages/pins/(?P<mid>\d+)", self._h_no_content),
+            ("POST", r"/channels/(?P<cid>\d+)/threads", self._h_create_thread),
+            ("POST", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)/threads", self._h_create_thread),
+            ("PUT", r"/channels/(?P<cid>\d+)/thread-members/.+", self._h_no_content),
+            ("DELETE", r"/channels/(?P<cid>\d+)/thread-members/.+", self._h_no_content),
+            ("GET", r"/guilds/(?P<gid>\d+)", self._h_get_guild),
+            ("GET", r"/guilds/(?P<gid>\d+)/channels", self._h_guild_channels),
+            ("GET", r"/guilds/(?P<gid>\d+)/members/(?P<uid>\d+)", self._h_guild_member),
+        ]
+        self._routes = [(m, re.compile(p + r"/?$"), h) for m, p, h in table]
+
+    async def _parse_body(self, request: web.Request) -> tuple[Any, list[Attachment]]:
+        files: list[Attachment] = []
+        ctype = request.content_type
+        if ctype.startswith("multipart/"):
+            payload: Any = None
+            reader = await request.multipart()
+            async for part in reader:
+                if part is None:
+                    break
+                name = part.name or ""  # type: ignore[union-attr]
+                blob = await part.read()  # type: ignore[union-attr]
+                if name == "payload_json":
+                    payload = json.loads(blob.decode())
+                elif name.startswith("file"):
+                    files.append(Attachment(part.filename or name, bytes(blob)))  # type: ignore[union-attr]
+            return payload, files
+        raw = await request.read()
+        if not raw:
+            return None, files
+        try:
+            return json.loads(raw.decode()), files
+        except ValueError:
+            return raw.decode(errors="replace"), files
+
+    async def _rest_handler(self, request: web.Request) -> web.StreamResponse:
+        path = API_PREFIX_RE.sub("", request.path)
+        body, files = await self._parse_body(request)
+        rec = RecordedRequest(request.method, path, dict(request.query), body, files)
+        self.requests.append(rec)
+        self._last_request_at = time.monotonic()
+
+        for rule in self._rate_rules:
+            if (
+                rule.remaining > 0
+                and (rule.route_contains is None or rule.route_contains in path)
+                and (rule.method is None or rule.method == request.method)
+            ):
+                rule.remaining -= 1
+                rec.status = 429
+                self._rate_rules = [r for r in self._rate_rules if r.remaining > 0]
+                return self._too_many(rule)
+
+        for method, pattern, handler in self._routes:
+            if method != request.method:
+                continue
+            m = pattern.match(path)
+            if m is None:
+                continue
+            req = _Req(request.method, path, dict(request.query), body, files)
+            try:
+                status, out = await handler(req, **m.groupdict())
+            except ApiError as err:
+                rec.status = err.status
+                self.errors_returned.append((rec, err.body()))
+                log.info("%s %s -> %s %s", request.method, path, err.status, err.body())
+                return _json_response(err.status, err.body())
+            rec.status = status
+            return _json_response(status, out)
+
+        rec.status = 404
+        self.unknown_routes.append(f"{request.method} {path}")
+        log.warning("fake discord: unknown route %s %s", request.method, path)
+        return _json_response(404, {"message": "404: Not Found", "code": 0})
+
+    def _too_many(self, rule: _RateRule) -> web.Response:
+        headers = {
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, int(rule.retry_after + 0.999))),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset": f"{time.time() + rule.retry_after:.3f}",
+            "X-RateLimit-Reset-After": f"{rule.retry_after:.3f}",
+            "X-RateLimit-Bucket": "fakebucket" + secrets.token_hex(4),
+            "X-RateLimit-Scope": "global" if rule.is_global else "user",
+        }
+        if rule.is_global:
+            headers["X-RateLimit-Global"] = "true"
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": rule.retry_after,
+            "global": rule.is_global,
+        }
+        return _json_response(429, body, headers)
+
+    async def _attachment_handler(self, request: web.Request) -> web.Response:
+        att = self._uploads.get(int(request.match_info["att"]))
+        if att is None:
+            return web.Response(status=404)
+        ctype = "image/png" if att.is_png else "application/octet-stream"
+        return web.Response(body=att.data, headers={"Content-Type": ctype})
+
+    # ------------------------------------------------------------------ message helpers
+    def _store_message(self, msg: Message) -> None:
+        self.messages[msg.id] = msg
+        self._channel_messages.setdefault(msg.channel_id, []).append(msg)
+
+    def _attachment_payload(self, msg: Message, idx: int) -> dict[str, Any]:
+        att, att_id = msg.attachments[idx], msg.attachment_ids[idx]
+        url = f"http://{self.host}:{self.port}/attachments/{msg.channel_id}/{att_id}/{att.filename}"
+        data: dict[str, Any] = {
+            "id": str(att_id),
+            "filename": att.filename,
+            "size": att.size,
+            "url": url,
+            "proxy_url": url,
+            "content_type": "image/png" if att.is_png else "application/octet-stream",
+        }
+        if att.is_png and len(att.data) >= 24:
+            data["width"] = int.from_bytes(att.data[16:20], "big")
+            data["height"] = int.from_bytes(att.data[20:24], "big")
+        return data
+
+    def _message_payload(self, msg: Message) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(msg.id),
+            "channel_id": str(msg.channel_id),
+            "author": msg.author.to_payload(),
+            "content": msg.content,
+            "timestamp": msg.timestamp,
+            "edited_timestamp": msg.edited_timestamp,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [self.users[u].to_payload() for u in msg.mentions if u in self.users],
+            "mention_roles": [],
+            "attachments": [self._attachment_payload(msg, i) for i in range(len(msg.attachments))],
+            "embeds": msg.embeds,
+            "components": msg.components,
+            "pinned": False,
+            "type": msg.message_type,
+            "flags": msg.flags,
+        }
+        if msg.guild_id:
+            data["guild_id"] = str(msg.guild_id)
+        if msg.webhook_id:
+            data["webhook_id"] = str(msg.webhook_id)
+            data["application_id"] = str(self.application_id)
+        if msg.interaction_id and msg.interaction_user:
+            data["interaction_metadata"] = {
+                "id": str(msg.interaction_id),
+                "type": 2,
+                "user": msg.interaction_user.to_payload(),
+                "authorizing_integration_owners": {"0": str(msg.guild_id or msg.interaction_user.id)},
+            }
+        if "message_reference" in msg.raw:
+            data["message_reference"] = msg.raw["message_reference"]
+        return data
+
+    def _validate(self, payload: dict[str, Any], files: list[Attachment], *, creating: bool) -> None:
+        """The Discord limits bots most often trip over (400 50035 / 50006), to catch bugs early."""
+        content = payload.get("content") or ""
+        if len(content) > 2000:
+            raise _form_error("content", "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
+        embeds = payload.get("embeds") or []
+        if len(embeds) > 10:
+            raise _form_error("embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+        for i, e in enumerate(embeds):
+            if len(e.get("title") or "") > 256:
+                raise _form_error(
+                    f"embeds.{i}.title", "BASE_TYPE_MAX_LENGTH", "Must be 256 or fewer in length."
+                )
+            if len(e.get("description") or "") > 4096:
+                raise _form_error(
+                    f"embeds.{i}.description", "BASE_TYPE_MAX_LENGTH", "Must be 4096 or fewer in length."
+                )
+            if len(e.get("fields") or []) > 25:
+                raise _form_error(
+                    f"embeds.{i}.fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
+                )
+        components = payload.get("components") or []
+        v2 = bool(int(payload.get("flags") or 0) & 32768)
+        if not v2 and len(components) > 5:
+            raise _form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+        for comp in walk_components(components):
+            if comp.get("type") == 1 and not v2 and len(comp.get("components") or []) > 5:
+                raise _form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+            if len(str(comp.get("custom_id") or "")) > 100:
+                raise _form_error(
+                    "components.custom_id", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."
+                )
+            if len(str(comp.get("label") or "")) > 80:
+                raise _form_error(
+                    "components.label", "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length."
+                )
+            if len(comp.get("options") or []) > 25:
+                raise _form_error(
+                    "components.options", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
+                )
+        if sum(f.size for f in files) > 10 * 1024 * 1024:
+            raise ApiError(413, 40005, "Request entity too large")
+        if creating and not (
+            content or embeds or components or files or payload.get("sticker_ids") or payload.get("poll")
+        ):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+
+    def _compute_mentions(self, msg: Message) -> list[int]:
+        ids = [int(x) for x in re.findall(r"<@!?(\d+)>", msg.content)]
+        am = msg.allowed_mentions
+        if am is not None:
+            if "users" in (am.get("parse") or []):
+                pass
+            else:
+                allowed = {int(u) for u in am.get("users") or []}
+                ids = [i for i in ids if i in allowed]
+        return list(dict.fromkeys(ids))
+
+    def _apply(
+        self, msg: Message, payload: dict[str, Any], files: list[Attachment], *, creating: bool
+    ) -> None:
+        """Apply a create/edit payload (JSON or payload_json + files[n]) to a message record."""
+        if not creating:
+            msg.history.append(msg.version)
+            msg.edited_timestamp = iso_now()
+        if "content" in payload:
+            msg.content = payload["content"] or ""
+        if "embeds" in payload:
+            msg.embeds = list(payload["embeds"] or [])
+        elif "embed" in payload:
+            msg.embeds = [payload["embed"]] if payload["embed"] else []
+        if "components" in payload:
+            msg.components = list(payload["components"] or [])
+        if "allowed_mentions" in payload:
+            msg.allowed_mentions = payload["allowed_mentions"]
+        if "flags" in payload and payload["flags"] is not None:
+            keep = msg.flags & 64  # ephemeral-ness cannot change after creation
+            msg.flags = (int(payload["flags"]) & ~(64 | 128)) | keep
+        if "message_reference" in payload and creating:
+            msg.message_type = 19
+        meta = payload.get("attachments")
+        if meta is not None:
+            by_id = dict(zip(msg.attachment_ids, msg.attachments, strict=True))
+            new_atts: list[Attachment] = []
+            new_ids: list[int] = []
+            for entry in meta:
+                eid = int(entry.get("id", -1))
+                if eid in by_id and not creating:
+                    new_atts.append(by_id[eid])
+                    new_ids.append(eid)
+                elif 0 <= eid < len(files):
+                    f = files[eid]
+                    new_atts.append(Attachment(entry.get("filename") or f.filename, f.data))
+                    new_ids.append(new_snowflake())
+            msg.attachments, msg.attachment_ids = new_atts, new_ids
+        elif files:
+            msg.attachments = msg.attachments + files
+            msg.attachment_ids = msg.attachment_ids + [new_snowflake() for _ in files]
+        for att, att_id in zip(msg.attachments, msg.attachment_ids, strict=True):
+            self._uploads[att_id] = att
+        msg.raw = payload
+        msg.mentions = self._compute_mentions(msg)
+
+    def _create_message(
+        self,
+        channel: Channel,
+        payload: dict[str, Any],
+        files: list[Attachment],
+        *,
+        interaction: InteractionResult | None = None,
+    ) -> Message:
+        payload = payload or {}
+        self._validate(payload, files, creating=True)
+        msg = Message(new_snowflake(), channel.id, channel.guild_id, self.bot_user)
+        if interaction is not None:
+            msg.interaction_id = interaction.id
+            msg.interaction_user = interaction.user
+            msg.webhook_id = self.application_id
+            msg.message_type = 20 if interaction.type == 2 else 0
+            msg.flags = int(payload.get("flags") or 0) & 64
+        self._apply(msg, payload, files, creating=True)
+        self._store_message(msg)
+        self._dispatch_message_event("MESSAGE_CREATE", msg)
+        return msg
+
+    def _edit_message(self, msg: Message, payload: dict[str, Any], files: list[Attachment]) -> None:
+        self._validate(payload or {}, files, creating=False)
+        self._apply(msg, payload or {}, files, creating=False)
+        self._dispatch_message_event("MESSAGE_UPDATE", msg)
+
+    def _fill_deferred(self, msg: Message, payload: dict[str, Any], files: list[Attachment]) -> None:
+        self._validate(payload, files, creating=True)
+        self._apply(msg, payload, files, creating=True)
+        msg.flags &= ~128
+        msg.timestamp = iso_now()
+        self._dispatch_message_event("MESSAGE_UPDATE", msg)
+
+    def _channel(self, cid: str) -> Channel:
+        ch = self.channels.get(int(cid))
+        if ch is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return ch
+
+    def _channel_message(self, cid: str, mid: str) -> Message:
+        msg = self.messages.get(int(mid))
+        if msg is None or msg.channel_id != int(cid) or msg.deleted or msg.ephemeral:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    def _interaction(self, token: str) -> InteractionResult:
+        res = self._by_token.get(token)
+        if res is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return res
+
+    # ------------------------------------------------------------------ REST handlers
+    async def _h_gateway_bot(self, req: _Req) -> tuple[int, Any]:
+        return 200, {
+            "url": self.gateway_url,
+            "shards": 1,
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+        }
+
+    async def _h_gateway(self, req: _Req) -> tuple[int, Any]:
+        return 200, {"url": self.gateway_url}
+
+    async def _h_me(self, req: _Req) -> tuple[int, Any]:
+        return 200, {**self.bot_user.to_payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+
+    async def _h_user(self, req: _Req, uid: str) -> tuple[int, Any]:
+        user = self.users.get(int(uid))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return 200, user.to_payload()
+
+    async def _h_app_info(self, req: _Req) -> tuple[int, Any]:
+        return 200, {
+            "id": str(self.application_id),
+            "name": self.bot_user.name,
+            "icon": None,
+            "description": "",
+            "rpc_origins": [],
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": {**self.bot_user.to_payload(), "bot": False, "id": "1", "username": "owner"},
+            "summary": "",
+            "verify_key": "0" * 64,
+            "team": None,
+            "flags": 0,
+            "bot": self.bot_user.to_payload(),
+            "tags": [],
+            "install_params": None,
+            "custom_install_url": None,
+            "integration_types_config": {},
+            "approximate_guild_count": len(self.guilds),
+        }
+
+    async def _h_emojis(self, req: _Req, app: str) -> tuple[int, Any]:
+        return 200, {"items": []}
+
+    async def _h_empty_list(self, req: _Req, **_: str) -> tuple[int, Any]:
+        return 200, []
+
+    async def _h_no_content(self, req: _Req, **_: str) -> tuple[int, Any]:
+        return 204, None
+
+    def _command_record(
+        self, cmd: dict[str, Any], gid: str | None, existing: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        old = next(
+            (c for c in existing if c["name"] == cmd["name"] and c.get("type", 1) == cmd.get("type", 1)), None
+        )
+        rec = {
+            "type": 1,
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "nsfw": False,
+            **cmd,
+        }
+        rec["id"] = old["id"] if old else str(new_snowflake())
+        rec["application_id"] = str(self.application_id)
+        rec["version"] = str(new_snowflake())
+        if gid:
+            rec["guild_id"] = gid
+        return rec
+
+    async def _h_get_commands(self, req: _Req, app: str, gid: str | None = None) -> tuple[int, Any]:
+        return 200, self.guild_commands.get(int(gid), []) if gid else self.global_commands
+
+    async def _h_put_commands(self, req: _Req, app: str, gid: str | None = None) -> tuple[int, Any]:
+        if not isinstance(req.json, list):
+            raise _form_error("_root", "LIST_TYPE_CONVERT", "Must be a list")
+        existing = self.guild_commands.get(int(gid), []) if gid else self.global_commands
+        names = [(c["name"], c.get("type", 1)) for c in req.json]
+        if len(names) != len(set(names)):
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "_errors": [
+                        {"code": "APPLICATION_COMMANDS_DUPLICATE_NAME", "message": "duplicate command name"}
+                    ]
+                },
+            )
+        records = [self._command_record(c, gid, existing) for c in req.json]
+        if gid:
+            self.guild_commands[int(gid)] = records
+        else:
+            self.global_commands = records
+        self.sync_log.append((time.monotonic(), int(gid) if gid else None))
+        return 200, records
+
+    async def _h_post_command(self, req: _Req, app: str, gid: str | None = None) -> tuple[int, Any]:
+        existing = self.guild_commands.setdefault(int(gid), []) if gid else self.global_commands
+        rec = self._command_record(req.json, gid, existing)
+        existing[:] = [c for c in existing if c["id"] != rec["id"]] + [rec]
+        return 201, rec
+
+    async def _h_callback(self, req: _Req, iid: str, token: str) -> tuple[int, Any]:
+        res = self._by_token.get(token)
+        if res is None or res.id != int(iid):
+            raise ApiError(404, 10062, "Unknown interaction")
+        latency = time.monotonic() - res.sent_at
+        if self.callback_deadline is not None and latency > self.callback_deadline:
+            raise ApiError(404, 10062, "Unknown interaction")
+        if res.callback_type is not None:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        body = req.json or {}
+        ctype = int(body.get("type", 0))
+        data = body.get("data") or {}
+        resource: dict[str, Any] = {"type": ctype}
+        if ctype == 4:
+            res.message = self._create_message(res.channel, data, req.files, interaction=res)
+            resource["message"] = self._message_payload(res.message)
+            res.completed.set()
+        elif ctype == 5:
+            msg = Message(
+                new_snowflake(),
+                res.channel.id,
+                res.channel.guild_id,
+                self.bot_user,
+                flags=128 | (int(data.get("flags") or 0) & 64),
+                interaction_id=res.id,
+                interaction_user=res.user,
+                webhook_id=self.application_id,
+                message_type=20 if res.type == 2 else 0,
+            )
+            self._store_message(msg)
+            res.message = msg
+            resource["message"] = self._message_payload(msg)
+        elif ctype in (6, 7):
+            if res.source_message is None:
+                raise ApiError(400, 40004, "Interaction has no message to update")
+            res.message = res.source_message
+            if ctype == 7:
+                self._edit_message(res.source_message, data, req.files)
+                resource["message"] = self._message_payload(res.source_message)
+                res.completed.set()
+        elif ctype == 8:
+            res.choices = list(data.get("choices") or [])
+            if len(res.choices) > 25:
+                raise _form_error("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+            res.completed.set()
+        elif ctype == 9:
+            res.modal = data
+            res.completed.set()
+        else:
+            res.completed.set()
+        res.callback_type = ctype
+        res.callback_data = data
+        res.callback_latency = latency
+        res.responded.set()
+        msg = res.message
+        out: dict[str, Any] = {
+            "interaction": {
+                "id": str(res.id),
+                "type": res.type,
+                "response_message_loading": ctype == 5,
+                "response_message_ephemeral": bool(msg and msg.ephemeral and ctype in (4, 5)),
+            }
+        }
+        if msg is not None and ctype in (4, 5, 7):
+            out["interaction"]["response_message_id"] = str(msg.id)
+        if ctype in (4, 5, 7):
+            out["resource"] = resource
+        return 200, out
+
+    async def _h_followup(self, req: _Req, app: str, token: str) -> tuple[int, Any]:
+        res = self._interaction(token)
+        if res.callback_type is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        payload = req.json or {}
+        if res.callback_type == 5 and res.message is not None and res.message.loading:
+            # The first follow-up after a deferred response fills in the "thinking…" message.
+            msg = res.message
+            self._fill_deferred(msg, payload, req.files)
+        else:
+            msg = self._create_message(res.channel, payload, req.files, interaction=res)
+            res.followups.append(msg)
+        res.completed.set()
+        return 200, self._message_payload(msg)
+
+    def _wh_target(self, res: InteractionResult, mid: str) -> Message:
+        if mid == "@original":
+            msg = (
+                res.message
+                if res.callback_type in (4, 5)
+                else res.source_message
+                if res.callback_type in (6, 7)
+                else None
+            )
+        else:
+            msg = next((m for m in [res.message, *res.followups] if m is not None and m.id == int(mid)), None)
+        if msg is None or msg.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _h_wh_get(self, req: _Req, app: str, token: str, mid: str) -> tuple[int, Any]:
+        return 200, self._message_payload(self._wh_target(self._interaction(token), mid))
+
+    async def _h_wh_edit(self, req: _Req, app: str, token: str, mid: str) -> tuple[int, Any]:
+        res = self._interaction(token)
+        msg = self._wh_target(res, mid)
+        if msg.loading:  # filling a deferred "thinking…" message is its first real state, not an edit
+            self._fill_deferred(msg, req.json or {}, req.files)
+        else:
+            self._edit_message(msg, req.json or {}, req.files)
+        if mid == "@original":
+            res.completed.set()
+        return 200, self._message_payload(msg)
+
+    async def _h_wh_delete(self, req: _Req, app: str, token: str, mid: str) -> tuple[int, Any]:
+        msg = self._wh_target(self._interaction(token), mid)
+        msg.deleted = True
+        return 204, None
+
+    async def _h_create_dm(self, req: _Req) -> tuple[int, Any]:
+        uid = int((req.json or {}).get("recipient_id", 0))
+        if uid not in self.users:
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {"recipient_id": {"_errors": [{"code": "USER_NOT_FOUND", "message": "Unknown user"}]}},
+            )
+        return 200, self.open_dm_channel(uid).to_payload()
+
+    async def _h_get_channel(self, req: _Req, cid: str) -> tuple[int, Any]:
+        return 200, self._channel(cid).to_payload()
+
+    async def _h_edit_channel(self, req: _Req, cid: str) -> tuple[int, Any]:
+        ch = self._channel(cid)
+        body = req.json or {}
+        if "name" in body:
+            ch.name = body["name"]
+        if "archived" in body:
+            ch.archived = bool(body["archived"])
+        event = "THREAD_UPDATE" if ch.is_thread else "CHANNEL_UPDATE"
+        self._dispatch_if_connected(event, ch.to_payload)
+        return 200, ch.to_payload()
+
+    async def _h_history(self, req: _Req, cid: str) -> tuple[int, Any]:
+        self._channel(cid)
+        msgs = [m for m in self.channel_messages(int(cid))]
+        if "before" in req.query:
+            msgs = [m for m in msgs if m.id < int(req.query["before"])]
+        if "after" in req.query:
+            msgs = [m for m in msgs if m.id > int(req.query["after"])]
+        limit = int(req.query.get("limit", 50))
+        newest_first = list(reversed(msgs))[:limit]
+        return 200, [self._message_payload(m) for m in newest_first]
+
+    async def _h_send(self, req: _Req, cid: str) -> tuple[int, Any]:
+        ch = self._channel(cid)
+        if ch.is_dm and ch.recipient is not None and ch.recipient.id in self.closed_dms:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        if ch.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        msg = self._create_message(ch, req.json or {}, req.files)
+        return 200, self._message_payload(msg)
+
+    async def _h_get_message(self, req: _Req, cid: str, mid: str) -> tuple[int, Any]:
+        self._channel(cid)
+        return 200, self._message_payload(self._channel_message(cid, mid))
+
+    async def _h_edit_message(self, req: _Req, cid: str, mid: str) -> tuple[int, Any]:
+        self._channel(cid)
+        msg = self._channel_message(cid, mid)
+        if msg.author.id != self.bot_user.id:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        self._edit_message(msg, req.json or {}, req.files)
+        return 200, self._message_payload(msg)
+
+    async def _h_delete_message(self, req: _Req, cid: str, mid: str) -> tuple[int, Any]:
+        msg = self._channel_message(cid, mid)
+        msg.deleted = True
+        self._dispatch_if_connected(
+            "MESSAGE_DELETE",
+            lambda: {
+                "id": str(msg.id),
+                "channel_id": str(msg.channel_id),
+                **({"guild_id": str(msg.guild_id)} if msg.guild_id else {}),
+            },
+        )
+        return 204, None
+
+    async def _h_create_thread(self, req: _Req, cid: str, mid: str | None = None) -> tuple[int, Any]:
+        parent = self._channel(cid)
+        if parent.guild_id is None:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        body = req.json or {}
+        th = self.create_thread(parent, body.get("name") or "thread", owner=self.bot_user)
+        if body.get("type") == 12:
+            th.type = 12
+        return 201, th.to_payload()
+
+    async def _h_get_guild(self, req: _Req, gid: str) -> tuple[int, Any]:
+        g = self.guilds.get(int(gid))
+        if g is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        data = g.to_payload(self.bot_user)
+        for key in ("members", "channels", "threads", "voice_states", "presences"):
+            data.pop(key)
+        return 200, data
+
+    async def _h_guild_channels(self, req: _Req, gid: str) -> tuple[int, Any]:
+        g = self.guilds.get(int(gid))
+        if g is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return 200, [c.to_payload() for c in g.channels if not c.is_thread]
+
+    async def _h_guild_member(self, req: _Req, gid: str, uid: str) -> tuple[int, Any]:
+        g = self.guilds.get(int(gid))
+        if g is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        user = g.members.get(int(uid)) or (self.bot_user if int(uid) == self.bot_user.id else None)
+        if user is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return 200, g.member_payload(user)

@@ -1,0 +1,114 @@
+"""Random legal games: they end, conserve cards, never stack chips and replay exactly."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.games.base import ADMIN, IllegalAction
+from bot.games.pobeda import Pobeda
+from bot.games.pobeda.data import CELLS, CHIPS_PER_SIDE, CORNERS
+from tests.pobeda.pobeda_helpers import ALL_CARDS, card_total
+
+CONFIGS: list[tuple[list[int], dict[str, Any]]] = [
+    ([0, 1], {}),
+    ([0, 1, 2], {}),
+    ([0, 1, 0, 1, 0, 1], {"teams": 2}),
+    ([0, 1, 2, 0, 1, 2, 0], {"teams": 3}),
+]
+
+
+def check_invariants(game: Pobeda) -> None:
+    s = game.s
+    assert card_total(game) == ALL_CARDS
+    everything = s["deck"] + sum(s["hands"], []) + s["discard"]
+    if s["penalty"]:
+        everything += list(s["penalty"]["chosen"].values())
+    assert len(set(everything)) == ALL_CARDS
+    assert len(s["owner"]) == CELLS  # one owner value per cell: never two chips on a cell
+    for side in range(s["n_sides"]):
+        assert s["owner"].count(side) <= CHIPS_PER_SIDE
+    for corner in CORNERS:
+        assert s["owner"][corner] == -1
+        assert len({s["lines"][i]["side"] for i in game.cell_lines[corner]}) <= 1
+    for i in range(CELLS):
+        if s["locked"][i]:
+            assert s["owner"][i] != -1
+    for a, line in enumerate(s["lines"]):
+        assert len(line["cells"]) == 6
+        for b in range(a):
+            shared = set(line["cells"]) & set(s["lines"][b]["cells"])
+            assert len(shared) <= (1 if s["lines"][b]["side"] == line["side"] else 0)
+
+
+def play_random_game(seed: int, config: int, lines: int, layout: str) -> None:
+    sides, extra = CONFIGS[config]
+    options = {"lines": lines, "layout": layout, **extra}
+    seat_info = [{"side": k} for k in sides]
+    game = Pobeda.new(seat_info, options, seed)
+    rnd = random.Random(seed)
+    log: list[tuple[int, dict[str, Any]]] = []
+    penalties = 0
+    for step in range(4000):
+        if game.outcome() is not None:
+            break
+        admin = game.admin_actions()
+        if admin and penalties < 2 and rnd.random() < 0.02:
+            action = rnd.choice(admin)
+            penalties += 1
+            log.append((ADMIN, action))
+            game.apply(ADMIN, action)
+            check_invariants(game)
+            continue
+        actors = game.actors()
+        assert actors, "a running game always has someone to act"
+        seat = rnd.choice(actors)
+        legal = game.legal_actions(seat)
+        assert legal, "an actor always has a legal action"
+        if step % 17 == 0:  # an illegal action changes nothing
+            before = json.dumps(game.to_json(), sort_keys=True)
+            try:
+                game.apply(seat, {"type": "play", "card": "ev999", "cell": "A1"})
+            except IllegalAction:
+                pass
+            assert json.dumps(game.to_json(), sort_keys=True) == before
+        if rnd.random() < 0.03:
+            action = game.timeout_action(seat)
+            assert action is not None
+        else:
+            action = rnd.choice(legal)
+        log.append((seat, action))
+        game.apply(seat, action)
+        check_invariants(game)
+        if step == 40:
+            clone = Pobeda.from_json(json.loads(json.dumps(game.to_json())))
+            assert clone.to_json() == game.to_json()
+    outcome = game.outcome()
+    assert outcome is not None, "every game ends"
+    assert game.actors() == [] and all(game.legal_actions(s) == [] for s in range(len(sides)))
+    if outcome["reason"] == "cards":
+        assert not game.s["deck"] and not any(game.s["hands"])
+        best = max(outcome["lines"])
+        assert outcome["winners"] == [k for k, n in enumerate(outcome["lines"]) if n == best]
+    else:
+        assert all(outcome["lines"][k] >= lines for k in outcome["winners"])
+    replay = Pobeda.new(seat_info, options, seed)
+    for seat, action in log:
+        replay.apply(seat, action)
+    assert json.dumps(replay.to_json(), sort_keys=True) == json.dumps(game.to_json(), sort_keys=True)
+
+
+@settings(max_examples=16, deadline=None)
+@given(seed=st.integers(0, 2**31), config=st.integers(0, len(CONFIGS) - 1),
+       lines=st.sampled_from([1, 2, 3]), layout=st.sampled_from(["chrono", "shuffled"]))
+def test_random_legal_games(seed: int, config: int, lines: int, layout: str) -> None:
+    play_random_game(seed, config, lines, layout)
+
+
+def test_each_configuration_once() -> None:
+    for config in range(len(CONFIGS)):
+        play_random_game(1000 + config, config, 3, "chrono")

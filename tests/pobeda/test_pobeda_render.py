@@ -1,0 +1,70 @@
+"""The board PNG: decodes, fits the limits, shows chips in their side's colour."""
+
+from __future__ import annotations
+
+import io
+import statistics
+import time
+
+from PIL import Image
+
+from bot.games.pobeda import Pobeda, bench_state
+from render.pobeda import SIDE_COLOURS, cell_center, render
+from tests.pobeda.pobeda_helpers import make, play_event, put, row
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image.convert("RGB")
+
+
+def test_crowded_board_renders_within_limits_in_both_languages() -> None:
+    game = bench_state()
+    view = game.view(None)
+    view["seat_names"] = ["Алексей", "A very long display name indeed", "Eve"]
+    assert len(view["chips"]) > 100 and view["lines"]
+    for lang in ("ru", "en"):
+        data = render(view, lang)
+        assert len(data) <= 800_000
+        image = decode(data)
+        assert max(image.size) <= 2048
+        for chip in view["chips"]:
+            assert image.getpixel(cell_center(view, chip["cell"])) == SIDE_COLOURS[chip["side"]]
+
+
+def test_locked_chips_differ_and_keep_their_centre_colour() -> None:
+    game = make(3, lines=3)
+    put(game, 1, *row("A", "E", 6))
+    play_event(game, 1, "F6")
+    put(game, 2, "K10")
+    view = game.view(None)
+    image = decode(render(view, "en"))
+    locked, loose = cell_center(view, "C6"), cell_center(view, "K10")
+    assert image.getpixel(locked) == SIDE_COLOURS[1]
+    assert image.getpixel(loose) == SIDE_COLOURS[2]
+    # a locked chip wears a gold ring just outside its disc; a loose one does not
+    ring_locked = image.getpixel((locked[0] + 43, locked[1]))
+    ring_loose = image.getpixel((loose[0] + 43, loose[1]))
+    assert ring_locked != ring_loose and ring_locked[0] > 200 and ring_locked[2] < 100
+
+
+def test_empty_and_finished_games_render() -> None:
+    game = Pobeda.new([{"side": 0}, {"side": 1}], {"layout": "shuffled", "teams": 2}, 3)
+    assert decode(render(game.view(None), "ru")).size[0] <= 2048
+    put(game, 0, *row("A", "E", 2))
+    game.s["current"] = 0
+    play_event(game, 0, "F2")
+    assert game.outcome() is not None
+    assert decode(render(game.view(None), "en")).size[1] <= 2048
+
+
+def test_render_is_fast_enough() -> None:
+    view = bench_state().view(None)
+    render(view, "ru")  # the static board is cached after the first call
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        render(view, "ru")
+        times.append(time.perf_counter() - start)
+    assert statistics.median(times) < 0.25  # target 80 ms; loose bound for a shared CI machine

@@ -1,0 +1,232 @@
+"""End-to-end checks that tests/fake_discord works with the REAL discord.py.
+
+Each test runs ``python -m tests.fake_discord.demo_bot`` (a small discord.py bot) as a subprocess against
+a FakeDiscord and drives it as users would.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:  # `tests` is not a package; make `tests.fake_discord` importable
+    sys.path.insert(0, str(REPO_ROOT))
+
+from tests.fake_discord import BotProcess, Channel, FakeDiscord, Guild, User  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    bot: BotProcess
+    guild: Guild
+    channel: Channel
+    alice: User
+    bob: User
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with FakeDiscord() as fake:
+        guild = fake.create_guild("Test")
+        channel = fake.create_channel(guild, "games")
+        alice = fake.create_user("alice", locale="ru")
+        bob = fake.create_user("bob", locale="en-US")
+        fake.add_member(guild, alice)
+        fake.add_member(guild, bob)
+        bot = BotProcess(
+            fake, tmp_path / "db.sqlite", guild_ids=[guild.id], module="tests.fake_discord.demo_bot"
+        )
+        await bot.start()
+        try:
+            yield World(fake, bot, guild, channel, alice, bob)
+        finally:
+            await bot.stop()
+        assert not fake.unknown_routes, fake.unknown_routes
+
+
+async def test_startup_identify_and_sync(world: World) -> None:
+    fake = world.fake
+    assert len(fake.identifies) == 1
+    assert fake.identifies[0][1]["token"] == "fake-token"
+    assert fake.gateway_queries[0].get("compress") == "zlib-stream"  # compressed frames were used
+    demo = fake.command("demo", world.guild)
+    assert demo is not None and demo["guild_id"] == str(world.guild.id)
+    subs = {o["name"] for o in demo["options"]}
+    assert {"hello", "dm", "slow", "post", "admin"} <= subs
+    paths = [r.path for r in fake.requests]
+    assert "/users/@me" in paths and "/gateway/bot" in paths
+
+
+async def test_slash_options_select_and_button_with_png(world: World) -> None:
+    fake, ch, alice, bob = world.fake, world.channel, world.alice, world.bob
+    r = await fake.slash(alice, ch, "demo hello", name="Bob", times="twice", friend=bob)
+    assert r.content == "Hello Bob! Hello Bob! (friend: bob) [ru/en-US]"
+    assert not r.ephemeral and r.callback_type == 4
+    assert fake.last_message(ch, containing="Hello Bob") is r.message
+
+    picked = await fake.select(bob, r.message, values=["3"], placeholder="Pick a number")
+    assert picked.ephemeral and picked.content == "You picked 3"
+    assert picked.message not in fake.channel_messages(ch)  # ephemeral: not in the public list
+    assert picked.message in fake.channel_messages(ch, include_ephemeral=True)
+
+    ticked = await fake.click(bob, r.message, label="Tick")
+    assert ticked.callback_type == 6 and ticked.message is r.message and r.message.content.endswith("+tick")
+
+    threaded = await fake.click(bob, r.message, custom_id="demo:thread")  # returns after the quiet period
+    (thread,) = [c for c in world.guild.channels if c.is_thread]
+    assert thread.name == "game thread" and thread.parent_id == ch.id and threaded.followups == []
+    (in_thread,) = fake.channel_messages(thread)
+    assert in_thread.content == "thread for bob" and in_thread.attachments[0].filename == "thread.png"
+    assert in_thread.attachments[0].is_png
+
+    clicked = await fake.click(bob, r.message, label="Roll")
+    assert clicked.callback_type == 7 and clicked.message is r.message
+    assert clicked.content == "Rolled by bob (en-US)" and clicked.components == []
+    ((name, data),) = clicked.attachments
+    assert name == "roll.png" and data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert (
+        r.message.edited and r.message.versions[0].content == "Hello Bob! Hello Bob! (friend: bob) [ru/en-US]"
+    )
+
+    secret = await fake.slash(bob, ch, "demo hello", name="x", secret=True)
+    assert secret.ephemeral and secret.message not in fake.all_guild_messages()
+
+
+async def test_nested_group_autocomplete_modal_and_deferred(world: World) -> None:
+    fake, ch, alice = world.fake, world.channel, world.alice
+    r = await fake.slash(alice, ch, "demo admin echo", text="hi", count=2)
+    assert r.content == "hi hi"
+
+    choices = await fake.autocomplete(alice, ch, "demo fruit", focused="kind", options={"kind": "ap"})
+    assert [c["value"] for c in choices] == ["apple", "apricot"]
+
+    m = await fake.slash(alice, ch, "demo feedback")
+    assert m.callback_type == 9 and m.modal and m.modal["title"] == "Feedback"
+    s = await fake.submit_modal(alice, m, {"demo:fb:text": "great"})
+    assert s.ephemeral and s.content == "feedback: great"
+
+    d = await fake.slash(alice, ch, "demo slow")
+    assert d.callback_type == 5 and d.content == "done slowly" and not d.message.loading
+    assert d.attachments[0].is_png and not d.ephemeral
+
+
+async def test_dm_send_click_and_closed_dms(world: World) -> None:
+    fake, ch, alice, bob = world.fake, world.channel, world.alice, world.bob
+    r = await fake.slash(alice, ch, "demo dm")
+    assert r.ephemeral and r.content == "Check your DMs"
+    (dm,) = fake.dm_messages(alice)
+    assert dm.content == "Want to play?" and dm.guild_id is None
+
+    played = await fake.click(alice, dm, label="Play")
+    assert played.content == "played in dm by alice"
+    assert played.message in fake.dm_messages(alice)
+
+    fake.close_dms(bob)
+    failed = await fake.slash(bob, ch, "demo dm")
+    assert failed.content == "DM failed"
+    assert fake.last_message(ch).content == "Cannot DM bob: 50007"
+    assert fake.dm_messages(bob) == []
+
+
+async def test_429_is_retried_by_discord_py(world: World) -> None:
+    fake, ch = world.fake, world.channel
+    fake.rate_limit_next(retry_after=0.3, route_contains=f"/channels/{ch.id}/messages", method="POST")
+    r = await fake.slash(world.alice, ch, "demo post", text="hello world")
+    assert r.ephemeral and r.content == "posted" and not r.message.edited  # filled deferral, not an edit
+    posts = fake.requests_matching(f"/channels/{ch.id}/messages", method="POST")
+    assert [p.status for p in posts] == [429, 200]
+    assert posts[1].at - posts[0].at >= 0.25
+    (msg,) = [m for m in fake.channel_messages(ch) if "hello world" in m.content]
+    assert msg.versions[0].attachments == [] and [a.filename for a in msg.attachments] == ["post.png"]
+    assert msg.content == "hello world (edited)" and [v.content for v in msg.versions] == [
+        "hello world",
+        "hello world (edited)",
+    ]
+
+
+async def test_sigkill_restart_and_resume(world: World) -> None:
+    fake, ch, alice = world.fake, world.channel, world.alice
+    first = await fake.slash(alice, ch, "demo hello", name="A")
+
+    await fake.disconnect_gateway(4000)  # discord.py RESUMEs the session
+    await fake.wait_for(lambda: fake.resumes and fake.connected)
+    assert len(fake.identifies) == 1
+    assert (await fake.slash(alice, ch, "demo admin echo", text="after resume")).content == "after resume"
+
+    await fake.invalidate_session()  # op 9: discord.py drops the session and IDENTIFYs again
+    await fake.wait_for(lambda: len(fake.identifies) == 2 and fake.connected)
+    assert (await fake.slash(alice, ch, "demo admin echo", text="after op9")).content == "after op9"
+
+    await world.bot.kill()
+    assert world.bot.returncode == -9
+    await fake.wait_for(lambda: not fake.connected)
+    await world.bot.start()
+    assert len(fake.identifies) == 3
+    clicked = await fake.click(alice, first.message, label="Roll")  # persistent view survives restart
+    assert clicked.content.startswith("Rolled by alice")
+    assert "----- run 2" in world.bot.output()
+
+
+async def test_rest_details_without_bot() -> None:
+    async with FakeDiscord() as fake, aiohttp.ClientSession() as http:
+        async with http.get(f"{fake.api_base}/gateway/bot") as resp:
+            assert resp.headers["Content-Type"] == "application/json"
+            assert (await resp.json())["url"] == fake.gateway_url
+        async with http.get(f"{fake.api_base}/nope") as resp:
+            assert resp.status == 404
+        assert fake.unknown_routes == ["GET /nope"]
+        fake.unknown_routes.clear()
+        g = fake.create_guild()
+        ch = fake.create_channel(g, "c")
+        async with http.post(f"{fake.api_base}/channels/{ch.id}/messages", json={"content": ""}) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 50006
+        async with http.post(
+            f"{fake.api_base}/channels/{ch.id}/messages", json={"content": "x" * 2001}
+        ) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 50035
+        fake.rate_limit_next(1.5)
+        async with http.get(f"{fake.api_base}/users/@me") as resp:
+            assert resp.status == 429 and resp.headers["Via"] and resp.headers["Retry-After"] == "2"
+            assert (await resp.json())["retry_after"] == 1.5
+
+
+async def test_threads_and_privacy_scan(world: World) -> None:
+    fake, alice = world.fake, world.alice
+    thread = fake.create_thread(world.channel, "t1")  # created while connected: THREAD_CREATE
+    r = await fake.slash(alice, thread, "demo admin echo", text="in thread")
+    assert r.message in fake.channel_messages(thread)
+    await fake.slash(alice, thread, "demo hello", name="secret", secret=True)
+    await fake.slash(alice, world.channel, "demo post", text="public")
+    texts = [v.text for m in fake.all_guild_messages() for v in m.versions]
+    assert "in thread" in texts and "public" in texts and "public (edited)\npost.png" in texts
+    assert not any("secret" in t for t in texts)
+    assert any("secret" in m.content for m in fake.ephemeral_messages(alice))
+    with pytest.raises(ValueError, match="must be <= 3"):
+        await fake.slash(alice, thread, "demo admin echo", text="x", count=4)
+
+
+async def test_global_sync_and_slash_in_dm(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        alice = fake.create_user("alice", locale="en-US")
+        bot = BotProcess(
+            fake, tmp_path / "db.sqlite", module="tests.fake_discord.demo_bot", ready_log="demo bot ready"
+        )
+        await bot.start()  # no guild ids: waits for the global command PUT, then for the on_ready log line
+        try:
+            assert fake.command("demo") is not None and fake.guild_commands == {}
+            dm = fake.open_dm_channel(alice)
+            r = await fake.slash(alice, dm, "demo hello", name="dm")
+            assert r.content == "Hello dm! [en-US/-]" and r.message in fake.dm_messages(alice)
+            assert "guild_id" not in r.payload and r.payload["user"]["id"] == str(alice.id)
+        finally:
+            await bot.stop()
+        assert bot.returncode is not None
