@@ -1,0 +1,701 @@
+"""Risk Godstorm board renderer: the Ancient Earth map, the Underworld with the heavens, players.
+
+Draws only what ``Godstorm.view(None)`` exposes (see the view contract in the rules package).
+Everything that never changes (sea, continent-tinted territory regions, links, ridges, names,
+the Underworld graph, frames and the legend) is drawn once per language and ruleset into a
+cached base image; a render copies it and adds owners, armies, gods, temples, plague,
+Underworld owners, heaven armies, the header and the players table.
+
+Territory regions are a Voronoi partition of the board positions, each cell clipped to a disc
+around its territory and pulled back from neighbours it is not linked to by land, so the sea
+shows between them. Only convex polygon clipping is needed, which keeps the first build fast.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.games.godstorm import data as D
+from bot.i18n import has, t
+from render.common import font
+
+Colour = tuple[int, int, int]
+Point = tuple[float, float]
+
+# ---- layout -------------------------------------------------------------------------------
+W = 1920
+HEADER_H = 92
+MAP_W, MAP_H = D.MAP_CANVAS
+MAP_Y = HEADER_H
+BOTTOM_Y = MAP_Y + MAP_H
+H = BOTTOM_Y + 520
+UW_X, UW_Y = 10, BOTTOM_Y + 8
+UW_PANEL_W, UW_PANEL_H = 1000, H - BOTTOM_Y - 16
+HEAVEN_X, HEAVEN_W = UW_X + 14, 262
+SPACES_X, SPACES_Y = UW_X + 290, UW_Y + 44
+TABLE_X, TABLE_W = 1024, W - 1024 - 10
+H_CLASSIC = BOTTOM_Y + 300  # no Underworld: the table moves left, the legend right
+CLASSIC_LEGEND_X = 980
+SS = 2  # supersampling of the cached base layer
+
+NODE_R = 19
+SPACE_R = 34
+
+# ---- palette ------------------------------------------------------------------------------
+SEA = (160, 193, 216)
+SEA_LINE = (36, 70, 120)
+INK = (30, 28, 36)
+PAPER = (250, 247, 238)
+PANEL_DARK = (38, 33, 50)
+PANEL_TEXT = (236, 230, 246)
+GOLD = (232, 190, 64)
+ATTACK = (214, 30, 30)
+UNOWNED = (200, 200, 200)
+CONTINENT_TINT: dict[str, Colour] = {
+    "europa": (238, 208, 150),
+    "germania": (176, 210, 150),
+    "africa": (236, 172, 136),
+    "asia_minor": (208, 186, 226),
+    "atlantis": (140, 208, 204),
+    "hyrkania": (224, 224, 168),
+}
+SPACE_RING: dict[str, Colour] = {
+    "gate": (232, 190, 64),
+    "crypt": (222, 214, 192),
+    "altar": (218, 64, 52),
+    "plain": (140, 130, 166),
+}
+CARD_COLOUR: dict[str, Colour] = {
+    "war": (196, 52, 40),
+    "magic": (136, 64, 176),
+    "sky": (52, 120, 200),
+    "death": (40, 40, 44),
+}
+NEUTRAL_SEAT = -2
+
+
+def territory_center(tid: str) -> tuple[int, int]:
+    """Centre of a territory's owner badge, in pixels of the rendered image."""
+    x, y = D.TERRITORIES[tid].xy
+    return x, y + MAP_Y
+
+
+def space_center(sid: str) -> tuple[int, int]:
+    """Centre of an Underworld space's owner badge, in pixels of the rendered image."""
+    x, y = D.UNDERWORLD[sid].xy
+    return SPACES_X + x, SPACES_Y + y
+
+
+def _tr(key: str, lang: str, **params: Any) -> str:
+    return t(f"godstorm.map.{key}", lang, **params)
+
+
+def _shade(c: Sequence[int], f: float) -> Colour:
+    """Darken (f < 1) or lighten towards white (f > 1)."""
+    if f <= 1:
+        return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
+    g = f - 1
+    return (int(c[0] + (255 - c[0]) * g), int(c[1] + (255 - c[1]) * g), int(c[2] + (255 - c[2]) * g))
+
+
+# ---- geometry -----------------------------------------------------------------------------
+def _clip(poly: list[Point], nx: float, ny: float, c: float) -> list[Point]:
+    """Keep the part of a convex polygon where nx*x + ny*y <= c (Sutherland-Hodgman)."""
+    out: list[Point] = []
+    if not poly:
+        return out
+    prev = poly[-1]
+    pin = nx * prev[0] + ny * prev[1] <= c
+    for cur in poly:
+        cin = nx * cur[0] + ny * cur[1] <= c
+        if cin != pin:
+            d0 = nx * prev[0] + ny * prev[1] - c
+            d1 = nx * cur[0] + ny * cur[1] - c
+            s = d0 / (d0 - d1)
+            out.append((prev[0] + (cur[0] - prev[0]) * s, prev[1] + (cur[1] - prev[1]) * s))
+        if cin:
+            out.append(cur)
+        prev, pin = cur, cin
+    return out
+
+
+def _cell(sites: dict[str, Point], tid: str, radius: float, gap: dict[frozenset[str], float],
+          bounds: tuple[float, float, float, float]) -> list[Point]:
+    px, py = sites[tid]
+    poly = [(px + radius * math.cos(a * math.pi / 20), py + radius * math.sin(a * math.pi / 20))
+            for a in range(40)]
+    x0, y0, x1, y1 = bounds
+    for nx, ny, c in ((-1, 0, -x0), (1, 0, x1), (0, -1, -y0), (0, 1, y1)):
+        poly = _clip(poly, nx, ny, c)
+    for other, (qx, qy) in sites.items():
+        if other == tid:
+            continue
+        nx, ny = qx - px, qy - py
+        dist = math.hypot(nx, ny)
+        if dist > 2.2 * radius:
+            continue
+        c = nx * (px + qx) / 2 + ny * (py + qy) / 2 - gap.get(frozenset((tid, other)), 0.0) / 2 * dist
+        poly = _clip(poly, nx, ny, c)
+    return poly
+
+
+@lru_cache(maxsize=1)
+def _territory_cells() -> dict[str, list[Point]]:
+    """Region polygons in map-canvas pixels."""
+    sites = {tid: (float(t_.xy[0]), float(t_.xy[1])) for tid, t_ in D.TERRITORIES.items()}
+    gap: dict[frozenset[str], float] = {}
+    for a in D.TERRITORIES:
+        for b in D.TERRITORIES:
+            if a < b:
+                linked_by_land = b in D.TERRITORIES[a].neighbours and b not in D.TERRITORIES[a].sea
+                gap[frozenset((a, b))] = 0.0 if linked_by_land else 26.0
+    bounds = (14.0, 40.0, MAP_W - 14.0, MAP_H - 14.0)
+    return {tid: _cell(sites, tid, 128.0, gap, bounds) for tid in D.TERRITORIES}
+
+
+def _dashed(draw: ImageDraw.ImageDraw, a: Point, b: Point, fill: Colour, width: int, dash: float,
+            gap: float) -> None:
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length == 0:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    pos = 0.0
+    while pos < length:
+        end = min(pos + dash, length)
+        draw.line([(a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)], fill=fill, width=width)
+        pos = end + gap
+
+
+def _zigzag(draw: ImageDraw.ImageDraw, mid: Point, along: Point, length: float, amp: float, teeth: int,
+            fill: Colour, width: int) -> None:
+    """A zigzag centred on ``mid`` running along unit vector ``along`` (mountain ridges, flames)."""
+    ax, ay = along
+    px, py = -ay, ax
+    pts = []
+    for i in range(teeth * 2 + 1):
+        s = -length / 2 + length * i / (teeth * 2)
+        o = amp if i % 2 else -amp
+        pts.append((mid[0] + ax * s + px * o, mid[1] + ay * s + py * o))
+    draw.line(pts, fill=fill, width=width, joint="curve")
+
+
+def _unit(a: Point, b: Point) -> Point:
+    d = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+    return (b[0] - a[0]) / d, (b[1] - a[1]) / d
+
+
+def _arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point, fill: Colour, width: int, trim: float) -> None:
+    ux, uy = _unit(a, b)
+    a2 = (a[0] + ux * trim, a[1] + uy * trim)
+    b2 = (b[0] - ux * trim, b[1] - uy * trim)
+    draw.line([a2, b2], fill=(255, 255, 255), width=width + 4)
+    draw.line([a2, b2], fill=fill, width=width)
+    head = 18
+    px, py = -uy, ux
+    tip = b2
+    base = (tip[0] - ux * head, tip[1] - uy * head)
+    draw.polygon([tip, (base[0] + px * head * 0.6, base[1] + py * head * 0.6),
+                  (base[0] - px * head * 0.6, base[1] - py * head * 0.6)], fill=fill, outline=(255, 255, 255))
+
+
+# ---- sprites (anti-aliased by supersampling, cached) --------------------------------------
+@lru_cache(maxsize=128)
+def _disc(colour: Colour, r: int, ring: Colour = (255, 255, 255), edge: Colour = INK) -> Image.Image:
+    """An RGBA disc: edge line, white ring, filled centre of ``colour``."""
+    k = 4
+    size = (2 * r + 4) * k
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = size / 2
+    d.ellipse([c - (r + 1) * k, c - (r + 1) * k, c + (r + 1) * k, c + (r + 1) * k], fill=edge)
+    d.ellipse([c - r * k + k, c - r * k + k, c + r * k - k, c + r * k - k], fill=ring)
+    inner = r - 3
+    d.ellipse([c - inner * k, c - inner * k, c + inner * k, c + inner * k], fill=colour)
+    return img.resize((2 * r + 4, 2 * r + 4), Image.Resampling.LANCZOS)
+
+
+def _paste_disc(img: Image.Image, xy: tuple[int, int], colour: Colour, r: int, ring: Colour = (255, 255, 255),
+                edge: Colour = INK) -> None:
+    sprite = _disc(tuple(colour), r, ring, edge)  # type: ignore[arg-type]
+    img.paste(sprite, (xy[0] - r - 2, xy[1] - r - 2), sprite)
+
+
+def _temple(draw: ImageDraw.ImageDraw, x: float, y: float, s: float = 1.0, fill: Colour = GOLD) -> None:
+    """A small Greek temple: pediment, three columns, base."""
+    w = 11 * s
+    draw.polygon([(x - w - 2 * s, y - 4 * s), (x + w + 2 * s, y - 4 * s), (x, y - 12 * s)], fill=fill, outline=INK)
+    draw.rectangle([x - w, y - 4 * s, x + w, y - 2 * s], fill=fill, outline=INK)
+    for cx in (x - 7 * s, x, x + 7 * s):
+        draw.rectangle([cx - 2 * s, y - 2 * s, cx + 2 * s, y + 7 * s], fill=fill, outline=INK)
+    draw.rectangle([x - w - 2 * s, y + 7 * s, x + w + 2 * s, y + 10 * s], fill=fill, outline=INK)
+
+
+def _plague(draw: ImageDraw.ImageDraw, x: float, y: float, r: float = 11) -> None:
+    draw.ellipse([x - r, y - r, x + r, y + r], fill=(150, 196, 36), outline=INK, width=2)
+    draw.text((x, y + 1), "☣", font=font(int(r * 1.6), "bold"), fill=INK, anchor="mm")
+
+
+def _god(draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, colour: Colour, lang: str) -> None:
+    r = 10
+    draw.ellipse([x - r - 1, y - r - 1, x + r + 1, y + r + 1], fill=(255, 255, 255))
+    draw.ellipse([x - r + 1, y - r + 1, x + r - 1, y + r - 1], fill=CARD_COLOUR.get(kind, colour))
+    letter = D.GOD_LETTERS.get(kind, {}).get(lang) or kind[:1].upper()
+    draw.text((x, y), letter, font=font(13, "bold"), fill=(255, 255, 255), anchor="mm")
+
+
+def _pill(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, border: Colour, size: int = 21) -> None:
+    f = font(size, "bold")
+    tw = draw.textlength(text, font=f)
+    hw = max(tw / 2 + 7, size * 0.62)
+    hh = size * 0.62
+    draw.rounded_rectangle([x - hw, y - hh, x + hw, y + hh], radius=int(hh), fill=(255, 255, 255),
+                           outline=border, width=3)
+    draw.text((x, y + 1), text, font=f, fill=INK, anchor="mm")
+
+
+# ---- the cached base ----------------------------------------------------------------------
+def _height(classic: bool) -> int:
+    return H_CLASSIC if classic else H
+
+
+def _table_x(classic: bool) -> int:
+    return 10 if classic else TABLE_X
+
+
+def _draw_base_shapes(img: Image.Image, classic: bool) -> None:
+    """Everything static that benefits from supersampling, drawn at SS× scale."""
+    d = ImageDraw.Draw(img)
+    s = SS
+    h = _height(classic)
+
+    def p(pt: Point, dy: float = MAP_Y) -> Point:
+        return pt[0] * s, (pt[1] + dy) * s
+
+    d.rectangle([0, MAP_Y * s, W * s, BOTTOM_Y * s], fill=SEA)
+    # faint parallels and meridians, the "ancient chart" look
+    for gx in range(0, MAP_W, 160):
+        d.line([p((gx, 0)), p((gx, MAP_H))], fill=_shade(SEA, 1.08), width=s)
+    for gy in range(0, MAP_H, 160):
+        d.line([p((0, gy)), p((MAP_W, gy))], fill=_shade(SEA, 1.08), width=s)
+    cells = _territory_cells()
+    for tid, poly in cells.items():
+        tint = CONTINENT_TINT[D.TERRITORIES[tid].continent]
+        d.polygon([p(pt) for pt in poly], fill=tint, outline=_shade(tint, 0.62), width=2 * s)
+    # continent frontiers over land: a thicker line where two continents meet
+    for a, b in D.links():
+        ta, tb = D.TERRITORIES[a], D.TERRITORIES[b]
+        if ta.continent != tb.continent and b not in ta.sea:
+            seg = _shared_edge(cells[a], cells[b])
+            if seg:
+                d.line([p(seg[0]), p(seg[1])], fill=(92, 72, 52), width=4 * s)
+    for a, b in D.MOUNTAIN_RIDGES:
+        pa, pb = D.TERRITORIES[a].xy, D.TERRITORIES[b].xy
+        mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+        ux, uy = _unit(pa, pb)
+        _zigzag(d, p(mid), (-uy, ux), 46 * s, 7 * s, 4, (110, 78, 48), 3 * s)
+    for a, b in D.links():
+        pa, pb = D.TERRITORIES[a].xy, D.TERRITORIES[b].xy
+        if b in D.TERRITORIES[a].sea:
+            _dashed(d, p(pa), p(pb), SEA_LINE, 3 * s, 11 * s, 8 * s)
+        else:
+            d.line([p(pa), p(pb)], fill=(112, 96, 76), width=2 * s)
+    # bottom band
+    d.rectangle([0, BOTTOM_Y * s, W * s, h * s], fill=(228, 222, 208))
+    d.rectangle([0, 0, W * s, HEADER_H * s], fill=PANEL_DARK)
+    if not classic:
+        d.rounded_rectangle([UW_X * s, UW_Y * s, (UW_X + UW_PANEL_W) * s, (UW_Y + UW_PANEL_H) * s],
+                            radius=14 * s, fill=PANEL_DARK)
+        for a, b in D.underworld_links():
+            d.line([_sp(a, s), _sp(b, s)], fill=(120, 110, 150), width=4 * s)
+        for a, b in D.fire_borders():
+            pa, pb = _sp(a, 1), _sp(b, 1)
+            mid = ((pa[0] + pb[0]) / 2 * s, (pa[1] + pb[1]) / 2 * s)
+            ux, uy = _unit(pa, pb)
+            _dashed(d, (pa[0] * s, pa[1] * s), (pb[0] * s, pb[1] * s), (196, 96, 40), 2 * s, 5 * s, 7 * s)
+            _zigzag(d, mid, (-uy, ux), 62 * s, 7 * s, 5, (250, 120, 30), 5 * s)
+            _zigzag(d, mid, (-uy, ux), 62 * s, 3 * s, 5, (255, 220, 80), 2 * s)
+        for sid, sp in D.UNDERWORLD.items():
+            cx, cy = _sp(sid, s)
+            r = SPACE_R * s
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(64, 56, 84), outline=SPACE_RING[sp.kind], width=5 * s)
+        for i in range(5):
+            y0 = UW_Y + 46 + i * 90
+            d.rounded_rectangle([HEAVEN_X * s, y0 * s, (HEAVEN_X + HEAVEN_W) * s, (y0 + 80) * s], radius=10 * s,
+                                fill=(58, 52, 74))
+
+
+def _sp(sid: str, s: int) -> Point:
+    x, y = space_center(sid)
+    return x * s, y * s
+
+
+def _shared_edge(pa: list[Point], pb: list[Point]) -> tuple[Point, Point] | None:
+    """The common stretch of two touching cells: the vertices of each lying on the other."""
+    close: list[Point] = []
+    for pt in pa:
+        for q in pb:
+            if abs(pt[0] - q[0]) < 1.0 and abs(pt[1] - q[1]) < 1.0:
+                close.append(pt)
+                break
+    if len(close) < 2:
+        return None
+    close.sort()
+    return close[0], close[-1]
+
+
+def _territory_name(d: ImageDraw.ImageDraw, tid: str, lang: str) -> None:
+    x, y = territory_center(tid)
+    d.text((x, y - NODE_R - 8), D.TERRITORIES[tid].name[lang], font=font(17, "condensed-bold"), fill=INK,
+           anchor="mb", stroke_width=3, stroke_fill=(255, 255, 255))
+
+
+@lru_cache(maxsize=4)
+def _base(lang: str, classic: bool) -> Image.Image:
+    big = Image.new("RGB", (W * SS, _height(classic) * SS), PAPER)
+    _draw_base_shapes(big, classic)
+    img = big.reduce(SS)  # box filter: smooth edges without ringing, so PNG stays small
+    d = ImageDraw.Draw(img)
+    for tid in D.TERRITORIES:
+        _territory_name(d, tid, lang)
+    if not classic:
+        _draw_underworld_labels(d, lang)
+    _draw_legend(d, img, lang, classic)
+    return img
+
+
+def _draw_underworld_labels(d: ImageDraw.ImageDraw, lang: str) -> None:
+    d.text((UW_X + 16, UW_Y + 10), _tr("heavens", lang), font=font(24, "bold"), fill=GOLD)
+    d.text((SPACES_X + 10, UW_Y + 10), _tr("underworld", lang), font=font(24, "bold"), fill=GOLD)
+    for sid, sp in D.UNDERWORLD.items():
+        x, y = space_center(sid)
+        d.text((x, y - SPACE_R + 6), D.SPACE_NUMERALS[sid], font=font(13, "bold"), fill=PANEL_TEXT, anchor="mt")
+        d.text((x, y + SPACE_R + 4), _tr(f"kind.{sp.kind}", lang), font=font(14, "condensed"),
+               fill=SPACE_RING[sp.kind], anchor="mt")
+
+
+def _legend_items(lang: str, classic: bool) -> list[tuple[str, str]]:
+    items = [("land", _tr("legend.land", lang)), ("sea", _tr("legend.sea", lang)),
+             ("ridge", _tr("legend.ridge", lang)), ("attack", _tr("legend.attack", lang))]
+    if not classic:
+        items[2:2] = [("temple", _tr("legend.temple", lang)), ("plague", _tr("legend.plague", lang))]
+        items += [("fire", _tr("legend.fire", lang))]
+        items += [(f"god:{k}", D.GOD_KIND_NAMES[k][lang]) for k in D.GOD_KINDS]
+    return items
+
+
+def _draw_legend(d: ImageDraw.ImageDraw, img: Image.Image, lang: str, classic: bool) -> None:
+    h = _height(classic)
+    x0 = CLASSIC_LEGEND_X if classic else TABLE_X + 6
+    y0 = h - 196
+    d.text((x0, y0 - 30), _tr("legend", lang), font=font(19, "bold"), fill=INK)
+    f = font(16, "condensed")
+    items = _legend_items(lang, classic)
+    cols = 3
+    colw = (W - 10 - x0) // cols
+    for i, (key, label) in enumerate(items):
+        cx = x0 + (i % cols) * colw
+        cy = y0 + 8 + (i // cols) * 28
+        ix = cx + 16
+        if key == "land":
+            d.line([(cx, cy), (cx + 32, cy)], fill=(112, 96, 76), width=2)
+        elif key == "sea":
+            _dashed(d, (cx, cy), (cx + 32, cy), SEA_LINE, 3, 8, 5)
+        elif key == "ridge":
+            _zigzag(d, (ix, cy), (1, 0), 30, 5, 3, (110, 78, 48), 3)
+        elif key == "attack":
+            _arrow(d, (cx - 8, cy), (cx + 40, cy), ATTACK, 4, 0)
+        elif key == "temple":
+            _temple(d, ix, cy - 1, 0.9)
+        elif key == "plague":
+            _plague(d, ix, cy, 10)
+        elif key == "fire":
+            _zigzag(d, (ix, cy), (1, 0), 30, 5, 3, (250, 120, 30), 4)
+        elif key.startswith("god:"):
+            _god(d, ix, cy, key[4:], INK, lang)
+        d.text((cx + 44, cy), label, font=f, fill=INK, anchor="lm")
+    # continents with their bonuses: two rows of three swatches
+    cf = font(16, "bold")
+    for i, cont in enumerate(D.CONTINENTS.values()):
+        cx = x0 + (i % cols) * colw
+        cy = h - 50 + (i // cols) * 28
+        tint = CONTINENT_TINT[cont.id]
+        d.rounded_rectangle([cx, cy - 11, cx + 32, cy + 11], radius=4, fill=tint, outline=_shade(tint, 0.6), width=2)
+        d.text((cx + 44, cy), f"{cont.name[lang]} +{cont.bonus}", font=cf, fill=INK, anchor="lm")
+
+
+# ---- dynamic layer ------------------------------------------------------------------------
+def _seat_colour(view: dict[str, Any], owner: int | None) -> Colour:
+    if owner is None:
+        return UNOWNED
+    if owner == NEUTRAL_SEAT:
+        neutral = view.get("neutral") or {}
+        return tuple(neutral.get("colour") or (150, 150, 150))  # type: ignore[return-value]
+    for p in view.get("players") or []:
+        if p.get("seat") == owner:
+            return tuple(p.get("colour") or (120, 120, 120))  # type: ignore[return-value]
+    return (120, 120, 120)
+
+
+def _seat_name(view: dict[str, Any], seat: int, lang: str) -> str:
+    if seat == NEUTRAL_SEAT:
+        return _tr("neutral", lang)
+    names = view.get("seat_names") or []
+    if 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return _tr("seat", lang, n=seat + 1)
+
+
+def _fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
+    if d.textlength(text, font=fnt) <= width:
+        return text
+    while text and d.textlength(text + "…", font=fnt) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _draw_territories(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+    terrs: dict[str, Any] = view.get("territories") or {}
+    for tid in D.TERRITORIES:
+        st = terrs.get(tid) or {}
+        owner = st.get("owner")
+        colour = _seat_colour(view, owner)
+        x, y = territory_center(tid)
+        _paste_disc(img, (x, y), colour, NODE_R)
+        if st.get("temple"):
+            _temple(d, x - 31, y - 6, 0.95)
+        if st.get("plague"):
+            _plague(d, x - 30, y + 15, 10)
+        gods = [g for g in st.get("gods") or [] if isinstance(g, str)]
+        for i, kind in enumerate(gods[:4]):
+            gx = x + 31 + (i // 2) * 21
+            gy = y - 9 + (i % 2) * 21
+            _god(d, gx, gy, kind, colour, lang)
+        if owner is not None or st.get("armies"):
+            _pill(d, x, y + NODE_R + 9, str(int(st.get("armies") or 0)), _shade(colour, 0.85))
+
+
+def _draw_last(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+    last = view.get("last") or {}
+    a, b = last.get("from"), last.get("to")
+    centre = None
+    if a in D.TERRITORIES and b in D.TERRITORIES:
+        centre = territory_center
+    elif a in D.UNDERWORLD and b in D.UNDERWORLD:
+        centre = space_center
+    if a == "heaven" and b in D.UNDERWORLD:
+        box = _heaven_anchor(view)
+        if box is not None:
+            _arrow(d, box, space_center(b), ATTACK, 5, 0)
+    for tid in (a, b):
+        if tid in D.TERRITORIES or tid in D.UNDERWORLD:
+            x, y = territory_center(tid) if tid in D.TERRITORIES else space_center(tid)
+            r = NODE_R + 6
+            d.ellipse([x - r, y - r, x + r, y + r], fill=ATTACK)
+    if centre is not None:
+        _arrow(d, centre(a), centre(b), ATTACK, 6, NODE_R + 10)
+    for tid in (a, b):  # keep both names readable over the arrow
+        if tid in D.TERRITORIES:
+            _territory_name(d, tid, lang)
+
+
+def _heaven_anchor(view: dict[str, Any]) -> Point | None:
+    """Right edge of the current player's heaven box (armies descend from there)."""
+    current = view.get("current")
+    pan = next((p.get("pantheon") for p in view.get("players") or [] if p.get("seat") == current), None)
+    if pan not in D.PANTHEONS:
+        return None
+    i = list(D.HEAVENS).index(D.PANTHEONS[pan].heaven)
+    return HEAVEN_X + HEAVEN_W - 4, UW_Y + 46 + i * 90 + 40
+
+
+def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+    spaces: dict[str, Any] = view.get("underworld") or {}
+    for sid in D.UNDERWORLD:
+        st = spaces.get(sid) or {}
+        owner = st.get("owner")
+        if owner is None and not st.get("armies"):
+            continue
+        colour = _seat_colour(view, owner)
+        x, y = space_center(sid)
+        _paste_disc(img, (x, y - 2), colour, 16)
+        _pill(d, x, y + 20, str(int(st.get("armies") or 0)), _shade(colour, 0.85), 19)
+    # the five heavens, one per pantheon
+    by_pantheon = {p.get("pantheon"): p for p in view.get("players") or [] if p.get("pantheon")}
+    neutral = view.get("neutral") or {}
+    if neutral.get("pantheon") in D.PANTHEONS and neutral["pantheon"] not in by_pantheon:
+        by_pantheon[neutral["pantheon"]] = {"seat": NEUTRAL_SEAT, "colour": neutral.get("colour"),
+                                            "heaven": neutral.get("heaven") or 0}
+    for i, (hid, hname) in enumerate(D.HEAVENS.items()):
+        pid = D.pantheon_of_heaven(hid)
+        pan = D.PANTHEONS[pid]
+        y0 = UW_Y + 46 + i * 90
+        player = by_pantheon.get(pid)
+        active = player is not None
+        colour = tuple(player.get("colour") or pan.colour) if player else pan.colour
+        stripe = colour if active else _shade(pan.colour, 0.55)
+        d.rounded_rectangle([HEAVEN_X, y0, HEAVEN_X + 16, y0 + 80], radius=6, fill=stripe)
+        text_fill = PANEL_TEXT if active else (130, 124, 146)
+        d.text((HEAVEN_X + 26, y0 + 10), hname[lang], font=font(21, "bold"), fill=text_fill)
+        who = _seat_name(view, int(player["seat"]), lang) if player else pan.name[lang]
+        d.text((HEAVEN_X + 26, y0 + 42), _fit(d, who, font(16, "condensed"), 150), font=font(16, "condensed"),
+               fill=text_fill)
+        count = str(int(player.get("heaven") or 0)) if player else "—"
+        d.text((HEAVEN_X + HEAVEN_W - 14, y0 + 40), count, font=font(34, "bold"), fill=text_fill, anchor="rm")
+
+
+def _step_label(step: str | None, lang: str) -> str:
+    if not step:
+        return ""
+    key = f"godstorm.step.{step}"  # the rules' own step names (data/i18n/godstorm.json)
+    return t(key, lang) if has(key) else step
+
+
+def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, classic: bool) -> None:
+    title = _tr("title_classic" if classic else "title", lang)
+    d.text((18, 12), title, font=font(30, "bold"), fill=GOLD)
+    sub = []
+    if not classic and view.get("epoch"):
+        sub.append(_tr("epoch", lang, n=view["epoch"], total=view.get("epochs") or D.EPOCHS))
+    step = _step_label(view.get("step"), lang)
+    if step:
+        sub.append(step)
+    d.text((18, 54), " · ".join(sub), font=font(22, "regular"), fill=PANEL_TEXT)
+    if view.get("outcome"):
+        _draw_outcome(d, view, lang)  # the result replaces the turn order
+        return
+    order = list(view.get("turn_order") or [])
+    x = 520
+    d.text((x, 18), _tr("turn_order", lang), font=font(16, "regular"), fill=(190, 182, 210))
+    current = view.get("current")
+    cf = font(20, "bold")
+    for i, seat in enumerate(order):
+        name = _fit(d, f"{i + 1}. {_seat_name(view, seat, lang)}", cf, 210)
+        colour = _seat_colour(view, seat)
+        wdt = d.textlength(name, font=cf) + 44
+        y0 = 42
+        if seat == current:
+            d.rounded_rectangle([x - 4, y0 - 4, x + wdt + 4, y0 + 40], radius=10, outline=GOLD, width=3)
+        d.rounded_rectangle([x, y0, x + wdt, y0 + 36], radius=8, fill=(60, 54, 78))
+        d.ellipse([x + 8, y0 + 8, x + 28, y0 + 28], fill=colour, outline=(255, 255, 255), width=2)
+        d.text((x + 36, y0 + 18), name, font=cf, fill=PANEL_TEXT, anchor="lm")
+        x += wdt + 14
+        if x > W - 120:
+            break
+
+
+TABLE_COLS = (("player", 0), ("faith", 330), ("cards", 420), ("territories", 640), ("armies", 730),
+              ("heaven", 810))
+
+
+def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, classic: bool) -> None:
+    x0, y0 = _table_x(classic), BOTTOM_Y + 12
+    hf = font(16, "bold")
+    for key, off in TABLE_COLS:
+        if classic and key in ("faith", "heaven"):
+            continue
+        d.text((x0 + off + 8, y0), _tr(f"col.{key}", lang), font=hf, fill=(90, 84, 100))
+    rows = list(view.get("players") or [])
+    current = view.get("current")
+    rf = font(21, "bold")
+    nf = font(20, "bold")
+    sf = font(14, "condensed")
+    y = y0 + 26
+    row_h = 44
+    for p in rows:
+        seat = int(p.get("seat", 0))
+        colour = tuple(p.get("colour") or (120, 120, 120))
+        fill = (255, 250, 230) if seat == current else (244, 240, 230)
+        d.rounded_rectangle([x0, y, x0 + TABLE_W, y + row_h - 4], radius=8, fill=fill,
+                            outline=GOLD if seat == current else (214, 206, 190), width=3 if seat == current else 1)
+        d.rounded_rectangle([x0 + 6, y + 6, x0 + 30, y + row_h - 10], radius=5, fill=colour, outline=INK)
+        name = _seat_name(view, seat, lang)
+        pan = p.get("pantheon")
+        muted = (150, 144, 150) if p.get("eliminated") else INK
+        d.text((x0 + 38, y + 3), _fit(d, name, nf, 280), font=nf, fill=muted)
+        tag = D.PANTHEONS[pan].name[lang] if pan in D.PANTHEONS else ""
+        if p.get("eliminated"):
+            tag = (tag + " · " if tag else "") + _tr("eliminated", lang)
+        elif p.get("has_bid"):
+            tag = (tag + " · " if tag else "") + _tr("bid_done", lang)
+        elif p.get("has_bid") is False:
+            tag = (tag + " · " if tag else "") + _tr("bid_waiting", lang)
+        d.text((x0 + 38, y + 25), _fit(d, tag, sf, 280), font=sf, fill=(96, 90, 104))
+        mid = y + (row_h - 4) / 2
+        if not classic:
+            d.text((x0 + 338, mid), str(int(p.get("faith") or 0)), font=rf, fill=muted, anchor="lm")
+            d.text((x0 + 818, mid), str(int(p.get("heaven") or 0)), font=rf, fill=muted, anchor="lm")
+        _draw_cards(d, x0 + 428, mid, p.get("cards") or {}, lang, x0 + 630)
+        d.text((x0 + 648, mid), str(int(p.get("territories") or 0)), font=rf, fill=muted, anchor="lm")
+        d.text((x0 + 738, mid), str(int(p.get("armies") or 0)), font=rf, fill=muted, anchor="lm")
+        y += row_h
+    neutral = view.get("neutral")
+    if neutral:
+        count = sum(1 for st in (view.get("territories") or {}).values() if st.get("owner") == NEUTRAL_SEAT)
+        armies = sum(int(st.get("armies") or 0) for st in (view.get("territories") or {}).values()
+                     if st.get("owner") == NEUTRAL_SEAT)
+        d.rounded_rectangle([x0 + 6, y + 6, x0 + 30, y + 30], radius=5, fill=tuple(neutral.get("colour") or UNOWNED),
+                            outline=INK)
+        d.text((x0 + 38, y + 18), _tr("neutral", lang), font=nf, fill=INK, anchor="lm")
+        d.text((x0 + 648, y + 18), str(count), font=rf, fill=INK, anchor="lm")
+        d.text((x0 + 738, y + 18), str(armies), font=rf, fill=INK, anchor="lm")
+
+
+def _draw_cards(d: ImageDraw.ImageDraw, x: float, y: float, cards: dict[str, Any], lang: str,
+                limit: float) -> None:
+    """Card kinds and counts as small coloured cards with a letter, then the count."""
+    f = font(12, "bold")
+    cf = font(19, "bold")
+    for kind, count in cards.items():
+        colour = CARD_COLOUR.get(kind, (110, 104, 96))
+        d.rounded_rectangle([x, y - 13, x + 18, y + 13], radius=3, fill=colour, outline=INK)
+        letter = D.GOD_LETTERS.get(kind, {}).get(lang) or (_tr(f"card.{kind}", lang)[:1] if has(
+            f"godstorm.map.card.{kind}") else str(kind)[:1].upper())
+        d.text((x + 9, y), letter, font=f, fill=(255, 255, 255), anchor="mm")
+        d.text((x + 22, y), str(int(count or 0)), font=cf, fill=INK, anchor="lm")
+        x += 54
+        if x > limit:
+            break
+
+
+def _draw_outcome(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+    outcome = view.get("outcome")
+    if not outcome:
+        return
+    winners: Iterable[Any] = outcome.get("winners") or ([outcome["winner"]] if "winner" in outcome else [])
+    names = ", ".join(_seat_name(view, int(s), lang) for s in winners if isinstance(s, int))
+    text = _tr("game_over", lang) + (" — " + _tr("winner", lang, names=names) if names else "")
+    scores = outcome.get("scores")
+    if isinstance(scores, dict):
+        scores = [scores.get(str(i), scores.get(i)) for i in range(len(view.get("players") or []))]  # type: ignore[arg-type]
+    x0 = 520
+    d.text((x0, 12), _fit(d, text, font(28, "bold"), W - x0 - 20), font=font(28, "bold"), fill=GOLD)
+    if isinstance(scores, list) and scores:
+        line = "   ".join(f"{_seat_name(view, i, lang)}: {v}" for i, v in enumerate(scores) if v is not None)
+        d.text((x0, 52), _fit(d, line, font(22, "regular"), W - x0 - 20), font=font(22, "regular"), fill=PANEL_TEXT)
+
+
+def render_image(view: dict[str, Any], lang: str) -> Image.Image:
+    lang = lang if lang in ("ru", "en") else "en"
+    classic = view.get("ruleset") == "classic"
+    img = _base(lang, classic).copy()
+    d = ImageDraw.Draw(img)
+    _draw_last(d, view, lang)
+    _draw_territories(img, d, view, lang)
+    if not classic:
+        _draw_underworld(img, d, view, lang)
+    _draw_header(d, view, lang, classic)
+    _draw_players(d, view, lang, classic)
+    return img
+
+
+def render(view: dict[str, Any], lang: str) -> bytes:
+    """The board as PNG (1920×1820, flat colours so it stays well under 1.5 MB)."""
+    buf = io.BytesIO()
+    render_image(view, lang).save(buf, format="PNG", compress_level=3)
+    return buf.getvalue()
