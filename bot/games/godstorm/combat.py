@@ -1,0 +1,335 @@
+"""Invasions on the Ancient Earth and in the Underworld: godswar, dice, conquest, elimination."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import Action
+from bot.games.godstorm import board
+from bot.games.godstorm.core import NEUTRAL, Core
+from bot.games.godstorm.dice import compare, has_triple, roll
+from bot.games.godstorm.setup import _int
+
+HEAVEN = "heaven"
+MAX_AUTO_ROLLS = 500
+
+
+class CombatMixin(Core):
+    # ---- locations ----------------------------------------------------------------------
+    def _loc(self, where: str) -> dict[str, Any]:
+        return self.s["terr"][where] if where in self.s["terr"] else self.s["uw"][where]
+
+    def _available(self, seat: int, src: str) -> int:
+        """Armies that may attack from ``src`` (the heavens need not leave one behind)."""
+        if src == HEAVEN:
+            return self.s["players"][seat]["heaven"]
+        return self._loc(src)["armies"] - 1
+
+    def _add_src(self, seat: int, src: str, delta: int) -> None:
+        if src == HEAVEN:
+            self.s["players"][seat]["heaven"] += delta
+        else:
+            self._loc(src)["armies"] += delta
+
+    def _targets(self, seat: int, src: str) -> list[str]:
+        s = self.s
+        if src in s["terr"]:
+            return [t for t in board.NEIGHBOURS[src] if s["terr"][t]["owner"] != seat]
+        if src == HEAVEN:
+            return [g for g in board.GATES if s["uw"][g]["owner"] not in (None, seat)]
+        return [n for n in board.SPACE_LINKS[src] if s["uw"][n]["owner"] != seat]
+
+    def _godswar_due(self, src: str, dst: str) -> bool:
+        s = self.s
+        return (self.godstorm and src in s["terr"] and bool(s["terr"][src]["gods"])
+                and bool(s["terr"][dst]["gods"]))
+
+    # ---- legal --------------------------------------------------------------------------
+    def _attack_actions(self, seat: int, underworld: bool) -> list[Action]:
+        s = self.s
+        if underworld:
+            sources = [sp for sp in board.SPACE_IDS if s["uw"][sp]["owner"] == seat]
+            if s["players"][seat]["heaven"] > 0:
+                sources.append(HEAVEN)
+        else:
+            sources = sorted(self.owned(seat))
+        out: list[Action] = []
+        for src in sources:
+            avail = self._available(seat, src)
+            if avail < 1:
+                continue
+            for dst in self._targets(seat, src):
+                if dst in s["uw"] and s["uw"][dst]["owner"] is None:
+                    out.append({"type": "attack", "from": src, "to": dst, "dice": 1})
+                    continue
+                for d in range(1, min(3, avail) + 1):
+                    out.append({"type": "attack", "from": src, "to": dst, "dice": d})
+                if not self._godswar_due(src, dst):
+                    floor = 0 if src == HEAVEN else 1
+                    stops = sorted({floor, max(floor, (avail + 1) // 2)})
+                    out += [{"type": "attack_until", "from": src, "to": dst, "dice": min(3, avail), "stop_at": k}
+                            for k in stops]
+        return out
+
+    def _check_attack(self, seat: int, a: Action) -> tuple[str, str, int]:
+        s = self.s
+        src, dst, dice = a.get("from"), a.get("to"), _int(a.get("dice"))
+        underworld = s["step"] == "underworld"
+        if s["step"] not in ("invade", "underworld") or s["pending"] > 0 or s["turn"].get("forced_trade"):
+            raise self._refuse("not_now")
+        if not isinstance(src, str) or not isinstance(dst, str):
+            raise self._refuse("bad_territory")
+        if underworld:
+            ok_src = src == HEAVEN or (src in s["uw"] and s["uw"][src]["owner"] == seat)
+        else:
+            ok_src = src in s["terr"] and s["terr"][src]["owner"] == seat
+        if not ok_src or dst not in self._targets(seat, src):
+            raise self._refuse("bad_target")
+        avail = self._available(seat, src)
+        if dice is None or not 1 <= dice <= min(3, avail):
+            raise self._refuse("bad_dice")
+        return src, dst, dice
+
+    # ---- declaring ----------------------------------------------------------------------
+    def _act_attack(self, seat: int, a: Action) -> None:
+        src, dst, dice = self._check_attack(seat, a)
+        s = self.s
+        s["last"] = {"from": src, "to": dst}
+        if dst in s["uw"] and s["uw"][dst]["owner"] is None:
+            if dice != 1:
+                raise self._refuse("bad_dice")
+            self._emit("advance", seat=seat, frm=src, to=dst)
+            self._begin_move(seat, src, dst, 1)
+            return
+        self._sky_window(seat, src, dst)
+        if self._godswar_due(src, dst):
+            s["battle"] = {"from": src, "to": dst, "dice": dice, "att": None, "def": None, "rounds": 0}
+            self._emit("godswar_start", seat=seat, frm=src, to=dst, defender=s["terr"][dst]["owner"])
+            self._battle_autopick()
+            return
+        self._roll_once(seat, src, dst, dice)
+        self._settle()
+
+    def _act_attack_until(self, seat: int, a: Action) -> None:
+        src, dst, dice = self._check_attack(seat, a)
+        stop = _int(a.get("stop_at"))
+        s = self.s
+        if stop is None or stop < 0:
+            raise self._refuse("bad_count")
+        if self._godswar_due(src, dst) or (dst in s["uw"] and s["uw"][dst]["owner"] is None):
+            raise self._refuse("godswar_first")
+        s["last"] = {"from": src, "to": dst}
+        self._sky_window(seat, src, dst)
+        for i in range(MAX_AUTO_ROLLS):
+            avail = self._available(seat, src)
+            left = avail if src == HEAVEN else avail + 1
+            if avail < 1 or (i > 0 and left <= stop):
+                break
+            if self._roll_once(seat, src, dst, min(dice, avail)):
+                break
+        self._settle()
+
+    def _sky_window(self, seat: int, src: str, dst: str) -> None:
+        """Hook: the defender may answer an attack declaration with Sky cards (next issue)."""
+
+    # ---- godswar ------------------------------------------------------------------------
+    def _battle_actor(self) -> int | None:
+        b = self.s["battle"]
+        if b is None:
+            return None
+        if b["att"] is None:
+            return self.s["current"]
+        return self.s["terr"][b["to"]]["owner"]
+
+    def _battle_legal(self, seat: int) -> list[Action]:
+        b = self.s["battle"]
+        if b is None or self._battle_actor() != seat:
+            return []
+        where = b["from"] if b["att"] is None else b["to"]
+        out: list[Action] = [{"type": "champion", "god": g} for g in sorted(self.s["terr"][where]["gods"])]
+        if b["att"] is None and b["rounds"] > 0:
+            out.append({"type": "retreat"})
+        return out
+
+    def _battle_autopick(self) -> None:
+        b = self.s["battle"]
+        terr = self.s["terr"]
+        if b["att"] is None and b["rounds"] == 0 and len(terr[b["from"]]["gods"]) == 1:
+            b["att"] = terr[b["from"]]["gods"][0]
+        if b["att"] is not None and b["def"] is None and len(terr[b["to"]]["gods"]) == 1:
+            b["def"] = terr[b["to"]]["gods"][0]
+        if b["att"] is not None and b["def"] is not None:
+            self._godswar_round()
+
+    def _act_champion(self, seat: int, a: Action) -> None:
+        b = self.s["battle"]
+        if b is None or self._battle_actor() != seat:
+            raise self._refuse("not_now")
+        g = a.get("god")
+        where = b["from"] if b["att"] is None else b["to"]
+        if g not in self.s["terr"][where]["gods"]:
+            raise self._refuse("bad_god")
+        if b["att"] is None:
+            b["att"] = g
+        else:
+            b["def"] = g
+        self._emit("champion", seat=seat, god=g)
+        self._battle_autopick()
+
+    def _act_retreat(self, seat: int, a: Action) -> None:
+        b = self.s["battle"]
+        if b is None or self._battle_actor() != seat or b["att"] is not None or b["rounds"] == 0:
+            raise self._refuse("not_now")
+        self.s["battle"] = None
+        self._emit("retreat", seat=seat, frm=b["from"], to=b["to"])
+        self._settle()
+
+    def _godswar_round(self) -> None:
+        s = self.s
+        b = s["battle"]
+        seat = s["current"]
+        src, dst = s["terr"][b["from"]], s["terr"][b["to"]]
+        dfd = dst["owner"]
+        att_gods, def_gods = list(src["gods"]), list(dst["gods"])
+        na = 3 + ("sky" in att_gods) + self.altars_of(seat)
+        nd = 3 + ("sky" in def_gods) + (self.altars_of(dfd) if dfd != NEUTRAL else 0)
+        a = roll(self.rng, na, "magic" in att_gods)
+        d = roll(self.rng, nd, "magic" in def_gods or dst["temple"])
+        ta = sum(a) + src["armies"] - 1 + self._godswar_bonus(seat)
+        td = sum(d) + dst["armies"] + (self._godswar_bonus(dfd) if dfd != NEUTRAL else 0)
+        att_wins = ta > td or (ta == td and "war" in att_gods)
+        att_magic = "magic" in self.gods_on_board(seat)
+        def_magic = dfd != NEUTRAL and "magic" in self.gods_on_board(dfd)
+        loser_seat, loser_god, where = (dfd, b["def"], dst) if att_wins else (seat, b["att"], src)
+        where["gods"].remove(loser_god)
+        self._emit("godswar", seat=seat, defender=dfd, att_god=b["att"], def_god=b["def"], att_dice=a,
+                   def_dice=d, att_total=ta, def_total=td, winner=seat if att_wins else dfd,
+                   banished=loser_god, loser=loser_seat)
+        if att_magic and has_triple(a):
+            self._draw_miracle(seat, "magic", "triple")
+        if def_magic and has_triple(d):
+            self._draw_miracle(dfd, "magic", "triple")
+        if att_wins and not s["turn"]["sky_card"] and "sky" in self.gods_on_board(seat):
+            if self._draw_miracle(seat, "sky", "labour"):
+                s["turn"]["sky_card"] = True
+        b["rounds"] += 1
+        b["att"] = b["def"] = None
+        if src["gods"] and dst["gods"]:
+            self._battle_autopick()
+            return
+        s["battle"] = None
+        self._roll_once(seat, b["from"], b["to"], min(b["dice"], src["armies"] - 1))
+        self._settle()
+
+    # ---- one roll of the armies ---------------------------------------------------------
+    def _roll_once(self, seat: int, src: str, dst: str, dice: int) -> bool:
+        """Roll one battle; True when the target fell (a move-in is then pending or done)."""
+        s = self.s
+        earth = dst in s["terr"]
+        target = self._loc(dst)
+        dfd = target["owner"]
+        gs = self.godstorm and earth
+        att_gods = s["terr"][src]["gods"] if gs else []
+        def_gods = target["gods"] if gs else []
+        temple = gs and target["temple"]
+        a = roll(self.rng, dice, "magic" in att_gods)
+        d = roll(self.rng, min(2, target["armies"]), "magic" in def_gods or temple)
+        al, dl = compare(a, d, "war" in att_gods)
+        self._add_src(seat, src, -al)
+        target["armies"] -= dl
+        self._casualties(seat, al, to_reserve=not earth)
+        self._casualties(dfd, dl, to_reserve=(not earth) or "death" in att_gods)
+        self._emit("roll", seat=seat, defender=dfd, frm=src, to=dst, att=a, dfn=d, att_loss=al, def_loss=dl)
+        if self.godstorm:
+            if has_triple(a) and "magic" in self.gods_on_board(seat):
+                self._draw_miracle(seat, "magic", "triple")
+            if dfd != NEUTRAL and has_triple(d) and "magic" in self.gods_on_board(dfd):
+                self._draw_miracle(dfd, "magic", "triple")
+        if target["armies"] == 0:
+            self._begin_move(seat, src, dst, dice)
+            return True
+        return False
+
+    # ---- conquest -----------------------------------------------------------------------
+    def _begin_move(self, seat: int, src: str, dst: str, minimum: int) -> None:
+        maximum = self._available(seat, src)
+        minimum = min(minimum, maximum)
+        self.s["move"] = {"from": src, "to": dst, "min": minimum, "max": maximum}
+        if minimum >= maximum:
+            self._do_move(seat, maximum)
+
+    def _move_legal(self, seat: int) -> list[Action]:
+        m = self.s["move"]
+        if m is None or self.s["current"] != seat:
+            return []
+        return [{"type": "move_in", "count": c} for c in board.count_choices(m["max"], m["min"])]
+
+    def _act_move_in(self, seat: int, a: Action) -> None:
+        m = self.s["move"]
+        n = _int(a.get("count"))
+        if m is None or self.s["current"] != seat:
+            raise self._refuse("not_now")
+        if n is None or not m["min"] <= n <= m["max"]:
+            raise self._refuse("bad_count")
+        self._do_move(seat, n)
+
+    def _do_move(self, seat: int, n: int) -> None:
+        s = self.s
+        m = s["move"]
+        src, dst = m["from"], m["to"]
+        target = self._loc(dst)
+        old = target["owner"]
+        self._add_src(seat, src, -n)
+        target["owner"] = seat
+        target["armies"] = n
+        s["move"] = None
+        if dst in s["terr"]:
+            self._banish_all(dst, "conquest")
+            gods = s["terr"][src]["gods"]
+            target["gods"] = list(gods)
+            s["terr"][src]["gods"] = []
+            self._emit("conquered", seat=seat, frm=src, to=dst, count=n, previous=old,
+                       gods=list(target["gods"]), temple=target["temple"])
+            if self.godstorm and target["plague"]:
+                loss = n // 2
+                if loss:
+                    target["armies"] -= loss
+                    self._casualties(seat, loss, to_reserve=False)
+                    self._emit("plague_loss", seat=seat, territory=dst, lost=loss)
+                self._banish_all(dst, "plague")
+            if old is not None:
+                s["turn"]["conquered"] += 1
+            if (self.godstorm and s["turn"]["conquered"] >= 3 and not s["turn"]["war_card"]
+                    and "war" in self.gods_on_board(seat)):
+                if self._draw_miracle(seat, "war", "labour"):
+                    s["turn"]["war_card"] = True
+            if old is not None and old >= 0 and self.owned_count(old) == 0:
+                self._eliminate(old, seat)
+        else:
+            self._emit("conquered", seat=seat, frm=src, to=dst, count=n, previous=old, gods=[], temple=False)
+        if s["outcome"] is None:
+            self._settle()
+
+    def _eliminate(self, seat: int, by: int) -> None:
+        s = self.s
+        p = s["players"][seat]
+        p["eliminated"] = True
+        self._emit("eliminated", seat=seat, by=by)
+        for k in p["cards"]:
+            p["cards"][k] = 0
+        for sp in board.SPACE_IDS:
+            u = s["uw"][sp]
+            if u["owner"] == seat:
+                p["reserve"] += u["armies"]
+                u["owner"], u["armies"] = None, 0
+        if not self.godstorm and p["tcards"]:
+            winner = s["players"][by]
+            winner["tcards"].extend(p["tcards"])
+            self._emit("tcards_taken", seat=by, frm=seat, count=len(p["tcards"]))
+            p["tcards"] = []
+            if len(winner["tcards"]) >= 6:
+                s["turn"]["forced_trade"] = True
+        if len(self.active_seats()) <= 1:
+            self._finish_game()
+
+

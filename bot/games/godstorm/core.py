@@ -1,0 +1,118 @@
+"""Shared state helpers of the Godstorm engine (the state is one JSON-able dict, ``self.s``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import IllegalAction, Rng
+from bot.games.godstorm import board
+
+NEUTRAL = -2
+"""Owner id of the two-player neutral pantheon / neutral armies."""
+
+GODSTORM_STEPS = ("raise", "gods", "cards", "miracle", "plague", "invade", "fortify", "descend", "underworld", "end")
+CLASSIC_STEPS = ("raise", "invade", "fortify")
+
+
+class Core:
+    """Helpers every mixin uses. ``self.s`` is the state; ``self.rng`` its Rng; ``self._ev`` collects events."""
+
+    s: dict[str, Any]
+    rng: Rng
+    _ev: list[dict[str, Any]]
+
+    # ---- events -------------------------------------------------------------------------
+    def _emit(self, etype: str, **kw: Any) -> None:
+        self._ev.append({"type": etype, **kw})
+
+    # ---- who ----------------------------------------------------------------------------
+    @property
+    def godstorm(self) -> bool:
+        return self.s["ruleset"] == "godstorm"
+
+    def side(self, owner: int) -> dict[str, Any]:
+        """Player record, or the neutral record for ``NEUTRAL``."""
+        return self.s["neutral"] if owner == NEUTRAL else self.s["players"][owner]
+
+    def active_seats(self) -> list[int]:
+        return [i for i, p in enumerate(self.s["players"]) if not p["eliminated"]]
+
+    def owned(self, seat: int) -> set[str]:
+        return {t for t, v in self.s["terr"].items() if v["owner"] == seat}
+
+    def owned_count(self, seat: int) -> int:
+        return sum(1 for v in self.s["terr"].values() if v["owner"] == seat)
+
+    def gods_on_board(self, seat: int) -> set[str]:
+        out: set[str] = set()
+        for v in self.s["terr"].values():
+            if v["owner"] == seat:
+                out.update(v["gods"])
+        return out
+
+    def temples_of(self, seat: int) -> list[str]:
+        return sorted(t for t, v in self.s["terr"].items() if v["owner"] == seat and v["temple"])
+
+    def temples_on_board(self) -> int:
+        return sum(1 for v in self.s["terr"].values() if v["temple"])
+
+    def spaces_of(self, seat: int) -> list[str]:
+        return [sp for sp in board.SPACE_IDS if self.s["uw"][sp]["owner"] == seat]
+
+    def altars_of(self, seat: int) -> int:
+        return sum(1 for sp in board.ALTARS if self.s["uw"][sp]["owner"] == seat)
+
+    def board_armies(self, owner: int) -> int:
+        return sum(v["armies"] for v in self.s["terr"].values() if v["owner"] == owner)
+
+    def uw_armies(self, owner: int) -> int:
+        return sum(v["armies"] for v in self.s["uw"].values() if v["owner"] == owner)
+
+    # ---- armies bookkeeping -------------------------------------------------------------
+    def _take(self, owner: int, n: int) -> None:
+        """Take ``n`` armies from the reserve into play; the box is unlimited, so ``supply`` grows if short."""
+        rec = self.side(owner)
+        if rec["reserve"] < n:
+            rec["supply"] += n - rec["reserve"]
+            rec["reserve"] = n
+        rec["reserve"] -= n
+
+    def _casualties(self, owner: int, n: int, to_reserve: bool) -> None:
+        """Armies killed: to the owner's heaven (Godstorm, Ancient Earth) or back to the reserve."""
+        if n <= 0:
+            return
+        rec = self.side(owner)
+        if to_reserve or not self.godstorm:
+            rec["reserve"] += n
+        else:
+            rec["heaven"] += n
+
+    # ---- gods and miracle cards ---------------------------------------------------------
+    def _banish_all(self, tid: str, reason: str) -> None:
+        v = self.s["terr"][tid]
+        if v["gods"]:
+            self._emit("banished", seat=v["owner"], gods=list(v["gods"]), territory=tid, reason=reason)
+            v["gods"] = []
+
+    def _draw_miracle(self, seat: int, kind: str, reason: str) -> bool:
+        """One card from a miracle deck (face down, counted by kind; effects come with the next issue)."""
+        if self.s["decks"][kind] <= 0:
+            return False
+        self.s["decks"][kind] -= 1
+        self.s["players"][seat]["cards"][kind] += 1
+        self._emit("card_gained", seat=seat, kind=kind, reason=reason)
+        return True
+
+    # ---- hooks for the miracle cards (next issue) ----------------------------------------
+    def _relic_points(self, seat: int) -> int:
+        """+1 per relic whose territory the seat holds (relic identities arrive with the next issue)."""
+        return 0
+
+    def _godswar_bonus(self, seat: int) -> int:
+        """Added to a side's godswar total (Hammer of Thor +3, Fire Sears the Sky +4): next issue."""
+        return 0
+
+    # ---- refusal ------------------------------------------------------------------------
+    @staticmethod
+    def _refuse(key: str, **params: Any) -> IllegalAction:
+        return IllegalAction("godstorm.err." + key, **params)

@@ -1,0 +1,81 @@
+"""Hand-built positions for tests and for the next issue's miracle cards (not used in play)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import Rng
+from bot.games.godstorm import board
+from bot.games.godstorm.core import NEUTRAL
+from bot.games.godstorm.game import Godstorm
+
+
+class ScriptedRng(Rng):
+    """An Rng whose dice come from a script (then from the seed); everything else as usual."""
+
+    __slots__ = ("script",)
+
+    def __init__(self, script: list[int], seed: int = 0) -> None:
+        super().__init__(seed)
+        self.script = list(script)
+
+    def dice(self, count: int, sides: int = 6) -> list[int]:
+        out = []
+        for _ in range(count):
+            out.append(self.script.pop(0) if self.script else super().dice(1, sides)[0])
+        return out
+
+
+def scenario(players: int = 3, ruleset: str = "godstorm", step: str = "invade", filler: int | None = None,
+             filler_armies: int = 1) -> Godstorm:
+    """A running turn of seat 0 at ``step`` with every territory held by ``filler`` (default: the last seat)."""
+    g = Godstorm.new([{} for _ in range(players)], {"ruleset": ruleset}, 1)
+    s = g.s
+    owner = players - 1 if filler is None else filler
+    for v in s["terr"].values():
+        v.update(owner=owner, armies=filler_armies, gods=[], temple=False, plague=False)
+    for u in s["uw"].values():
+        u.update(owner=None, armies=0)
+    for p in s["players"]:
+        p.update(heaven=0, faith=10, eliminated=False, bid=None, tcards=[])
+        p["cards"] = {k: 0 for k in board.GOD_KINDS}
+    s.update(phase="turn", step=step, current=0, turn_order=list(range(players)), turn_idx=0,
+             epoch=1 if ruleset == "godstorm" else None, pending=0, battle=None, move=None, last=None,
+             neutral_due=False, outcome=None)
+    s["turn"] = {"conquered": 0, "war_card": False, "sky_card": False, "bought": 0, "fortified": False,
+                 "crypts_used": [], "plague_done": step not in ("raise", "gods", "cards", "miracle"),
+                 "match_bonus": False, "forced_trade": False}
+    rebalance(g)
+    return g
+
+
+def put(g: Godstorm, tid: str, owner: int, armies: int, gods: list[str] | None = None, temple: bool = False,
+        plague: bool = False) -> None:
+    g.s["terr"][tid].update(owner=owner, armies=armies, gods=list(gods or []), temple=temple, plague=plague)
+    rebalance(g)
+
+
+def rebalance(g: Godstorm) -> None:
+    """Reset every side's supply to what is in play, with an empty reserve (keeps the ledger exact)."""
+    s = g.s
+    for i, p in enumerate(s["players"]):
+        p["reserve"] = 0
+        p["supply"] = g.board_armies(i) + g.uw_armies(i) + p["heaven"]
+    if s["neutral"] is not None:
+        n = s["neutral"]
+        n["reserve"] = 0
+        n["supply"] = g.board_armies(NEUTRAL) + n["heaven"]
+
+
+def script(g: Godstorm, dice: list[int]) -> None:
+    g.rng = ScriptedRng(dice, g.rng.seed)
+
+
+def ledger_ok(g: Godstorm) -> bool:
+    s: dict[str, Any] = g.s
+    ok = all(g.board_armies(i) + g.uw_armies(i) + p["heaven"] + p["reserve"] == p["supply"]
+             for i, p in enumerate(s["players"]))
+    if s["neutral"] is not None:
+        n = s["neutral"]
+        ok = ok and g.board_armies(NEUTRAL) + n["heaven"] + n["reserve"] == n["supply"]
+    return ok

@@ -1,0 +1,299 @@
+"""Language-dependent text: action paths for Discord controls, event lines, status and prompts."""
+
+from __future__ import annotations
+
+from bot.games.base import Action, Event
+from bot.games.godstorm import board, data
+from bot.games.godstorm.core import NEUTRAL, Core
+from bot.games.godstorm.turn import set_value
+from bot.i18n import t
+
+GROUP_OVER = 20
+"""Above this many candidate territories, paths gain a continent level (selects hold at most 25)."""
+
+
+def tname(tid: str, lang: str) -> str:
+    if tid == "heaven":
+        return t("godstorm.heaven", lang)
+    if tid in data.TERRITORIES:
+        return data.TERRITORIES[tid].name.get(lang, tid)
+    if tid in data.UNDERWORLD:
+        return data.UNDERWORLD[tid].name.get(lang, tid)
+    return tid
+
+
+def cname(tid: str, lang: str) -> str:
+    return data.CONTINENTS[board.CONTINENT_OF[tid]].name.get(lang, tid)
+
+
+def kind_name(kind: str, lang: str) -> str:
+    return data.GOD_KIND_NAMES[kind].get(lang, kind)
+
+
+def deck_name(kind: str, lang: str) -> str:
+    return t(f"godstorm.deck.{kind}", lang)
+
+
+class TextMixin(Core):
+    # ---- names --------------------------------------------------------------------------
+    def _who(self, seat: int | None, lang: str) -> str:
+        if seat is None:
+            return t("godstorm.nobody", lang)
+        if seat == NEUTRAL:
+            return t("godstorm.neutral", lang)
+        if seat < 0 or seat >= len(self.s["players"]):
+            return str(seat)
+        pid = self.s["players"][seat]["pantheon"]
+        base = t("godstorm.player", lang, n=seat + 1)
+        return f"{base} ({data.PANTHEONS[pid].name.get(lang, pid)})" if pid else base
+
+    def _god(self, seat: int | None, kind: str, lang: str) -> str:
+        pid = self.s["players"][seat]["pantheon"] if seat is not None and seat >= 0 else None
+        if pid:
+            return f"{data.PANTHEONS[pid].gods[kind].get(lang, kind)} ({kind_name(kind, lang)})"
+        return kind_name(kind, lang)
+
+    def _tlabel(self, tid: str, lang: str) -> str:
+        if tid == "heaven":
+            return f"{tname(tid, lang)} ({self.s['players'][self.s['current']]['heaven']})"
+        loc = self.s["terr"].get(tid) or self.s["uw"][tid]
+        return f"{tname(tid, lang)} ({loc['armies']})"
+
+    def _group(self, seat: int, tid: str, lang: str, many: bool) -> list[str]:
+        return [cname(tid, lang)] if many and tid in board.CONTINENT_OF else []
+
+    # ---- action paths -------------------------------------------------------------------
+    def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        a = action
+        kind = a.get("type", "")
+        L = lambda key, **kw: t("godstorm.act." + key, lang, **kw)  # noqa: E731
+        many = self.owned_count(seat) > GROUP_OVER if 0 <= seat < len(self.s["players"]) else False
+        if kind == "pick_pantheon":
+            return [L("pantheon"), data.PANTHEONS[a["pantheon"]].name.get(lang, a["pantheon"])]
+        if kind == "place":
+            tid = a["territory"]
+            if self.s["phase"] == "claim":
+                return [L("claim"), cname(tid, lang), tname(tid, lang)]
+            return [L("place"), *self._group(seat, tid, lang, many), self._tlabel(tid, lang), f"+{a['count']}"]
+        if kind == "place_neutral":
+            return [L("place_neutral"), cname(a["territory"], lang), self._tlabel(a["territory"], lang)]
+        if kind == "summon":
+            tid = a["territory"]
+            return [L("summon"), self._god(seat, a["god"], lang), *self._group(seat, tid, lang, many),
+                    self._tlabel(tid, lang)]
+        if kind == "build_temple":
+            tid = a["territory"]
+            return [L("temple"), *self._group(seat, tid, lang, many), self._tlabel(tid, lang)]
+        if kind == "bid":
+            return [L("bid"), L("faith_n", n=a["faith"])]
+        if kind == "pick_order":
+            return [L("pick_order"), L("position", n=a["position"])]
+        if kind == "resurrect":
+            return [L("resurrect"), tname(a["space"], lang), self._tlabel(a["territory"], lang)]
+        if kind == "trade":
+            names = ", ".join(self._card_label(c, lang) for c in a["cards"])
+            return [L("trade"), names[:80]]
+        if kind == "buy_cards":
+            return [L("buy"), deck_name(a["deck"], lang), L("cards_n", n=a["count"], cost=2 * a["count"])]
+        if kind in ("attack", "attack_until"):
+            src, dst = a["from"], a["to"]
+            root = L("uw_attack") if self.s["step"] == "underworld" else L("attack")
+            head = [root, *self._group(seat, src, lang, many), L("from", where=self._tlabel(src, lang)),
+                    L("to", where=self._target_label(dst, lang))]
+            if kind == "attack":
+                if dst in self.s["uw"] and self.s["uw"][dst]["owner"] is None:
+                    return [*head, L("advance")]
+                return [*head, L("dice_n", n=a["dice"])]
+            if a["stop_at"] <= (0 if src == "heaven" else 1):
+                return [*head, L("until_conquered", n=a["dice"])]
+            return [*head, L("until_left", n=a["dice"], left=a["stop_at"])]
+        if kind == "champion":
+            b = self.s["battle"] or {}
+            owner = self.s["current"] if b.get("att") is None else self.s["terr"][b["to"]]["owner"]
+            return [L("champion"), self._god(owner, a["god"], lang)]
+        if kind == "retreat":
+            return [L("retreat")]
+        if kind == "move_in":
+            return [L("move_in"), L("armies_n", n=a["count"])]
+        if kind == "fortify":
+            src, dst = a["from"], a["to"]
+            comp = board.connected(src, self.owned(seat)) if self.godstorm else set(board.NEIGHBOURS[src])
+            leaf = L("armies_n", n=a["count"]) if not a["gods"] else L("armies_gods", n=a["count"])
+            return [L("fortify"), *self._group(seat, src, lang, many), L("from", where=self._tlabel(src, lang)),
+                    *self._group(seat, dst, lang, len(comp) > GROUP_OVER), L("to", where=self._tlabel(dst, lang)),
+                    leaf]
+        if kind == "descend":
+            return [L("descend"), self._tlabel(a["space"], lang), L("armies_n", n=a["count"])]
+        if kind in ("end_step", "end_attacks", "end_turn"):
+            return [L(kind)]
+        return [kind]
+
+    def _target_label(self, dst: str, lang: str) -> str:
+        loc = self.s["terr"].get(dst) or self.s["uw"][dst]
+        if loc["owner"] is None:
+            return tname(dst, lang)
+        extra = ""
+        if dst in self.s["terr"] and loc["gods"]:
+            extra = " ✦" * len(loc["gods"])
+        return f"{tname(dst, lang)} ({loc['armies']}){extra}"
+
+    def _card_label(self, card: str, lang: str) -> str:
+        terr = board.CARD_TERR[card]
+        sym = data.CARD_SYMBOL_NAMES.get(board.CARD_SYMBOL[card], {}).get(lang, board.CARD_SYMBOL[card])
+        return f"{tname(terr, lang)} ({sym})" if terr else sym
+
+    # ---- events -------------------------------------------------------------------------
+    def event_text(self, event: Event, lang: str) -> str | None:
+        e = event
+        kind = e.get("type")
+        who = lambda k="seat": self._who(e.get(k), lang)  # noqa: E731
+        key = f"godstorm.evt.{kind}"
+        if kind == "plague_set":
+            return t(key, lang, where=", ".join(tname(x, lang) for x in e["territories"]))
+        if kind == "order_roll":
+            return t(key, lang, order=", ".join(self._who(x, lang) for x in e["order"]))
+        if kind == "neutral_pantheon":
+            return t(key, lang, pantheon=data.PANTHEONS[e["pantheon"]].name.get(lang, e["pantheon"]))
+        if kind == "pantheon_picked":
+            return t(key, lang, who=who(), pantheon=data.PANTHEONS[e["pantheon"]].name.get(lang, ""))
+        if kind in ("dealt", "epoch_start"):
+            return t(key, lang, n=e.get("epoch", 0))
+        if kind in ("claimed", "placed", "placed_neutral"):
+            return t(key, lang, who=who(), where=tname(e["territory"], lang), n=e.get("count", 1))
+        if kind == "summoned":
+            return t(key, lang, who=who(), god=self._god(e["seat"], e["god"], lang),
+                     where=tname(e["territory"], lang), cost=e["cost"])
+        if kind == "temple_built":
+            return t(key, lang, who=who(), where=tname(e["territory"], lang), cost=e["cost"])
+        if kind == "bid_secret":
+            return t(key, lang, n=e["faith"])
+        if kind == "has_bid":
+            return t(key, lang, who=who())
+        if kind == "bids_revealed":
+            parts = [f"{self._who(int(k), lang)}: {v}" for k, v in e["bids"].items()]
+            return t(key, lang, bids="; ".join(parts))
+        if kind == "bid_tie":
+            return t(key, lang, order=", ".join(self._who(x, lang) for x in e["order"]))
+        if kind == "order_picked":
+            return t(key, lang, who=who(), n=e["position"])
+        if kind == "turn_order":
+            return t(key, lang, order=" → ".join(self._who(x, lang) for x in e["order"]))
+        if kind == "income":
+            conts = ", ".join(data.CONTINENTS[c].name.get(lang, c) for c in e["continents"]) or "—"
+            lkey = key if self.godstorm else key + "_classic"
+            return t(lkey, lang, who=who(), armies=e["armies"], faith=e["faith"], temples=e["temples"], conts=conts)
+        if kind == "banished":
+            gods = ", ".join(self._god(e["seat"], g, lang) for g in e["gods"])
+            return t(key, lang, gods=gods, where=tname(e["territory"], lang),
+                     reason=t("godstorm.reason." + e["reason"], lang))
+        if kind == "card_gained":
+            return t(key, lang, who=who(), deck=deck_name(e["kind"], lang), reason=t("godstorm.reason." + e["reason"], lang))
+        if kind in ("turn_end", "tcard_drawn"):
+            return t(key, lang, who=who())
+        if kind == "tcard_private":
+            return t(key, lang, card=self._card_label(e["card"], lang))
+        if kind == "resurrected":
+            return t(key, lang, who=who(), space=tname(e["space"], lang), where=tname(e["territory"], lang))
+        if kind == "traded":
+            extra = t("godstorm.evt.trade_bonus", lang, where=tname(e["bonus_territory"], lang)) if e["bonus_territory"] else ""
+            return t(key, lang, who=who(), n=e["armies"], cards=", ".join(self._card_label(c, lang) for c in e["cards"])) + extra
+        if kind == "cards_bought":
+            return t(key, lang, who=who(), n=e["count"], deck=deck_name(e["kind"], lang), cost=e["cost"])
+        if kind == "plague_loss":
+            return t(key, lang, who=who(), where=tname(e["territory"], lang), n=e["lost"])
+        if kind == "fortified":
+            return t(key, lang, who=who(), src=tname(e["frm"], lang), dst=tname(e["to"], lang), n=e["count"],
+                     gods=len(e["gods"]))
+        if kind == "descended":
+            return t(key, lang, who=who(), where=tname(e["space"], lang), n=e["count"])
+        if kind == "advance":
+            return t(key, lang, who=who(), src=tname(e["frm"], lang), dst=tname(e["to"], lang))
+        if kind == "godswar_start":
+            return t(key, lang, who=who(), src=tname(e["frm"], lang), dst=tname(e["to"], lang), other=who("defender"))
+        if kind == "champion":
+            return None
+        if kind == "retreat":
+            return t(key, lang, who=who(), dst=tname(e["to"], lang))
+        if kind == "godswar":
+            return t(key, lang, who=who(), other=who("defender"),
+                     ag=self._god(e["seat"], e["att_god"], lang), dg=self._god(e["defender"], e["def_god"], lang),
+                     ad=" ".join(map(str, e["att_dice"])), dd=" ".join(map(str, e["def_dice"])),
+                     at=e["att_total"], dt=e["def_total"], lost=self._god(e["loser"], e["banished"], lang))
+        if kind == "roll":
+            return t(key, lang, who=who(), other=who("defender"), src=tname(e["frm"], lang), dst=tname(e["to"], lang),
+                     ad=" ".join(map(str, e["att"])), dd=" ".join(map(str, e["dfn"])), al=e["att_loss"], dl=e["def_loss"])
+        if kind == "conquered":
+            return t(key, lang, who=who(), dst=tname(e["to"], lang), n=e["count"])
+        if kind == "eliminated":
+            return t(key, lang, who=who(), by=who("by"))
+        if kind == "tcards_taken":
+            return t(key, lang, who=who(), n=e["count"])
+        if kind == "game_over":
+            names = ", ".join(self._who(x, lang) for x in e["winners"]) or "—"
+            return t(key, lang, winners=names)
+        return None
+
+    # ---- status and prompts -------------------------------------------------------------
+    def status_lines(self, lang: str) -> list[str]:
+        s = self.s
+        lines: list[str] = []
+        if self.godstorm and s["epoch"]:
+            lines.append(t("godstorm.status.epoch", lang, n=s["epoch"], total=data.EPOCHS))
+        step = t(f"godstorm.step.{s['step']}", lang)
+        if s["current"] is not None:
+            lines.append(t("godstorm.status.turn", lang, who=self._who(s["current"], lang), step=step))
+        else:
+            lines.append(t("godstorm.status.phase", lang, step=step))
+        for i, p in enumerate(s["players"]):
+            if p["eliminated"]:
+                lines.append(t("godstorm.status.out", lang, who=self._who(i, lang)))
+                continue
+            if self.godstorm:
+                cards = ", ".join(f"{deck_name(k, lang)} {v}" for k, v in p["cards"].items() if v) or "—"
+                bid = ""
+                if s["phase"] == "bid":
+                    bid = " · " + t("godstorm.status.has_bid" if p["bid"] is not None else "godstorm.status.no_bid", lang)
+                lines.append(t("godstorm.status.player", lang, who=self._who(i, lang), terr=self.owned_count(i),
+                               armies=self.board_armies(i), faith=p["faith"], heaven=p["heaven"],
+                               uw=self.uw_armies(i), cards=cards) + bid)
+            else:
+                lines.append(t("godstorm.status.player_classic", lang, who=self._who(i, lang),
+                               terr=self.owned_count(i), armies=self.board_armies(i), cards=len(p["tcards"])))
+        if not self.godstorm:
+            lines.append(t("godstorm.status.next_set", lang, n=set_value(s["sets_traded"])))
+        return lines
+
+    def private_text(self, seat: int, lang: str) -> str:
+        s = self.s
+        if not 0 <= seat < len(s["players"]):
+            return ""
+        p = s["players"][seat]
+        parts: list[str] = []
+        if not self.godstorm and p["tcards"]:
+            parts.append(t("godstorm.private.hand", lang, cards=", ".join(self._card_label(c, lang) for c in p["tcards"])))
+        if s["phase"] == "bid" and p["bid"] is not None:
+            parts.append(t("godstorm.private.bid", lang, n=p["bid"]))
+        return "\n".join(parts)
+
+    def prompt_text(self, seat: int, lang: str) -> str:
+        s = self.s
+        if seat not in self.actors():  # type: ignore[attr-defined]
+            return ""
+        phase = s["phase"]
+        if phase == "turn":
+            if s["battle"] is not None:
+                return t("godstorm.prompt.champion", lang)
+            if s["move"] is not None:
+                m = s["move"]
+                return t("godstorm.prompt.move_in", lang, dst=tname(m["to"], lang), lo=m["min"], hi=m["max"])
+            step = s["step"]
+            if s["pending"] > 0:
+                return t("godstorm.prompt.place", lang, n=s["pending"])
+            return t(f"godstorm.prompt.{step}", lang)
+        if phase == "setup_place":
+            if s["neutral_due"]:
+                return t("godstorm.prompt.place_neutral", lang)
+            return t("godstorm.prompt.setup_place", lang, n=s["round_left"], left=s["players"][seat]["reserve"])
+        if phase == "bid":
+            return t("godstorm.prompt.bid", lang, n=s["players"][seat]["faith"])
+        return t(f"godstorm.prompt.{phase}", lang)
