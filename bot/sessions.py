@@ -327,9 +327,13 @@ class SessionManager:
         assert game is not None
         row = session.row
         before = set(game.actors())
+        # another seat that stays an actor is prompted again only if its decision changed
+        # (a moderator's penalty, say), not when a simultaneous choice of someone else lands
+        others = {s: dumps(game.legal_actions(s)) for s in before - {seat}}
         events = game.apply(seat, action)  # IllegalAction propagates; the game is unchanged then
         stored_events = (meta or []) + events
-        newly = set(game.actors()) - before
+        after = set(game.actors())
+        newly = (after - before) | {s for s in after & set(others) if dumps(game.legal_actions(s)) != others[s]}
         if newly and game.outcome() is None:
             # seats that must now act: the delivery layer pings them and sends their panels
             stored_events.append({"type": "platform.prompt", "seats": sorted(newly)})
