@@ -1,0 +1,130 @@
+"""End to end: deadlines across a restart, Discord 429s, and the game-independent commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.helpers import (
+    assert_clean_output,
+    custom_ids,
+    db_query,
+    decode_png,
+    game_row,
+    last_turn_post,
+    make_table,
+    open_lobby,
+    play_panel,
+    start_lobby,
+    turn_posts,
+    wait_dm_panel,
+)
+from tests.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_deadline_reminder_and_expiry_survive_a_restart(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"])
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], deadline_hours=0.0025)  # 9 s
+        assert "9" in json.dumps(lobby.embeds) or "0.15" in json.dumps(lobby.embeds)
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=20)
+        actor = last_turn_post(table).mentions[0]
+        assert "<t:" in last_turn_post(table).content  # the deadline is shown as a Discord timestamp
+        # the reminder at half time pings exactly the player to act
+        reminder = await fake.wait_for(
+            lambda: [m for m in fake.channel_messages(table.channel) if m.content.startswith("⏰")], timeout=15)
+        assert reminder[0].mentions == [actor]
+        await table.bot.kill()
+        row = game_row(table.db, table.channel.id)
+        assert row["seq"] == 0 and db_query(table.db, "SELECT seat FROM deadlines")
+        await table.bot.start(timeout=60)
+        # after the restart the stored deadline still fires: the absent player's turn is passed
+        await fake.wait_for(lambda: game_row(table.db, table.channel.id)["seq"] >= 1, timeout=30)
+        timed_out = db_query(table.db, "SELECT user_id, action, events FROM actions ORDER BY seq LIMIT 1")[0]
+        assert timed_out[0] is None and json.loads(timed_out[1]) == {"type": "pass"}
+        assert json.loads(timed_out[2])[0]["type"] == "platform.timeout"
+        await fake.wait_for(lambda: any("⏰" in m.content and "time" in m.content
+                                        for m in fake.channel_messages(table.channel)), timeout=20)
+        # the other player is now to act, with a fresh deadline
+        await fake.wait_for(lambda: last_turn_post(table).mentions and last_turn_post(table).mentions[0] != actor,
+                            timeout=20)
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
+
+
+async def test_rate_limited_post_is_retried_once_and_commands_work(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob", "eve"], locales={"bob": "ru"})
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        channel_posts = f"/channels/{table.channel.id}/messages"
+        fake.rate_limit_next(retry_after=0.3, route_contains=channel_posts, method="POST")
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=20)
+        statuses = [r.status for r in fake.requests_matching(channel_posts, method="POST")]
+        assert statuses[:2] == [429, 200]
+        assert len(turn_posts(table)) == 1  # retried, posted once
+
+        board = decode_png(last_turn_post(table).attachments[0].data)
+        assert board.size[0] <= 2048 and board.size[1] <= 2048
+
+        # one move, then the read-only commands
+        actor = table.by_id(last_turn_post(table).mentions[0])
+        panel = await wait_dm_panel(table, actor)
+        r = await play_panel(fake, actor, panel)
+        assert r.content.startswith("✅")
+        await fake.wait_for(lambda: len(turn_posts(table)) == 2, timeout=20)
+
+        log = await fake.slash(table.user("eve"), table.channel, "game log")
+        assert log.ephemeral and "`  1`" in log.content
+        status = await fake.slash(table.user("bob"), table.channel, "game status")
+        assert status.ephemeral and "идёт" in status.content  # bob's language
+        rules = await fake.slash(table.user("eve"), table.channel, "game rules")
+        assert rules.ephemeral and "Pobeda" in rules.content
+        board_post = await fake.slash(table.user("eve"), table.channel, "game board")
+        assert not board_post.ephemeral and board_post.attachments
+        games = await fake.slash(table.user("eve"), table.channel, "games")
+        assert f"<#{table.channel.id}>" in games.content
+        hand = await fake.slash(table.user("eve"), table.channel, "game hand")
+        assert hand.ephemeral and hand.content.startswith("⛔")
+
+        # a non-player cannot abort; the host can, after confirming
+        abort = await fake.slash(table.user("alice"), table.channel, "game abort")
+        assert abort.ephemeral and custom_ids(abort.message, "tt:x:")
+        done = await fake.click(table.user("alice"), abort.message, custom_id=custom_ids(abort.message, "tt:x:")[0])
+        assert done.content.startswith("✅")
+        await fake.wait_for(lambda: any(m.content.startswith("🛑") for m in fake.channel_messages(table.channel)))
+        assert game_row(table.db, table.channel.id)["status"] == "aborted"
+        # the old turn post's button now answers that the game is not running
+        old = [m for m in turn_posts(table) if custom_ids(m, "tt:p:")][-1]
+        r = await fake.click(table.user("alice"), old, custom_id=custom_ids(old, "tt:p:")[0])
+        assert r.ephemeral and r.content.startswith("⛔")
+        nothing = await fake.slash(table.user("eve"), table.channel, "game status")
+        assert "/game new" in nothing.content
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
+
+
+async def test_malformed_control_and_unknown_game_are_refused(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"])
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice"])
+        # a lobby with one player cannot start: refused, nothing changes
+        r = await start_lobby(table, "alice", lobby)
+        assert r.ephemeral and r.content.startswith("⛔")
+        assert game_row(table.db, table.channel.id)["status"] == "lobby"
+        # forged custom ids: unknown game, garbage
+        fake_message = lobby
+        for forged in ("tt:a:999999:0:0:abcdef0123", "tt:zz:1", "tt:a:x"):
+            lobby.components[0]["components"][0]["custom_id"] = forged
+            r = await fake.click(table.user("bob"), fake_message, custom_id=forged)
+            assert r.ephemeral and r.content.startswith("⛔"), (forged, r.content)
+        bad = await fake.slash(table.user("bob"), table.channel, "game new",
+                               {"game": "coldwar", "options": "nonsense=1"})
+        assert bad.ephemeral and "nonsense" in bad.content
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
