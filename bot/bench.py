@@ -169,15 +169,14 @@ async def fill_games(db: Path, key: str, count: int) -> None:
     assert row is not None and row.state is not None
     state = dumps(row.state)
     now = time.time()
-    await store.db.execute("BEGIN")
-    await store.db.executemany(
-        "INSERT INTO games (guild_id, channel_id, game, status, host_id, lang, options, lobby, settings,"
-        " seat_users, seat_info, seed, state, seat_counts, seq, published_seq, created_at, updated_at)"
-        " VALUES (1, ?, ?, 'running', 1, 'ru', ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(500_000 + i, key, dumps(row.options), dumps(row.lobby), dumps(row.seat_users), dumps(row.seat_info),
-          row.seed, state, dumps(row.seat_counts), row.seq, row.seq, now, now) for i in range(count - 1)],
-    )
-    await store.db.execute("COMMIT")
+    async with store.transaction():
+        await store.db.executemany(
+            "INSERT INTO games (guild_id, channel_id, game, status, host_id, lang, options, lobby, settings,"
+            " seat_users, seat_info, seed, state, seat_counts, seq, published_seq, created_at, updated_at)"
+            " VALUES (1, ?, ?, 'running', 1, 'ru', ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(500_000 + i, key, dumps(row.options), dumps(row.lobby), dumps(row.seat_users), dumps(row.seat_info),
+              row.seed, state, dumps(row.seat_counts), row.seq, row.seq, now, now) for i in range(count - 1)],
+        )
     await store.close()
 
 

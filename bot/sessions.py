@@ -477,9 +477,7 @@ class SessionManager:
         return session
 
     async def _store_seats(self, session: Session) -> None:
-        await self.store.db.execute(
-            "UPDATE games SET seat_users = ? WHERE id = ?", (dumps(session.row.seat_users), session.id)
-        )
+        await self.store.update_seats(session.id, session.row.seat_users or [])
 
     async def abort(self, game_id: int) -> Session:
         session = await self.get(game_id)

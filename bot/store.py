@@ -8,10 +8,12 @@ loss could drop the last few, which is the usual trade-off for a chat bot.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,6 +168,28 @@ class Store:
         self.db = db
         self.path = path
         self._closed = False
+        self._write_lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction at a time on the shared connection.
+
+        Games in many channels commit concurrently; without this lock a second coroutine's
+        statements would run inside (and share the fate of) the first one's open transaction.
+        """
+        async with self._write_lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    async def write(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Cursor:
+        """A single-statement write, serialised with the transactions."""
+        async with self._write_lock:
+            return await self.db.execute(sql, params)
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -197,16 +221,11 @@ class Store:
                 f"database schema version {version} is newer than this bot ({SCHEMA_VERSION}); upgrade the bot"
             )
         for target in range(version + 1, SCHEMA_VERSION + 1):
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
+            async with self.transaction():
                 for sql in MIGRATIONS[target - 1]:
                     await self.db.execute(sql)
                 await self.db.execute("DELETE FROM schema_version")
                 await self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
 
     async def schema_version(self) -> int:
         async with self.db.execute("SELECT version FROM schema_version") as cur:
@@ -228,7 +247,7 @@ class Store:
     ) -> GameRow:
         now = time.time()
         try:
-            cur = await self.db.execute(
+            cur = await self.write(
                 "INSERT INTO games (guild_id, channel_id, game, status, host_id, lang, options, lobby, settings,"
                 " created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, game, host_id, lang, dumps(options), dumps(lobby), dumps(settings), now, now),
@@ -242,7 +261,7 @@ class Store:
         )
 
     async def update_lobby(self, row: GameRow) -> None:
-        await self.db.execute(
+        await self.write(
             "UPDATE games SET options = ?, lobby = ?, settings = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
             (dumps(row.options), dumps(row.lobby), dumps(row.settings), time.time(), row.id),
         )
@@ -253,8 +272,7 @@ class Store:
 
         ``published_seq`` becomes -1: not even the initial board is posted yet.
         """
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
+        async with self.transaction():
             cur = await self.db.execute(
                 "UPDATE games SET status = ?, seat_users = ?, seat_info = ?, seed = ?, state = ?, seat_counts = ?,"
                 " options = ?, lobby = ?, settings = ?, updated_at = ?, published_seq = -1"
@@ -266,10 +284,6 @@ class Store:
             if cur.rowcount != 1:
                 raise Conflict(row.id)
             await self._replace_deadlines(row.id, deadlines)
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
 
     async def commit_action(
         self,
@@ -289,8 +303,7 @@ class Store:
         game is no longer at ``old_seq``; nothing is written then.
         """
         now = time.time()
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
+        async with self.transaction():
             await self.db.execute(
                 "INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -306,14 +319,9 @@ class Store:
                 raise Conflict(row.id)
             if deadlines is not None:
                 await self._replace_deadlines(row.id, deadlines)
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
 
     async def set_status(self, game_id: int, status: str, settings: dict[str, Any] | None = None) -> None:
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
+        async with self.transaction():
             if settings is None:
                 await self.db.execute(
                     "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id)
@@ -325,13 +333,9 @@ class Store:
                 )
             if status not in OPEN_STATUSES:
                 await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
 
     async def mark_published(self, game_id: int, seq: int) -> None:
-        await self.db.execute(
+        await self.write(
             "UPDATE games SET published_seq = MAX(published_seq, ?) WHERE id = ?", (seq, game_id)
         )
 
@@ -377,7 +381,7 @@ class Store:
     # ---- messages we edit or re-register ---------------------------------------------
     async def set_message(self, game_id: int, purpose: str, channel_id: int, message_id: int,
                           data: dict[str, Any] | None = None) -> None:
-        await self.db.execute(
+        await self.write(
             "INSERT INTO messages (game_id, purpose, channel_id, message_id, data) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, purpose) DO UPDATE SET channel_id = excluded.channel_id,"
             " message_id = excluded.message_id, data = excluded.data",
@@ -404,13 +408,8 @@ class Store:
             )
 
     async def commit_deadlines(self, game_id: int, deadlines: Iterable[tuple[int, float, float | None]]) -> None:
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
+        async with self.transaction():
             await self._replace_deadlines(game_id, deadlines)
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
 
     async def deadlines(self, game_id: int) -> list[tuple[int, float, float | None]]:
         async with self.db.execute(
@@ -426,7 +425,7 @@ class Store:
             return [(r[0], r[1]) for r in await cur.fetchall()]
 
     async def clear_reminder(self, game_id: int, seat: int) -> None:
-        await self.db.execute(
+        await self.write(
             "UPDATE deadlines SET remind_at = NULL WHERE game_id = ? AND seat = ?", (game_id, seat)
         )
 
@@ -438,12 +437,15 @@ class Store:
 
     # ---- users whose DMs are closed ---------------------------------------------------
     async def mark_dm_closed(self, user_id: int) -> None:
-        await self.db.execute(
+        await self.write(
             "INSERT OR IGNORE INTO dm_closed (user_id, since) VALUES (?, ?)", (user_id, time.time())
         )
 
     async def clear_dm_closed(self, user_id: int) -> None:
-        await self.db.execute("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
+        await self.write("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
+
+    async def update_seats(self, game_id: int, seat_users: list[list[int]]) -> None:
+        await self.write("UPDATE games SET seat_users = ? WHERE id = ?", (dumps(seat_users), game_id))
 
     async def dm_closed_users(self) -> set[int]:
         async with self.db.execute("SELECT user_id FROM dm_closed") as cur:

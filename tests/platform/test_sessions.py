@@ -272,3 +272,27 @@ async def test_restore_ten_thousand_index_is_cheap(tmp_path: Path) -> None:
     assert len(sessions.sessions) == 500
     assert all(s.game is None and s.row.state is None for s in sessions.sessions.values())
     await store.close()
+
+
+async def test_many_channels_commit_concurrently_without_mixing_transactions(env) -> None:
+    """One shared connection, many games acting at once: every commit lands, none interleave."""
+    store, sessions, _, _ = env
+    games = []
+    for n in range(12):
+        games.append(await started(sessions, UserInfo(100 + 2 * n, "a"), UserInfo(101 + 2 * n, "b"),
+                                   channel=1000 + n))
+
+    async def play(session) -> int:
+        moves = 0
+        while session.row.status == "running" and moves < 6:
+            seat, user = actor_user(session)
+            action = session.game.legal_actions(seat)[0]
+            await sessions.act(session.id, user, seat, action)
+            moves += 1
+        return moves
+
+    counts = await asyncio.gather(*[play(s) for s in games])
+    for session, moves in zip(games, counts, strict=True):
+        stored = await store.load_game(session.id)
+        assert stored.seq == moves == len(await store.actions(session.id))
+        assert await verify(store, session.id)
