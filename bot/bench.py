@@ -8,7 +8,8 @@ Figures (keys of the JSON object):
 - ``actions_per_s``: sustained actions per second from many concurrent channels through the
   session layer, with publishing stubbed at the delivery boundary;
 - per game ``<game>_render_ms_p50``, ``<game>_render_kb`` and ``<game>_apply_ms_p50``, on the
-  game's own crowded late-game state (``bench_state()`` in its rules package).
+  game's own crowded late-game state (``bench_state()`` in its rules package);
+- ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions.
 """
 
 from __future__ import annotations
@@ -222,6 +223,23 @@ async def run(quick: bool) -> dict[str, Any]:
             result.update(bench_game(game, 5 if quick else 25))
         except Exception as exc:  # a game without bench_state is reported, not fatal
             result[f"{game}_error"] = repr(exc)
+    if "godstorm" in games:
+        result.update(bench_godstorm_playout(3 if quick else 11))
+    return result
+
+
+def bench_godstorm_playout(seeds: int) -> dict[str, float]:
+    """A whole five-epoch Godstorm game of random legal actions (3 and 5 players), median seconds."""
+    from bot.games.godstorm.playout import random_playout
+
+    result = {}
+    for players in (3, 5):
+        times = []
+        for seed in range(seeds):
+            start = time.perf_counter()
+            random_playout(seed, players)
+            times.append(time.perf_counter() - start)
+        result[f"godstorm_playout_{players}p_s"] = round(statistics.median(times), 4)
     return result
 
 

@@ -128,3 +128,29 @@ async def test_malformed_control_and_unknown_game_are_refused(tmp_path: Path) ->
         assert bad.ephemeral and "nonsense" in bad.content
         await table.bot.stop()
         assert_clean_output(table.bot.output())
+
+
+async def test_unannounced_move_is_published_after_restart(tmp_path: Path) -> None:
+    """A move committed but never posted (the process died in between) is announced at start."""
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"])
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=20)
+        actor = table.by_id(last_turn_post(table).mentions[0])
+        r = await play_panel(fake, actor, await wait_dm_panel(table, actor))
+        assert r.content.startswith("✅")
+        await fake.wait_for(lambda: len(turn_posts(table)) == 2, timeout=20)
+        await table.bot.kill()
+        # as if the process had died right after the commit of move 1
+        import sqlite3
+
+        con = sqlite3.connect(table.db)
+        con.execute("UPDATE games SET published_seq = 0")
+        con.commit()
+        con.close()
+        await table.bot.start(timeout=60)
+        await fake.wait_for(lambda: len(turn_posts(table)) == 3, timeout=20)
+        assert game_row(table.db, table.channel.id)["published_seq"] == 1
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
