@@ -118,12 +118,9 @@ class TextMixin:
         out = [t("pobeda.status.lines", lang, side=self.side_name(k, lang), n=self.lines_of(k),
                  required=s["required"]) for k in range(s["n_sides"])]
         out.append(t("pobeda.status.deck", lang, n=len(s["deck"])))
-        if s["outcome"] is not None:
-            out.append(self._outcome_text(s["outcome"], lang))
-        elif s["penalty"] is not None:
+        # whose turn and the result are said by the platform, with the players' names
+        if s["outcome"] is None and s["penalty"] is not None:
             out.append(t("pobeda.status.penalty", lang, side=self.side_name(s["penalty"]["side"], lang)))
-        else:
-            out.append(t("pobeda.status.turn", lang, who=self._who(s["current"], lang)))
         return out
 
     def private_text(self, seat: int, lang: str) -> str:
