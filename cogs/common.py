@@ -94,7 +94,7 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
     for p in row.lobby:
         team = ""
         if teams and p.get("team") is not None:
-            team = " — " + t("lobby.team_n", language, n=p["team"] + 1)
+            team = " — " + cls.team_label(p["team"], row.options, language)
         host = " 👑" if p["user"] == row.host_id else ""
         lines.append(f"• <@{p['user']}>{host}{team}")
     embed.add_field(name=t("lobby.players", language, n=len(row.lobby), min=low, max=high),
@@ -119,7 +119,7 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
         if teams:
             view.add_item(discord.ui.Select(
                 custom_id=f"tt:t:{gid}", placeholder=t("lobby.pick_team", language), row=next_row,
-                options=[discord.SelectOption(label=t("lobby.team_n", language, n=i + 1), value=str(i))
+                options=[discord.SelectOption(label=cls.team_label(i, row.options, language)[:100], value=str(i))
                          for i in range(teams)],
             ))
             next_row += 1

@@ -159,6 +159,13 @@ class Game(ABC):
         return 0
 
     @classmethod
+    def team_label(cls, team: int, options: dict[str, Any], lang: str) -> str:
+        """How the lobby names team ``team`` (a colour, a superpower...)."""
+        from bot.i18n import t
+
+        return t("lobby.team_n", lang, n=team + 1)
+
+    @classmethod
     @abstractmethod
     def arrange_seats(cls, players: list[Player], options: dict[str, Any], rng: Rng) -> Arrangement:
         """Seat the lobby's players (validated against ``player_range`` and teams).

@@ -179,6 +179,10 @@ class ColdWar(Game):
     def event_text(self, event: Event, lang: str) -> str | None:
         return text.event_text(event, lang)
 
+    @classmethod
+    def team_label(cls, team: int, options: dict[str, Any], lang: str) -> str:
+        return text.side(team, lang)
+
     def side_name(self, side: int, lang: str) -> str:
         return text.side(side, lang)
 

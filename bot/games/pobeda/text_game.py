@@ -30,6 +30,10 @@ class TextMixin:
     def lines_of(self, side: int) -> int:  # overridden by Pobeda
         raise NotImplementedError
 
+    @classmethod
+    def team_label(cls, team: int, options: dict[str, Any], lang: str) -> str:
+        return t("pobeda.team_name", lang, colour=colour_name(team, lang))
+
     def side_name(self, side: int, lang: str) -> str:
         if self.s["options"]["teams"]:
             return t("pobeda.team_name", lang, colour=colour_name(side, lang))
