@@ -155,6 +155,7 @@ class SessionManager:
         if session.row.state is None:
             return
         session.game = session.cls.from_json(session.row.state)
+        session.game.seat_names = session.seat_names()
         session.state_text = dumps(session.row.state)
         session.row.state = None  # the game object is the live copy; the text is the committed one
         session.deadlines = {s: (d, r) for s, d, r in await self.store.deadlines(session.id)}
@@ -270,6 +271,7 @@ class SessionManager:
             arrangement = cls.arrange_seats(players, row.options, Rng(seed ^ 0x5EA75))
             game = cls.new(arrangement.seat_info, row.options, seed)
             row.seat_users = arrangement.seat_users
+            game.seat_names = session.seat_names()
             row.seat_info = arrangement.seat_info
             row.seed = seed
             row.seat_counts = [0] * len(arrangement.seat_users)
@@ -354,6 +356,7 @@ class SessionManager:
             row.seq, row.status, row.seat_counts, row.settings = old
             if session.state_text is not None:
                 session.game = session.cls.from_json(json.loads(session.state_text))
+                session.game.seat_names = session.seat_names()
             raise
         session.state_text = state_text
         session.deadlines = deadlines
@@ -471,6 +474,7 @@ class SessionManager:
             else:
                 await self.store.set_status(game_id, "running", row.settings)
                 await self._store_seats(session)
+                game.seat_names = session.seat_names()
                 await self._autoplay(session)
             self._drop_if_done(session)
         self.on_change(game_id)

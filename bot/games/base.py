@@ -227,6 +227,16 @@ class Game(ABC):
         """Inverse of ``to_json``."""
 
     # ---- text (language-dependent, used by the Discord layer) --------------------------
+    seat_names: list[str] | None = None
+    """Display names of the seats' users, set by the platform on the live object so texts can
+    say "Anna (Red)" instead of "Seat 1 (Red)". Never part of the state."""
+
+    def seat_display(self, seat: int, fallback: str) -> str:
+        names = self.seat_names
+        if names and 0 <= seat < len(names) and names[seat]:
+            return names[seat]
+        return fallback
+
     @abstractmethod
     def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
         """Labels from coarse to fine for one legal action, e.g. ``["+1", "Row 5", "C5"]``.

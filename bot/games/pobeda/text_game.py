@@ -40,7 +40,8 @@ class TextMixin:
         return colour_name(side, lang)
 
     def _who(self, seat: int, lang: str) -> str:
-        return t("pobeda.who", lang, seat=seat_label(seat, lang), side=self.side_name(self.side_of(seat), lang))
+        name = self.seat_display(seat, seat_label(seat, lang))
+        return t("pobeda.who", lang, seat=name, side=self.side_name(self.side_of(seat), lang))
 
     # ---- controls ----------------------------------------------------------------------
     def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
