@@ -195,9 +195,10 @@ class Publisher:
                 if message is not None:
                     await self.store.set_message(game_id, "turn", row.channel_id, message.id,
                                                  {"lines": log_lines})
+        # DMs before the mark: a crash in between repeats a post rather than losing a prompt
+        await self.send_private(session, prompted, private)
         await self.store.mark_published(game_id, target_seq)
         row.published_seq = max(row.published_seq, target_seq)
-        await self.send_private(session, prompted, private)
 
     def status_line(self, session: Session, lang: str, actors: list[int]) -> str:
         game = session.game
