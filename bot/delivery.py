@@ -144,16 +144,26 @@ class Publisher:
             return
         lang = row.lang
         actions = [a for a in await self.store.actions(game_id, row.published_seq) if a.seq <= target_seq]
+        # publish exactly what is stored: never mark as published a sequence number we did not read
+        target_seq = actions[-1].seq if actions else max(row.published_seq, 0)
+        if target_seq <= row.published_seq:
+            return
         lines: list[str] = []
         prompted: set[int] = set(game.actors()) if row.published_seq < 0 else set()
         private: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        skip: dict[int, int] = {}  # seat -> the user who just acted for it (already sees the new panel)
         for record in actions:
             for event in record.events:
                 kind = event.get("type")
                 if kind == "platform.timeout":
                     lines.append(t("notice.timeout", lang, name=session.seat_name(event["seat"])))
                 elif kind == "platform.prompt":
-                    prompted |= set(event.get("seats", []))
+                    seats = set(event.get("seats", []))
+                    for seat in seats:
+                        skip.pop(seat, None)
+                    if event.get("skip_user") is not None:
+                        skip.update({seat: event["skip_user"] for seat in seats})
+                    prompted |= seats
                 elif "to" in event:
                     for seat in event["to"]:
                         private[seat].append(event)
@@ -196,7 +206,7 @@ class Publisher:
                     await self.store.set_message(game_id, "turn", row.channel_id, message.id,
                                                  {"lines": log_lines})
         # DMs before the mark: a crash in between repeats a post rather than losing a prompt
-        await self.send_private(session, prompted, private)
+        await self.send_private(session, prompted, private, skip)
         await self.store.mark_published(game_id, target_seq)
         row.published_seq = max(row.published_seq, target_seq)
 
@@ -218,12 +228,14 @@ class Publisher:
 
     # ---- private delivery ------------------------------------------------------------
     async def send_private(self, session: Session, prompted: set[int],
-                           private: dict[int, list[dict[str, Any]]]) -> None:
+                           private: dict[int, list[dict[str, Any]]], skip: dict[int, int] | None = None) -> None:
         game = session.game
         assert game is not None
         seats = sorted(prompted | set(private))
         for seat in seats:
             for user_id in (session.row.seat_users or [])[seat]:
+                if skip and skip.get(seat) == user_id and not private.get(seat):
+                    continue
                 lang = session.user_lang(user_id)
                 notes = [txt for ev in private.get(seat, []) if (txt := game.event_text(ev, lang))]
                 if seat in prompted:

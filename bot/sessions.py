@@ -324,7 +324,11 @@ class SessionManager:
 
     async def _commit(self, session: Session, seat: int, user_id: int | None, action: Action,
                       meta: list[Event] | None = None) -> list[Event]:
-        """Apply one action and commit it with the new state; caller holds the lock."""
+        """Apply one action and commit it with the new state; caller holds the lock.
+
+        ``session.row`` changes only once the transaction is committed: the publisher reads
+        ``row.seq`` concurrently and must never see a sequence number whose action is not stored.
+        """
         game = session.game
         assert game is not None
         row = session.row
@@ -332,35 +336,64 @@ class SessionManager:
         # another seat that stays an actor is prompted again only if its decision changed
         # (a moderator's penalty, say), not when a simultaneous choice of someone else lands
         others = {s: dumps(game.legal_actions(s)) for s in before - {seat}}
+        # the acting seat's teammates must hear of its next decision too (the clicker sees it already)
+        shared = seat in before and len(self._users(session, seat)) > 1
+        own_before = dumps(game.legal_actions(seat)) if shared else None
         events = game.apply(seat, action)  # IllegalAction propagates; the game is unchanged then
+        self._check_recipients(session, events)
         stored_events = (meta or []) + events
         after = set(game.actors())
         newly = (after - before) | {s for s in after & set(others) if dumps(game.legal_actions(s)) != others[s]}
+        prompt: Event = {"type": "platform.prompt", "seats": []}
+        if own_before is not None and seat in after and dumps(game.legal_actions(seat)) != own_before:
+            newly.add(seat)
+            prompt["skip_user"] = user_id
         if newly and game.outcome() is None:
             # seats that must now act: the delivery layer pings them and sends their panels
-            stored_events.append({"type": "platform.prompt", "seats": sorted(newly)})
-        old = (row.seq, row.status, list(row.seat_counts), json.loads(json.dumps(row.settings)))
-        row.seq += 1
-        if 0 <= seat < len(row.seat_counts):
-            row.seat_counts[seat] += 1
-        if session.outcome() is not None:
-            row.status = "finished"
+            prompt["seats"] = sorted(newly)
+            stored_events.append(prompt)
+        new_seq = row.seq + 1
+        seat_counts = list(row.seat_counts)
+        if 0 <= seat < len(seat_counts):
+            seat_counts[seat] += 1
+        status = "finished" if session.outcome() is not None else row.status
         deadlines = self._deadlines_for(session, game, acting_seat=seat)
         state_text = dumps(game.to_json())
         try:
             await self.store.commit_action(
-                row, old_seq=old[0], seat=seat, user_id=user_id, action=action, events=stored_events,
+                row.id, old_seq=row.seq, new_seq=new_seq, status=status, seat_counts=seat_counts,
+                settings=row.settings, seat=seat, user_id=user_id, action=action, events=stored_events,
                 state_text=state_text, deadlines=self._deadline_rows(deadlines),
             )
         except BaseException:
-            row.seq, row.status, row.seat_counts, row.settings = old
             if session.state_text is not None:
                 session.game = session.cls.from_json(json.loads(session.state_text))
                 session.game.seat_names = session.seat_names()
             raise
+        row.seq, row.status, row.seat_counts = new_seq, status, seat_counts
         session.state_text = state_text
         session.deadlines = deadlines
         return stored_events
+
+    @staticmethod
+    def _check_recipients(session: Session, events: list[Event]) -> None:
+        """``"to"`` marks an event private to a list of seats; anything else is a game bug that
+        would misroute private information, so the action is undone and refused loudly."""
+        n = len(session.row.seat_users or [])
+        for event in events:
+            to = event.get("to")
+            if to is None:
+                continue
+            if not isinstance(to, list) or not all(isinstance(s, int) and 0 <= s < n for s in to):
+                if session.state_text is not None:
+                    session.game = session.cls.from_json(json.loads(session.state_text))
+                    session.game.seat_names = session.seat_names()
+                raise RuntimeError(f"{session.row.game}: event {event.get('type')!r} has a malformed 'to'")
+
+    @staticmethod
+    def _users(session: Session, seat: int) -> list[int]:
+        seats = session.row.seat_users or []
+        return list(seats[seat]) if 0 <= seat < len(seats) else []
 
     async def _autoplay(self, session: Session) -> list[Event]:
         """Play for conceded seats (their timeout action, else their first legal action)."""

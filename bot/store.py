@@ -287,9 +287,13 @@ class Store:
 
     async def commit_action(
         self,
-        row: GameRow,
+        game_id: int,
         *,
         old_seq: int,
+        new_seq: int,
+        status: str,
+        seat_counts: list[int],
+        settings: dict[str, Any],
         seat: int,
         user_id: int | None,
         action: dict[str, Any],
@@ -297,28 +301,27 @@ class Store:
         state_text: str,
         deadlines: Iterable[tuple[int, float, float | None]] | None = None,
     ) -> None:
-        """Append the action and store the new state (``state_text``, ``row.seq``) atomically.
+        """Append the action and store the new state atomically.
 
-        ``row.seq`` must already be ``old_seq + 1``. Raises :class:`Conflict` when the stored
-        game is no longer at ``old_seq``; nothing is written then.
+        Raises :class:`Conflict` when the stored game is no longer at ``old_seq``; nothing is
+        written then.
         """
         now = time.time()
         async with self.transaction():
             await self.db.execute(
                 "INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (row.id, row.seq, seat, user_id, dumps(action), dumps(events), now),
+                (game_id, new_seq, seat, user_id, dumps(action), dumps(events), now),
             )
             cur = await self.db.execute(
                 "UPDATE games SET state = ?, seq = ?, status = ?, seat_counts = ?, settings = ?, updated_at = ?"
                 " WHERE id = ? AND seq = ?",
-                (state_text, row.seq, row.status, dumps(row.seat_counts), dumps(row.settings), now,
-                 row.id, old_seq),
+                (state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq),
             )
             if cur.rowcount != 1:
-                raise Conflict(row.id)
+                raise Conflict(game_id)
             if deadlines is not None:
-                await self._replace_deadlines(row.id, deadlines)
+                await self._replace_deadlines(game_id, deadlines)
 
     async def set_status(self, game_id: int, status: str, settings: dict[str, Any] | None = None) -> None:
         async with self.transaction():

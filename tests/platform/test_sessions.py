@@ -296,3 +296,23 @@ async def test_many_channels_commit_concurrently_without_mixing_transactions(env
         stored = await store.load_game(session.id)
         assert stored.seq == moves == len(await store.actions(session.id))
         assert await verify(store, session.id)
+
+
+async def test_event_with_malformed_recipients_is_refused_and_undone(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game bug that would misroute a private event never reaches the database."""
+    from tests.platform.toy import Toy
+
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB)
+    seat, user = actor_user(session)
+    original = Toy.apply
+
+    def leaky(self, seat, action):
+        events = original(self, seat, action)
+        return [*events, {"type": "secret", "to": "Gaul"}]
+
+    monkeypatch.setattr(Toy, "apply", leaky)
+    with pytest.raises(RuntimeError, match="malformed"):
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 2})
+    assert session.game.to_json()["total"] == 0 and session.row.seq == 0
+    assert (await store.load_game(session.id)).seq == 0
