@@ -53,7 +53,7 @@ class TabletopBot(commands.Bot):
         await self.publisher.load()
         stale = await self.sessions.restore()
         await self.tree.set_translator(CommandTranslator())
-        for ext in ("cogs.game", "cogs.controls"):
+        for ext in ("cogs.game", "cogs.controls", "cogs.godstorm"):
             await self.load_extension(ext)
         await self.sync_commands()
         log.info("restored %d unfinished games (%d to re-publish) in %.3f s", len(self.sessions.sessions),

@@ -98,13 +98,13 @@ class CombatMixin(Core):
         if dst in s["uw"] and s["uw"][dst]["owner"] is None:
             if dice != 1:
                 raise self._refuse("bad_dice")
-            self._emit("advance", seat=seat, frm=src, to=dst)
+            self._emit("advance", seat=seat, frm=src, dst=dst)
             self._begin_move(seat, src, dst, 1)
             return
         self._sky_window(seat, src, dst)
         if self._godswar_due(src, dst):
             s["battle"] = {"from": src, "to": dst, "dice": dice, "att": None, "def": None, "rounds": 0}
-            self._emit("godswar_start", seat=seat, frm=src, to=dst, defender=s["terr"][dst]["owner"])
+            self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s["terr"][dst]["owner"])
             self._battle_autopick()
             return
         self._roll_once(seat, src, dst, dice)
@@ -181,7 +181,7 @@ class CombatMixin(Core):
         if b is None or self._battle_actor() != seat or b["att"] is not None or b["rounds"] == 0:
             raise self._refuse("not_now")
         self.s["battle"] = None
-        self._emit("retreat", seat=seat, frm=b["from"], to=b["to"])
+        self._emit("retreat", seat=seat, frm=b["from"], dst=b["to"])
         self._settle()
 
     def _godswar_round(self) -> None:
@@ -239,7 +239,7 @@ class CombatMixin(Core):
         target["armies"] -= dl
         self._casualties(seat, al, to_reserve=not earth)
         self._casualties(dfd, dl, to_reserve=(not earth) or "death" in att_gods)
-        self._emit("roll", seat=seat, defender=dfd, frm=src, to=dst, att=a, dfn=d, att_loss=al, def_loss=dl)
+        self._emit("roll", seat=seat, defender=dfd, frm=src, dst=dst, att=a, dfn=d, att_loss=al, def_loss=dl)
         if self.godstorm:
             if has_triple(a) and "magic" in self.gods_on_board(seat):
                 self._draw_miracle(seat, "magic", "triple")
@@ -288,7 +288,7 @@ class CombatMixin(Core):
             gods = s["terr"][src]["gods"]
             target["gods"] = list(gods)
             s["terr"][src]["gods"] = []
-            self._emit("conquered", seat=seat, frm=src, to=dst, count=n, previous=old,
+            self._emit("conquered", seat=seat, frm=src, dst=dst, count=n, previous=old,
                        gods=list(target["gods"]), temple=target["temple"])
             if self.godstorm and target["plague"]:
                 loss = n // 2
@@ -306,7 +306,7 @@ class CombatMixin(Core):
             if old is not None and old >= 0 and self.owned_count(old) == 0:
                 self._eliminate(old, seat)
         else:
-            self._emit("conquered", seat=seat, frm=src, to=dst, count=n, previous=old, gods=[], temple=False)
+            self._emit("conquered", seat=seat, frm=src, dst=dst, count=n, previous=old, gods=[], temple=False)
         if s["outcome"] is None:
             self._settle()
 

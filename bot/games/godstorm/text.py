@@ -202,28 +202,28 @@ class TextMixin(Core):
         if kind == "plague_loss":
             return t(key, lang, who=who(), where=tname(e["territory"], lang), n=e["lost"])
         if kind == "fortified":
-            return t(key, lang, who=who(), src=tname(e["frm"], lang), dst=tname(e["to"], lang), n=e["count"],
+            return t(key, lang, who=who(), src=tname(e["frm"], lang), dst=tname(e["dst"], lang), n=e["count"],
                      gods=len(e["gods"]))
         if kind == "descended":
             return t(key, lang, who=who(), where=tname(e["space"], lang), n=e["count"])
         if kind == "advance":
-            return t(key, lang, who=who(), src=tname(e["frm"], lang), dst=tname(e["to"], lang))
+            return t(key, lang, who=who(), src=tname(e["frm"], lang), dst=tname(e["dst"], lang))
         if kind == "godswar_start":
-            return t(key, lang, who=who(), src=tname(e["frm"], lang), dst=tname(e["to"], lang), other=who("defender"))
+            return t(key, lang, who=who(), src=tname(e["frm"], lang), dst=tname(e["dst"], lang), other=who("defender"))
         if kind == "champion":
             return None
         if kind == "retreat":
-            return t(key, lang, who=who(), dst=tname(e["to"], lang))
+            return t(key, lang, who=who(), dst=tname(e["dst"], lang))
         if kind == "godswar":
             return t(key, lang, who=who(), other=who("defender"),
                      ag=self._god(e["seat"], e["att_god"], lang), dg=self._god(e["defender"], e["def_god"], lang),
                      ad=" ".join(map(str, e["att_dice"])), dd=" ".join(map(str, e["def_dice"])),
                      at=e["att_total"], dt=e["def_total"], lost=self._god(e["loser"], e["banished"], lang))
         if kind == "roll":
-            return t(key, lang, who=who(), other=who("defender"), src=tname(e["frm"], lang), dst=tname(e["to"], lang),
+            return t(key, lang, who=who(), other=who("defender"), src=tname(e["frm"], lang), dst=tname(e["dst"], lang),
                      ad=" ".join(map(str, e["att"])), dd=" ".join(map(str, e["dfn"])), al=e["att_loss"], dl=e["def_loss"])
         if kind == "conquered":
-            return t(key, lang, who=who(), dst=tname(e["to"], lang), n=e["count"])
+            return t(key, lang, who=who(), dst=tname(e["dst"], lang), n=e["count"])
         if kind == "eliminated":
             return t(key, lang, who=who(), by=who("by"))
         if kind == "tcards_taken":

@@ -419,7 +419,7 @@ class TurnMixin(Core):
             s["terr"][dst]["gods"].append(g)
         s["turn"]["fortified"] = True
         s["last"] = {"from": src, "to": dst}
-        self._emit("fortified", seat=seat, frm=src, to=dst, count=n, gods=sorted(gods))
+        self._emit("fortified", seat=seat, frm=src, dst=dst, count=n, gods=sorted(gods))
         self._settle()
 
     # ---- descend from the heavens -------------------------------------------------------

@@ -1,0 +1,431 @@
+"""``/risk ...``: slash commands with autocomplete for fast Risk Godstorm players.
+
+The generic panels (DMs, ``/game hand``) already offer every legal action as nested selects; these
+commands are the shortcut: ``/risk attack from:… to:… dice:… [until:…]``, ``/risk place``,
+``/risk fortify``, ``/risk move`` (after a conquest) and ``/risk end``. Every option is
+autocompleted from the caller's legal actions *right now* (territory names in the caller's
+language, values are territory ids), and every move goes through ``SessionManager.act`` like a
+click on a panel, so the rules validate it, it is logged and replayable, and the platform
+publishes the channel post and the DMs after the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.app import TabletopBot
+from bot.games.base import Action, Event, Game, IllegalAction
+from bot.games.registry import available
+from bot.i18n import LANGS, t
+from bot.panels import build_panel
+from bot.sessions import Session, SessionError
+from cogs.common import lang, refuse, reply
+
+log = logging.getLogger(__name__)
+
+GAME_KEY = "godstorm"
+MAX_CHOICES = 25
+MAX_LOOP = 200
+"""Bound on the one-by-one attack loop of ``until`` (used only when the rules offer no ``attack_until``)."""
+NOTE_LINES = 12
+HEAVEN = "heaven"
+ATTACKS = ("attack", "attack_until")
+
+Choices = list[app_commands.Choice[str]]
+IntChoices = list[app_commands.Choice[int]]
+
+
+# ---- names and labels ------------------------------------------------------------------
+def place_name(where: str, language: str) -> str:
+    """A territory, Underworld space or the heavens in ``language`` (the id if unknown)."""
+    from bot.games.godstorm.text import tname  # imported lazily: the cog must load only if the game does
+
+    return tname(where, language)
+
+
+def _state(game: Game) -> dict[str, Any]:
+    return getattr(game, "s", {})
+
+
+def armies_at(game: Game, where: str) -> int | None:
+    s = _state(game)
+    if where == HEAVEN:
+        current = s.get("current")
+        return s["players"][current]["heaven"] if current is not None else None
+    loc = s.get("terr", {}).get(where) or s.get("uw", {}).get(where)
+    return None if loc is None else int(loc["armies"])
+
+
+def owner_of(game: Game, where: str) -> int | None:
+    s = _state(game)
+    loc = s.get("terr", {}).get(where) or s.get("uw", {}).get(where)
+    return None if loc is None else loc["owner"]
+
+
+def label(game: Game, where: str, language: str) -> str:
+    n = armies_at(game, where)
+    name = place_name(where, language)
+    return name if n is None else f"{name} ({n})"
+
+
+def target_label(game: Game, where: str, language: str) -> str:
+    owner = owner_of(game, where)
+    who = game.side_name(owner, language) if owner is not None else t("godstorm.nobody", language)
+    return t("godstorm.cmd.owner", language, where=label(game, where, language), who=who)
+
+
+def resolve(value: str | None, candidates: Iterable[str]) -> str | None:
+    """The id among ``candidates`` that ``value`` names: the id itself, or a name in any language
+    (also as shown in a suggestion, ``"Gaul (7)"``). None when nothing matches."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    pool = list(candidates)
+    if text in pool:
+        return text
+    low = text.casefold()
+    if low.endswith(")") and " (" in low:
+        low = low[: low.rindex(" (")]
+    for cand in pool:
+        if low == cand.casefold() or any(low == place_name(cand, lg).casefold() for lg in LANGS):
+            return cand
+    return None
+
+
+def unique(values: Iterable[Any]) -> list[Any]:
+    return list(dict.fromkeys(values))
+
+
+def _matches(current: str, *texts: str) -> bool:
+    needle = (current or "").strip().casefold()
+    return not needle or any(needle in text.casefold() for text in texts)
+
+
+def place_choices(game: Game | None, ids: list[str], current: str, language: str,
+                  labeller: Callable[[Game, str, str], str] = label) -> Choices:
+    out: Choices = []
+    if game is None:
+        return out
+    for where in ids:
+        text = labeller(game, where, language)
+        if _matches(current, text, where):
+            out.append(app_commands.Choice(name=text[:100], value=where))
+    return out[:MAX_CHOICES]
+
+
+def count_choices(values: Iterable[int], current: str, language: str, low: int, high: int,
+                  name: Callable[[int], str] | None = None) -> IntChoices:
+    """Suggested counts (the rules' menu), with a typed number in range offered first."""
+    values = sorted(set(values))
+    typed = (current or "").strip()
+    if typed.lstrip("-").isdigit():
+        n = int(typed)
+        shown = [v for v in values if str(v).startswith(typed)]
+        values = ([n] if low <= n <= high and n not in shown else []) + shown
+    namer = name or (lambda n: t("godstorm.act.armies_n", language, n=n))
+    return [app_commands.Choice(name=namer(v)[:100], value=v) for v in values][:MAX_CHOICES]
+
+
+def event_notes(game: Game, events: list[Event], seat: int, language: str) -> list[str]:
+    """Texts of the public events and of this seat's private ones (platform events skipped)."""
+    return [txt for ev in events
+            if ("to" not in ev or seat in ev["to"]) and not str(ev.get("type", "")).startswith("platform.")
+            and (txt := game.event_text(ev, language))]
+
+
+class RiskCog(commands.Cog):
+    risk = app_commands.Group(name="risk", description=_("Risk Godstorm: fast moves by command",
+                                                         key="godstorm.cmd.risk"), guild_only=True)
+
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+
+    # ---- who is asking ---------------------------------------------------------------
+    async def context(self, interaction: discord.Interaction) -> tuple[Session, Game, int]:
+        """The Risk game of this channel and the caller's seat that must act now (else SessionError)."""
+        session = await self.bot.sessions.channel_session(interaction.channel_id or 0)
+        if session is None:
+            raise SessionError("err.no_game_here")
+        if session.row.game != GAME_KEY:
+            raise SessionError("godstorm.cmd.not_godstorm")
+        game = session.game
+        if game is None or session.row.status != "running":
+            raise SessionError("err.not_running")
+        seats = session.seats_of(interaction.user.id)
+        if not seats:
+            raise SessionError("err.spectator")
+        actors = game.actors()
+        seat = next((s for s in seats if s in actors), None)
+        if seat is None:
+            raise SessionError("err.not_your_turn")
+        return session, game, seat
+
+    async def legal(self, interaction: discord.Interaction) -> tuple[Game | None, list[Action]]:
+        """For autocomplete: the game and the caller's legal actions now (none when not their turn)."""
+        try:
+            _session, game, seat = await self.context(interaction)
+        except SessionError:
+            return None, []
+        return game, game.legal_actions(seat)
+
+    # ---- acting ----------------------------------------------------------------------
+    @staticmethod
+    def pick(legal: list[Action], built: Action) -> Action:
+        """The identical legal action when there is one (the menus offer a few counts; the rules
+        accept any legal count, so a built action is sent as is and validated by ``apply``)."""
+        return next((a for a in legal if a == built), built)
+
+    async def run(self, interaction: discord.Interaction, build: Callable[[Game, int, list[Action]], Action]) -> None:
+        """Resolve the caller, build the action from their legal ones, apply it and answer."""
+        try:
+            session, game, seat = await self.context(interaction)
+            legal = game.legal_actions(seat)
+            action = self.pick(legal, build(game, seat, legal))
+            result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action)
+        except (SessionError, IllegalAction) as exc:
+            await refuse(interaction, exc)
+            return
+        await self.answer(interaction, result.session, seat, result.events)
+
+    async def answer(self, interaction: discord.Interaction, session: Session, seat: int, events: list[Event]) -> None:
+        language = lang(interaction)
+        game = session.game
+        assert game is not None
+        notes = event_notes(game, events, seat, language)
+        if len(notes) > NOTE_LINES:
+            notes = ["…", *notes[-NOTE_LINES:]]
+        note = "✅ " + ("\n".join(notes) if notes else t("panel.done", language))
+        content, view = build_panel(session, seat, language, note=note)
+        await reply(interaction, content, view=view)
+
+    # ---- /risk attack ----------------------------------------------------------------
+    @risk.command(name="attack", description=_("Attack from one of your territories", key="godstorm.cmd.attack"))
+    @app_commands.rename(from_="from")
+    @app_commands.describe(
+        from_=_("Your attacking territory", key="godstorm.cmd.attack.from"),
+        to=_("The enemy territory to attack", key="godstorm.cmd.attack.to"),
+        dice=_("Number of dice (1-3)", key="godstorm.cmd.attack.dice"),
+        until=_("Keep rolling until conquered or until this many armies are left",
+                key="godstorm.cmd.attack.until"),
+    )
+    async def attack(self, interaction: discord.Interaction, from_: str, to: str,
+                     dice: app_commands.Range[int, 1, 3], until: app_commands.Range[int, 0, 9999] | None = None
+                     ) -> None:
+        if until is None:
+            await self.run(interaction, lambda game, seat, legal: self.attack_action(legal, from_, to, dice))
+            return
+        try:
+            session, game, seat = await self.context(interaction)
+            legal = game.legal_actions(seat)
+            base = self.attack_action(legal, from_, to, dice)
+            rolls = {**base, "type": "attack_until", "stop_at": until}
+            if any(a["type"] == "attack_until" and a["from"] == base["from"] and a["to"] == base["to"] for a in legal):
+                result = await self.bot.sessions.act(session.id, interaction.user.id, seat, self.pick(legal, rolls))
+                await self.answer(interaction, result.session, seat, result.events)
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            events = await self.attack_loop(interaction.user.id, session, seat, base, until)
+        except (SessionError, IllegalAction) as exc:
+            await refuse(interaction, exc)
+            return
+        await self.answer(interaction, session, seat, events)
+
+    @staticmethod
+    def attack_action(legal: list[Action], src: str, dst: str, dice: int) -> Action:
+        attacks = [a for a in legal if a["type"] in ATTACKS]
+        frm = resolve(src, unique(a["from"] for a in attacks)) or src
+        tgt = resolve(dst, unique(a["to"] for a in attacks if a["from"] == frm)) or dst
+        return {"type": "attack", "from": frm, "to": tgt, "dice": int(dice)}
+
+    async def attack_loop(self, user_id: int, session: Session, seat: int, first: Action, until: int) -> list[Event]:
+        """Roll single attacks through the session layer until the target falls, a decision is due
+        (godswar champion, move in), or the attacker is down to ``until`` armies (at least one roll)."""
+        events: list[Event] = []
+        src, dst, dice = first["from"], first["to"], first["dice"]
+        for n in range(MAX_LOOP):
+            game = session.game
+            if game is None or session.row.status != "running" or seat not in game.actors():
+                break
+            legal = game.legal_actions(seat)
+            allowed = [a["dice"] for a in legal if a["type"] == "attack" and a["from"] == src and a["to"] == dst]
+            if n > 0:
+                left = armies_at(game, src)
+                if not allowed or (left is not None and left <= until):
+                    break
+            action = {"type": "attack", "from": src, "to": dst, "dice": min(dice, max(allowed))} if allowed else first
+            try:
+                result = await self.bot.sessions.act(session.id, user_id, seat, action)
+            except (SessionError, IllegalAction):
+                if n == 0:
+                    raise  # nothing rolled: the refusal is the answer
+                break  # the game moved on under us (a deadline, say): report the rolls made
+            events += result.events
+            if owner_of(game, dst) == seat:
+                break
+        return events
+
+    @attack.autocomplete("from_")
+    async def attack_from(self, interaction: discord.Interaction, current: str) -> Choices:
+        game, legal = await self.legal(interaction)
+        sources = unique(a["from"] for a in legal if a["type"] in ATTACKS)
+        return place_choices(game, sources, current, lang(interaction))
+
+    @attack.autocomplete("to")
+    async def attack_to(self, interaction: discord.Interaction, current: str) -> Choices:
+        game, legal = await self.legal(interaction)
+        attacks = [a for a in legal if a["type"] in ATTACKS]
+        src = resolve(getattr(interaction.namespace, "from", None), unique(a["from"] for a in attacks))
+        targets = unique(a["to"] for a in attacks if src is None or a["from"] == src)
+        return place_choices(game, targets, current, lang(interaction), target_label)
+
+    def _pair(self, interaction: discord.Interaction, legal: list[Action]) -> list[Action]:
+        attacks = [a for a in legal if a["type"] in ATTACKS]
+        src = resolve(getattr(interaction.namespace, "from", None), unique(a["from"] for a in attacks))
+        dst = resolve(getattr(interaction.namespace, "to", None),
+                      unique(a["to"] for a in attacks if a["from"] == src))
+        return [a for a in attacks if a["from"] == src and a["to"] == dst]
+
+    @attack.autocomplete("dice")
+    async def attack_dice(self, interaction: discord.Interaction, current: str) -> IntChoices:
+        _game, legal = await self.legal(interaction)
+        language = lang(interaction)
+        pair = self._pair(interaction, legal)
+        dice = sorted({a["dice"] for a in pair if a["type"] == "attack"}, reverse=True)
+        if not pair:
+            dice = sorted({a["dice"] for a in legal if a["type"] == "attack"}, reverse=True)
+        return [app_commands.Choice(name=t("godstorm.act.dice_n", language, n=d), value=d) for d in dice
+                if _matches(current, str(d))]
+
+    @attack.autocomplete("until")
+    async def attack_until(self, interaction: discord.Interaction, current: str) -> IntChoices:
+        game, legal = await self.legal(interaction)
+        language = lang(interaction)
+        pair = self._pair(interaction, legal)
+        if game is None or not pair:
+            return []
+        src = pair[0]["from"]
+        floor = 0 if src == HEAVEN else 1
+        here = armies_at(game, src) or floor
+        stops = {a["stop_at"] for a in pair if a["type"] == "attack_until"} | {floor}
+
+        def name(n: int) -> str:
+            return t("godstorm.cmd.until_conquered" if n <= floor else "godstorm.cmd.until_left", language, n=n)
+
+        return count_choices(stops, current, language, 0, max(here, floor), name)
+
+    # ---- /risk place -----------------------------------------------------------------
+    @risk.command(name="place", description=_("Place armies on one of your territories", key="godstorm.cmd.place"))
+    @app_commands.describe(territory=_("Your territory", key="godstorm.cmd.place.territory"),
+                           count=_("How many armies", key="godstorm.cmd.place.count"))
+    async def place(self, interaction: discord.Interaction, territory: str,
+                    count: app_commands.Range[int, 1, 9999]) -> None:
+        def build(game: Game, seat: int, legal: list[Action]) -> Action:
+            ids = unique(a["territory"] for a in legal if a["type"] == "place")
+            return {"type": "place", "territory": resolve(territory, ids) or territory, "count": int(count)}
+
+        await self.run(interaction, build)
+
+    @place.autocomplete("territory")
+    async def place_territory(self, interaction: discord.Interaction, current: str) -> Choices:
+        game, legal = await self.legal(interaction)
+        ids = unique(a["territory"] for a in legal if a["type"] == "place")
+        return place_choices(game, ids, current, lang(interaction))
+
+    @place.autocomplete("count")
+    async def place_count(self, interaction: discord.Interaction, current: str) -> IntChoices:
+        _game, legal = await self.legal(interaction)
+        places = [a for a in legal if a["type"] == "place"]
+        where = resolve(getattr(interaction.namespace, "territory", None), unique(a["territory"] for a in places))
+        counts = [a["count"] for a in places if where is None or a["territory"] == where]
+        if not counts:
+            return []
+        return count_choices(counts, current, lang(interaction), 1, max(counts))
+
+    # ---- /risk fortify ---------------------------------------------------------------
+    @risk.command(name="fortify", description=_("Move armies between your connected territories",
+                                                key="godstorm.cmd.fortify"))
+    @app_commands.rename(from_="from")
+    @app_commands.describe(from_=_("Territory to move from", key="godstorm.cmd.fortify.from"),
+                           to=_("Territory to move to", key="godstorm.cmd.fortify.to"),
+                           count=_("How many armies", key="godstorm.cmd.fortify.count"),
+                           gods=_("Move the gods there too", key="godstorm.cmd.fortify.gods"))
+    async def fortify(self, interaction: discord.Interaction, from_: str, to: str,
+                      count: app_commands.Range[int, 0, 9999], gods: bool = False) -> None:
+        def build(game: Game, seat: int, legal: list[Action]) -> Action:
+            moves = [a for a in legal if a["type"] == "fortify"]
+            src = resolve(from_, unique(a["from"] for a in moves)) or from_
+            dst = resolve(to, unique(a["to"] for a in moves if a["from"] == src)) or to
+            moved: list[str] = []
+            if gods:
+                with_gods = [a["gods"] for a in moves if a["from"] == src and a["to"] == dst and a["gods"]]
+                moved = with_gods[0] if with_gods else list(_state(game).get("terr", {}).get(src, {}).get("gods", []))
+            return {"type": "fortify", "from": src, "to": dst, "count": int(count), "gods": sorted(moved)}
+
+        await self.run(interaction, build)
+
+    @fortify.autocomplete("from_")
+    async def fortify_from(self, interaction: discord.Interaction, current: str) -> Choices:
+        game, legal = await self.legal(interaction)
+        ids = unique(a["from"] for a in legal if a["type"] == "fortify")
+        return place_choices(game, ids, current, lang(interaction))
+
+    @fortify.autocomplete("to")
+    async def fortify_to(self, interaction: discord.Interaction, current: str) -> Choices:
+        game, legal = await self.legal(interaction)
+        moves = [a for a in legal if a["type"] == "fortify"]
+        src = resolve(getattr(interaction.namespace, "from", None), unique(a["from"] for a in moves))
+        ids = unique(a["to"] for a in moves if src is None or a["from"] == src)
+        return place_choices(game, ids, current, lang(interaction))
+
+    @fortify.autocomplete("count")
+    async def fortify_count(self, interaction: discord.Interaction, current: str) -> IntChoices:
+        game, legal = await self.legal(interaction)
+        moves = [a for a in legal if a["type"] == "fortify"]
+        src = resolve(getattr(interaction.namespace, "from", None), unique(a["from"] for a in moves))
+        if game is None or src is None:
+            return []
+        counts = [a["count"] for a in moves if a["from"] == src and not a["gods"]]
+        high = (armies_at(game, src) or 1) - 1
+        low = 0 if any(a["gods"] for a in moves if a["from"] == src) else 1
+        return count_choices(counts or ([high] if high >= 1 else []), current, lang(interaction), low, high)
+
+    # ---- /risk move (after a conquest) -----------------------------------------------
+    @risk.command(name="move", description=_("Move armies into a conquered territory", key="godstorm.cmd.move"))
+    @app_commands.describe(count=_("How many armies", key="godstorm.cmd.move.count"))
+    async def move(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 9999]) -> None:
+        await self.run(interaction, lambda game, seat, legal: {"type": "move_in", "count": int(count)})
+
+    @move.autocomplete("count")
+    async def move_count(self, interaction: discord.Interaction, current: str) -> IntChoices:
+        _game, legal = await self.legal(interaction)
+        counts = [a["count"] for a in legal if a["type"] == "move_in"]
+        if not counts:
+            return []
+        return count_choices(counts, current, lang(interaction), min(counts), max(counts))
+
+    # ---- /risk end -------------------------------------------------------------------
+    @risk.command(name="end", description=_("End the current step (or the whole turn)", key="godstorm.cmd.end"))
+    @app_commands.describe(turn=_("End the whole turn", key="godstorm.cmd.end.turn"))
+    async def end(self, interaction: discord.Interaction, turn: bool = False) -> None:
+        def build(game: Game, seat: int, legal: list[Action]) -> Action:
+            kinds = ("end_turn",) if turn else ("end_attacks", "end_step")
+            for kind in kinds:
+                if {"type": kind} in legal:
+                    return {"type": kind}
+            raise SessionError("godstorm.cmd.cannot_end")
+
+        await self.run(interaction, build)
+
+
+async def setup(bot: TabletopBot) -> None:
+    if GAME_KEY not in available():
+        log.info("the %s rules are not available: /risk is not loaded", GAME_KEY)
+        return
+    await bot.add_cog(RiskCog(bot))
