@@ -57,8 +57,11 @@ class RiskPlayer:
         return game_row(self.table.db, self.table.channel.id)
 
     def game(self) -> tuple[dict[str, Any], Godstorm]:
+        """The committed game, with the players' display names as the bot sets them."""
         row = self.row()
-        return row, Godstorm.from_json(row["state"])
+        game = Godstorm.from_json(row["state"])
+        game.seat_names = [self.table.by_id(users[0]).name for users in row["seat_users"]]
+        return row, game
 
     def user_of(self, row: dict[str, Any], seat: int) -> Any:
         return self.table.by_id(row["seat_users"][seat][0])
@@ -208,15 +211,15 @@ class RiskPlayer:
             await self.wait_published()
             texts = self.texts_since(since)
             assert not any(word in x for x in texts for word in secret), "a private bid text reached the channel"
-            assert any(t("godstorm.evt.has_bid", lang, who=game.side_name(seat, lang)) in x for x in texts)
+            assert any(t("godstorm.evt.has_bid", lang, who=game._who(seat, lang)) in x for x in texts)
             if n < len(seats) - 1:
                 # someone is still thinking: no reveal, and no amount next to a bidder's name
                 assert not any(revealed in x for x in texts), texts[-1]
                 for other, amount in bids.items():
-                    assert not any(bid_shown(game.side_name(other, lang), amount, x) for x in texts), texts[-1]
+                    assert not any(bid_shown(game._who(other, lang), amount, x) for x in texts), texts[-1]
         reveal = next(x for x in reversed(self.texts_since(since)) if revealed in x)
         for seat, amount in bids.items():
-            assert bid_shown(game.side_name(seat, lang), amount, reveal), reveal
+            assert bid_shown(game._who(seat, lang), amount, reveal), reveal
         self.log.bid_rounds += 1
 
     # ---- invading --------------------------------------------------------------------

@@ -94,6 +94,7 @@ async def test_three_player_godstorm_with_dm_bids_played_to_a_result(tmp_path: P
 
         # rolls are public: the channel posts show them (a post keeps its newest 14 lines), never a DM
         final_game = Godstorm.from_json(row["state"])
+        final_game.seat_names = [table.by_id(users[0]).name for users in row["seat_users"]]
         logged = [final_game.event_text(e, "en") for (events,) in db_query(
             table.db, "SELECT events FROM actions WHERE game_id = ?", (row["id"],)) for e in json.loads(events)
             if e["type"] == "roll"]

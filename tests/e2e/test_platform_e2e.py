@@ -151,6 +151,6 @@ async def test_unannounced_move_is_published_after_restart(tmp_path: Path) -> No
         con.close()
         await table.bot.start(timeout=60)
         await fake.wait_for(lambda: len(turn_posts(table)) == 3, timeout=20)
-        assert game_row(table.db, table.channel.id)["published_seq"] == 1
+        await fake.wait_for(lambda: game_row(table.db, table.channel.id)["published_seq"] == 1, timeout=20)
         await table.bot.stop()
         assert_clean_output(table.bot.output())

@@ -169,8 +169,7 @@ def status_lines(game: ColdWar, lang: str) -> list[str]:
         marks = [t(P + ("status.chosen" if s["x"][i] is not None else "status.choosing"), lang,
                    side=side(i, lang)) for i in (0, 1)]
         lines.append("; ".join(marks))
-    elif game.actors():
-        lines.append(t(P + "status.waiting", lang, side=side(game.actors()[0], lang)))
+    # whose turn it is is said by the platform, with the players' names
     return lines
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import Action, Arrangement, Event, Game, OptionSpec, Player, Rng
-from bot.games.godstorm import board
+from bot.games.godstorm import board, data
 from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
 from bot.games.godstorm.setup import SetupMixin, fresh_state
 from bot.games.godstorm.text import TextMixin
 from bot.games.godstorm.turn import TurnMixin
+from bot.i18n import t
 
 RULESETS = ("godstorm", "classic")
 PLACEMENTS = ("random", "choose")
@@ -246,7 +247,10 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         return cls(_copy(data))
 
     def side_name(self, side: int, lang: str) -> str:
-        return self._who(side, lang)
+        """The pantheon (the player's name is shown beside it by the platform)."""
+        if 0 <= side < len(self.s["players"]) and self.s["players"][side]["pantheon"]:
+            return data.PANTHEONS[self.s["players"][side]["pantheon"]].name.get(lang, "")
+        return t("godstorm.player", lang, n=side + 1)
 
 
 __all__ = ["Godstorm", "NEUTRAL"]

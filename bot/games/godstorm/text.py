@@ -44,7 +44,7 @@ class TextMixin(Core):
         if seat < 0 or seat >= len(self.s["players"]):
             return str(seat)
         pid = self.s["players"][seat]["pantheon"]
-        base = t("godstorm.player", lang, n=seat + 1)
+        base = self.seat_display(seat, t("godstorm.player", lang, n=seat + 1))
         return f"{base} ({data.PANTHEONS[pid].name.get(lang, pid)})" if pid else base
 
     def _god(self, seat: int | None, kind: str, lang: str) -> str:
