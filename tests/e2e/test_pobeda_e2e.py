@@ -263,5 +263,23 @@ async def test_startup_without_token_exits_2_with_one_line(tmp_path: Path) -> No
     assert not out.strip()
 
 
+async def test_rejected_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    import os
+    import sys
+
+    async with FakeDiscord() as fake:
+        fake.reject_tokens = True
+        env = {**os.environ, "DISCORD_TOKEN": "not-a-valid-token", "DISCORD_API_BASE": fake.api_base,
+               "DATABASE_PATH": str(tmp_path / "x.sqlite3"), "LOG_LEVEL": "WARNING"}
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=str(Path(__file__).resolve().parents[2]), env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(proc.communicate(), timeout=60)
+    assert proc.returncode == 2
+    errors = [line for line in err.decode().splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "DISCORD_TOKEN" in errors[0] and "rejected" in errors[0]
+    assert "Traceback" not in err.decode()
+
+
 def test_pobeda_is_the_registered_game() -> None:
     assert Pobeda.key == "pobeda"

@@ -197,6 +197,7 @@ class FakeDiscord:
         self.resumes: list[tuple[float, dict[str, Any]]] = []
         self.interactions: list[InteractionResult] = []
         self._by_token: dict[str, InteractionResult] = {}
+        self.reject_tokens = False  # switch: GET /users/@me answers 401, as Discord does for a bad token
         self._rate_rules: list[_RateRule] = []
         self._last_request_at = time.monotonic()
 
@@ -1340,6 +1341,8 @@ class FakeDiscord:
         return 200, {"url": self.gateway_url}
 
     async def _h_me(self, req: _Req) -> tuple[int, Any]:
+        if self.reject_tokens:
+            raise ApiError(401, 0, "401: Unauthorized")
         return 200, {**self.bot_user.to_payload(), "verified": True, "mfa_enabled": False, "flags": 0}
 
     async def _h_user(self, req: _Req, uid: str) -> tuple[int, Any]:
