@@ -50,6 +50,14 @@ class GameCog(commands.Cog):
             await reply(interaction, "ℹ️ " + t("err.no_game_here", lang(interaction)))
         return session
 
+    async def _moderated_session(self, interaction: discord.Interaction) -> Session | None:
+        """The channel's game, if the caller is its host or a moderator (else refused)."""
+        session = await self._session(interaction)
+        if session is not None and not is_moderator(interaction, session):
+            await refuse(interaction, SessionError("err.moderator_only"))
+            return None
+        return session
+
     # ---- /game new -------------------------------------------------------------------
     @game.command(name="new", description=_("Open a lobby for a new game in this channel", key="cmd.new"))
     @app_commands.describe(
@@ -172,36 +180,25 @@ class GameCog(commands.Cog):
         if not session.seats_of(interaction.user.id):
             await refuse(interaction, SessionError("err.spectator"))
             return
-        view = discord.ui.View(timeout=None)
-        view.add_item(discord.ui.Button(label=t("confirm.concede", language), style=discord.ButtonStyle.danger,
-                                        custom_id=f"tt:c:{session.id}"))
-        await reply(interaction, t("confirm.concede_q", language), view=view)
+        await reply(interaction, t("confirm.concede_q", language),
+                    view=danger_button(t("confirm.concede", language), f"tt:c:{session.id}"))
 
     @game.command(name="abort", description=_("End the game without a result (host or moderators)", key="cmd.abort"))
     async def abort(self, interaction: discord.Interaction) -> None:
-        session = await self._session(interaction)
+        session = await self._moderated_session(interaction)
         if session is None:
             return
         language = lang(interaction)
-        if not is_moderator(interaction, session):
-            await refuse(interaction, SessionError("err.moderator_only"))
-            return
-        view = discord.ui.View(timeout=None)
-        view.add_item(discord.ui.Button(label=t("confirm.abort", language), style=discord.ButtonStyle.danger,
-                                        custom_id=f"tt:x:{session.id}"))
         await reply(interaction, t("confirm.abort_q", language, game=t(f"{session.row.game}.name", language)),
-                    view=view)
+                    view=danger_button(t("confirm.abort", language), f"tt:x:{session.id}"))
 
     @game.command(name="admin", description=_("Moderator actions of this game (host or moderators)",
                                               key="cmd.admin"))
     async def admin(self, interaction: discord.Interaction) -> None:
-        session = await self._session(interaction)
+        session = await self._moderated_session(interaction)
         if session is None:
             return
         language = lang(interaction)
-        if not is_moderator(interaction, session):
-            await refuse(interaction, SessionError("err.moderator_only"))
-            return
         if session.game is None or session.row.status != "running":
             await refuse(interaction, SessionError("err.not_running"))
             return
@@ -237,6 +234,13 @@ class GameCog(commands.Cog):
         if len(rows) > 30:
             lines.append(t("games.more", language, n=len(rows) - 30))
         await reply(interaction, "\n".join(lines)[:1990])
+
+
+def danger_button(label: str, custom_id: str) -> discord.ui.View:
+    """A one-button confirmation (the button is routed by its custom id in cogs/controls.py)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.danger, custom_id=custom_id))
+    return view
 
 
 async def send_panel(interaction: discord.Interaction, session: Session) -> None:
