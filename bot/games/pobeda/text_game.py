@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.games.base import Action, Event
 from bot.games.pobeda.data import card_kind, cell_index, cell_name
@@ -24,11 +24,10 @@ class TextMixin:
 
     s: dict[str, Any]
 
-    def side_of(self, seat: int) -> int:  # overridden by Pobeda
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by Pobeda, which this is mixed into
+        def side_of(self, seat: int) -> int: ...
 
-    def lines_of(self, side: int) -> int:  # overridden by Pobeda
-        raise NotImplementedError
+        def lines_of(self, side: int) -> int: ...
 
     @classmethod
     def team_label(cls, team: int, options: dict[str, Any], lang: str) -> str:
