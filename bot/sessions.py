@@ -277,7 +277,7 @@ class SessionManager:
             row.seat_counts = [0] * len(arrangement.seat_users)
             row.status = "running"
             row.published_seq = -1
-            state_text = dumps(game.to_json())
+            state_text = game.to_json_text()
             deadlines = self._deadlines_for(session, game, acting_seat=None)
             try:
                 await self.store.start_game(row, state_text, self._deadline_rows(deadlines))
@@ -358,12 +358,13 @@ class SessionManager:
             seat_counts[seat] += 1
         status = "finished" if session.outcome() is not None else row.status
         deadlines = self._deadlines_for(session, game, acting_seat=seat)
-        state_text = dumps(game.to_json())
+        state_text = game.to_json_text()
         try:
             await self.store.commit_action(
                 row.id, old_seq=row.seq, new_seq=new_seq, status=status, seat_counts=seat_counts,
                 settings=row.settings, seat=seat, user_id=user_id, action=action, events=stored_events,
-                state_text=state_text, deadlines=self._deadline_rows(deadlines),
+                state_text=state_text,
+                deadlines=None if deadlines == session.deadlines else self._deadline_rows(deadlines),
             )
         except BaseException:
             if session.state_text is not None:

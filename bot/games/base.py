@@ -36,6 +36,7 @@ Replay
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -47,6 +48,11 @@ ADMIN = -1
 
 Action = dict[str, Any]
 Event = dict[str, Any]
+
+
+def state_text(state: Any) -> str:
+    """Compact JSON of a state (no ASCII escaping: Cyrillic stays readable in the database)."""
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
 
 class IllegalAction(Exception):
@@ -220,6 +226,14 @@ class Game(ABC):
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-able data (including the Rng state)."""
+
+    def to_json_text(self) -> str:
+        """``to_json()`` serialised, as the platform stores it after every action.
+
+        Games whose ``to_json`` returns a defensive deep copy override this to serialise their
+        live state directly: the copy is pure overhead on the hot path of every move.
+        """
+        return state_text(self.to_json())
 
     @classmethod
     @abstractmethod

@@ -316,3 +316,12 @@ async def test_event_with_malformed_recipients_is_refused_and_undone(env, monkey
         await sessions.act(session.id, user, seat, {"type": "add", "n": 2})
     assert session.game.to_json()["total"] == 0 and session.row.seq == 0
     assert (await store.load_game(session.id)).seq == 0
+
+
+def test_state_text_matches_to_json_for_every_game() -> None:
+    """The fast serialisation each game may provide stores exactly what ``to_json`` returns."""
+    import importlib
+
+    for key in ("pobeda", "coldwar", "godstorm"):
+        game = importlib.import_module(f"bot.games.{key}").bench_state()
+        assert json.loads(game.to_json_text()) == json.loads(json.dumps(game.to_json())), key

@@ -5,7 +5,17 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
-from bot.games.base import Action, Arrangement, Event, Game, IllegalAction, OptionSpec, Player, Rng
+from bot.games.base import (
+    Action,
+    Arrangement,
+    Event,
+    Game,
+    IllegalAction,
+    OptionSpec,
+    Player,
+    Rng,
+    state_text,
+)
 from bot.games.coldwar import text
 from bot.games.coldwar.cards import TARGETS, faction, influence
 from bot.games.coldwar.engine import Engine, new_state
@@ -167,6 +177,9 @@ class ColdWar(Game):
 
     def to_json(self) -> dict[str, Any]:
         return {"state": copy.deepcopy(self.s), "seat_info": copy.deepcopy(self.seat_info)}
+
+    def to_json_text(self) -> str:
+        return state_text({"state": self.s, "seat_info": self.seat_info})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ColdWar:

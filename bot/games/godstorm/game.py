@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import Action, Arrangement, Event, Game, OptionSpec, Player, Rng
+from bot.games.base import Action, Arrangement, Event, Game, OptionSpec, Player, Rng, state_text
 from bot.games.godstorm import board, data
 from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
@@ -241,6 +241,10 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
     def to_json(self) -> dict[str, Any]:
         self.s["rng"] = self.rng.to_json()
         return _copy(self.s)
+
+    def to_json_text(self) -> str:
+        self.s["rng"] = self.rng.to_json()
+        return state_text(self.s)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Godstorm:

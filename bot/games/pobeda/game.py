@@ -19,6 +19,7 @@ from bot.games.base import (
     OptionSpec,
     Player,
     Rng,
+    state_text,
 )
 from bot.games.pobeda import data
 from bot.games.pobeda.data import (
@@ -165,6 +166,10 @@ class Pobeda(TextMixin, Game):
     def to_json(self) -> dict[str, Any]:
         self.s["rng"] = self.rng.to_json()
         return copy.deepcopy(self.s)
+
+    def to_json_text(self) -> str:
+        self.s["rng"] = self.rng.to_json()
+        return state_text(self.s)
 
     @classmethod
     def from_json(cls, data_: dict[str, Any]) -> Pobeda:
