@@ -154,3 +154,24 @@ async def test_unannounced_move_is_published_after_restart(tmp_path: Path) -> No
         await fake.wait_for(lambda: game_row(table.db, table.channel.id)["published_seq"] == 1, timeout=20)
         await table.bot.stop()
         assert_clean_output(table.bot.output())
+
+
+async def test_a_thread_holds_its_own_game(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"])
+        await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        thread = fake.create_thread(table.channel, "rematch")
+        r = await fake.slash(table.user("bob"), thread, "game new", game="coldwar")
+        assert not r.ephemeral and r.embeds  # a second game, in the thread
+        join = await fake.click(table.user("alice"), r.message, custom_id=custom_ids(r.message, "tt:l:")[0])
+        assert f"<@{table.user('alice').id}>" in join.text
+        start = next(c for c in custom_ids(r.message, "tt:l:") if c.endswith(":start"))
+        await fake.click(table.user("bob"), r.message, custom_id=start)
+        posted = await fake.wait_for(lambda: [m for m in fake.channel_messages(thread) if m.attachments],
+                                     timeout=20)
+        assert posted[0].channel_id == thread.id
+        assert not [m for m in fake.channel_messages(table.channel) if m.attachments]  # the lobby's channel
+        assert sorted(r[0] for r in db_query(table.db, "SELECT channel_id FROM games")) == sorted(
+            [table.channel.id, thread.id])
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
