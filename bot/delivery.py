@@ -256,7 +256,9 @@ class Publisher:
                 channel = await self.client.create_dm(discord.Object(user_id))  # type: ignore[arg-type]
                 self._dm_channels[user_id] = channel
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-            await channel.send(content, **kwargs)
+            message = await channel.send(content, **kwargs)
+            if view is not None and view.children:
+                await self.retire_previous_panel(session, user_id, channel, message.id)
             return True
         except discord.Forbidden as exc:
             if exc.code == 50007:
@@ -268,6 +270,22 @@ class Publisher:
         except discord.HTTPException as exc:
             log.warning("DM to user %s failed: %s", user_id, exc)
         return False
+
+    async def retire_previous_panel(self, session: Session, user_id: int, channel: Any, message_id: int) -> None:
+        """Strip the controls from the user's previous DM panel of this game.
+
+        Over a game of days the DMs pile up panels; only the newest should look actionable (an
+        older one would only answer "no longer available").
+        """
+        purpose = f"panel:{user_id}"
+        previous = await self.store.get_message(session.id, purpose)
+        await self.store.set_message(session.id, purpose, getattr(channel, "id", 0), message_id)
+        if previous is None or previous[1] == message_id:
+            return
+        try:
+            await channel.get_partial_message(previous[1]).edit(view=None)
+        except discord.HTTPException as exc:
+            log.info("could not retire an old panel of game %s: %s", session.id, exc)
 
     async def dm_closed_notice(self, session: Session, user_id: int) -> None:
         """Tell the channel (once per game and user, never the content) to use /game hand."""

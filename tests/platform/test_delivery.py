@@ -32,6 +32,19 @@ class StubChannel:
         self.sent.append({"content": content, **kwargs})
         return SimpleNamespace(id=len(self.sent))
 
+    def get_partial_message(self, message_id: int) -> Any:
+        channel = self
+
+        class Partial:
+            async def edit(self, **kwargs: Any) -> None:
+                channel.edits.append((message_id, kwargs))
+
+        return Partial()
+
+    @property
+    def edits(self) -> list[tuple[int, dict[str, Any]]]:
+        return self.__dict__.setdefault("_edits", [])
+
 
 class StubClient:
     def __init__(self, channel: StubChannel, dm: StubChannel) -> None:
@@ -102,4 +115,22 @@ async def test_mentions_only_the_players_to_act(tmp_path: Path) -> None:
     actor_users = [session.row.seat_users[s][0] for s in session.game.actors()]
     assert [u.id for u in post["allowed_mentions"].users] == actor_users
     assert post["allowed_mentions"].everyone is False and post["allowed_mentions"].roles is False
+    await store.close()
+
+
+async def test_a_new_dm_panel_retires_the_previous_one(tmp_path: Path) -> None:
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, session = await setup(tmp_path, channel, dm)
+    await publisher.publish(session.id)
+    first_seat = session.game.actors()[0]
+    first_user = session.row.seat_users[first_seat][0]
+    first_panel = len(dm.sent)  # the id the stub gave the first panel
+    for _ in range(2):  # both players move: the first player is prompted again
+        seat = session.game.actors()[0]
+        await sessions.act(session.id, session.row.seat_users[seat][0], seat, {"type": "add", "n": 1})
+        await publisher.publish(session.id)
+    assert session.game.actors() == [first_seat]
+    assert (first_panel, {"view": None}) in dm.edits  # its old panel lost its controls
+    stored = await store.get_message(session.id, f"panel:{first_user}")
+    assert stored is not None and stored[1] == len(dm.sent)
     await store.close()
