@@ -75,6 +75,8 @@ class ControlsCog(commands.Cog):
             await self.confirm_concede(interaction, session)
         elif kind == "m":
             await self.admin_action(interaction, session, parts[3])
+        elif kind == "d":
+            await self.dms_reopened(interaction, session)
         else:
             raise ValueError(kind)
 
@@ -177,6 +179,23 @@ class ControlsCog(commands.Cog):
         if session.row.status == "finished":
             await self.bot.publisher.post(session.row.channel_id, "🏁 " + result_line(session, language),
                                           allowed_mentions=mentions([]))
+
+    async def dms_reopened(self, interaction: discord.Interaction, session: Session) -> None:
+        """The player says their DMs are open again: try one DM with their panel."""
+        language = lang(interaction)
+        seats = session.seats_of(interaction.user.id)
+        if not seats or session.game is None:
+            raise SessionError("err.spectator")
+        publisher = self.bot.publisher
+        user_id = interaction.user.id
+        publisher.dm_closed.discard(user_id)
+        await self.bot.store.clear_dm_closed(user_id)
+        seat = next((s for s in seats if s in session.game.actors()), seats[0])
+        content, view = build_panel(session, seat, language)
+        if await publisher.dm(session, user_id, content, inert(view)):
+            await reply(interaction, "✅ " + t("panel.dms_ok", language))
+        else:
+            await reply(interaction, "⛔ " + t("panel.dms_still_closed", language))
 
     async def admin_action(self, interaction: discord.Interaction, session: Session, digest: str) -> None:
         if not is_moderator(interaction, session):

@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.panels import action_hash, build_panel
 from bot.sessions import Session, SessionError
 from cogs.common import (
+    bot_of,
     is_moderator,
     lang,
     lobby_message,
@@ -255,6 +256,11 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
         return
     seat = next((s for s in seats if s in session.game.actors()), seats[0])
     content, view = build_panel(session, seat, language)
+    publisher = bot_of(interaction).publisher
+    if interaction.user.id in publisher.dm_closed and len(view.children) < 25:
+        # offer to try DMs again once the player has opened them
+        view.add_item(discord.ui.Button(label=t("panel.dms_open", language), style=discord.ButtonStyle.secondary,
+                                        custom_id=f"tt:d:{session.id}", row=4))
     await reply(interaction, content, view=view)
 
 

@@ -244,6 +244,19 @@ async def test_closed_dms_spectator_double_click_and_stale_buttons(tmp_path: Pat
             await wait_turn_post(table, posts)
             assert game_row(table.db, table.channel.id)["seq"] == seq_before + 1
         assert bob_played and stale_checked and double_checked
+
+        # bob's /game hand offers to retry DMs: refused while closed, then his panel arrives by DM
+        bob = table.user("bob")
+        hand = await fake.slash(bob, table.channel, "game hand")
+        retry = custom_ids(hand.message, "tt:d:")
+        assert retry
+        r = await fake.click(bob, hand.message, custom_id=retry[0])
+        assert r.content.startswith("⛔") and not fake.dm_messages(bob)
+        fake.open_dms(bob)
+        hand = await fake.slash(bob, table.channel, "game hand")
+        r = await fake.click(bob, hand.message, custom_id=custom_ids(hand.message, "tt:d:")[0])
+        assert r.content.startswith("✅"), r.content
+        assert fake.dm_messages(bob) and db_query(table.db, "SELECT COUNT(*) FROM dm_closed")[0][0] == 0
         # the notice is not repeated on bob's later turns
         assert len([m for m in fake.channel_messages(table.channel) if "/game hand" in m.content]) == 1
         await table.bot.stop()
