@@ -147,6 +147,12 @@ class SessionManager:
     async def _ensure_loaded(self, session: Session) -> None:
         if session.game is not None or session.row.status == "lobby":
             return
+        # two first interactions after a restart must not each load (and then act on) a copy
+        async with session.lock:
+            if session.game is None:
+                await self._load(session)
+
+    async def _load(self, session: Session) -> None:
         if session.row.state is None:
             full = await self.store.load_game(session.id)
             if full is None:

@@ -325,3 +325,40 @@ def test_state_text_matches_to_json_for_every_game() -> None:
     for key in ("pobeda", "coldwar", "godstorm"):
         game = importlib.import_module(f"bot.games.{key}").bench_state()
         assert json.loads(game.to_json_text()) == json.loads(json.dumps(game.to_json())), key
+
+
+async def test_concurrent_first_access_after_restart_loads_one_game(env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second first-access must not replace the live game with a copy loaded before a commit."""
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB)
+    seat, user = actor_user(session)
+    fresh = SessionManager(store)
+    await fresh.restore()
+    committing = asyncio.Event()
+    original_load, original_commit = store.load_game, store.commit_action
+    loads = 0
+
+    async def load_game(game_id: int):
+        nonlocal loads
+        loads += 1
+        row = await original_load(game_id)
+        if loads == 2:
+            await committing.wait()  # hold this (pre-commit) copy until the first caller commits
+        return row
+
+    async def commit_action(*args, **kwargs):
+        committing.set()
+        await asyncio.sleep(0.01)
+        return await original_commit(*args, **kwargs)
+
+    monkeypatch.setattr(store, "load_game", load_game)
+    monkeypatch.setattr(store, "commit_action", commit_action)
+    first = asyncio.create_task(fresh.act(session.id, user, seat, {"type": "add", "n": 1}, stamp=0))
+    second = asyncio.create_task(fresh.get(session.id))
+    await asyncio.wait_for(asyncio.gather(first, second), timeout=10)
+    committing.set()
+    live = await fresh.get(session.id)
+    assert live.row.seq == 1 and live.game.to_json()["total"] == 1
+    other = live.game.actors()[0]
+    await fresh.act(session.id, live.row.seat_users[other][0], other, {"type": "add", "n": 1})
+    assert (await original_load(session.id)).seq == 2
