@@ -541,19 +541,17 @@ class Engine:
         self.s["dec"] = None
         self._emit("first", seat=seat, first=a["seat"])
 
+    def _reorder_top(self, seat: int, deck: str, order: list[Any], event: str) -> None:
+        """Put the peeked top cards of ``deck`` back in the chosen order."""
+        self.s[deck][:len(order)] = order
+        self.s["dec"] = None
+        self._emit(event, seat=seat)
+
     def _do_analyst(self, seat: int, d: dict[str, Any], a: Action) -> None:
-        s = self.s
-        n = len(a["order"])
-        s["gdeck"][:n] = a["order"]
-        s["dec"] = None
-        self._emit("analyst_done", seat=seat)
+        self._reorder_top(seat, "gdeck", a["order"], "analyst_done")
 
     def _do_space(self, seat: int, d: dict[str, Any], a: Action) -> None:
-        s = self.s
-        n = len(a["order"])
-        s["tdeck"][:n] = a["order"]
-        s["dec"] = None
-        self._emit("space_done", seat=seat)
+        self._reorder_top(seat, "tdeck", a["order"], "space_done")
 
     def _do_double(self, seat: int, d: dict[str, Any], a: Action) -> None:
         s = self.s
