@@ -183,10 +183,7 @@ class SessionManager:
         cls = game_class(game_key)
         merged = cls.default_options()
         for name, value in options.items():
-            spec = next((s for s in cls.option_specs() if s.name == name), None)
-            if spec is None or value not in [c[0] for c in spec.choices]:
-                raise SessionError("err.bad_option", name=name, value=value)
-            merged[name] = value
+            merged[name] = self._option_value(cls, name, value)
         existing = self.by_channel(channel_id)
         if existing is not None:
             raise SessionError("err.channel_busy", game=existing.row.game, id=existing.id)
@@ -251,10 +248,7 @@ class SessionManager:
             if name == "deadline_s":
                 row.settings["deadline_s"] = max(0, int(value))
             else:
-                spec = next((s for s in session.cls.option_specs() if s.name == name), None)
-                if spec is None or value not in [c[0] for c in spec.choices]:
-                    raise SessionError("err.bad_option", name=name, value=value)
-                row.options[name] = value
+                row.options[name] = self._option_value(session.cls, name, value)
                 teams = session.cls.team_count(row.options, len(row.lobby))
                 for p in row.lobby:
                     if p.get("team") is not None and p["team"] >= teams:
@@ -513,15 +507,12 @@ class SessionManager:
                 row.status = "finished"
             else:
                 await self.store.set_status(game_id, "running", row.settings)
-                await self._store_seats(session)
+                await self.store.update_seats(session.id, row.seat_users or [])
                 game.seat_names = session.seat_names()
                 await self._autoplay(session)
             self._drop_if_done(session)
         self.on_change(game_id)
         return session
-
-    async def _store_seats(self, session: Session) -> None:
-        await self.store.update_seats(session.id, session.row.seat_users or [])
 
     async def abort(self, game_id: int) -> Session:
         session = await self.get(game_id)
@@ -540,14 +531,13 @@ class SessionManager:
 
     # ---- helpers for the Discord layer ----------------------------------------------
     @staticmethod
-    def check_option_value(cls: type[Game], name: str, raw: str) -> Any:
+    def _option_value(cls: type[Game], name: str, value: Any, *, as_text: bool = False) -> Any:
+        """The option's own value for ``value`` (compared as text when parsing a command line)."""
         spec = next((s for s in cls.option_specs() if s.name == name), None)
-        if spec is None:
-            raise SessionError("err.bad_option", name=name, value=raw)
-        for value, _label in spec.choices:
-            if str(value) == raw:
-                return value
-        raise SessionError("err.bad_option", name=name, value=raw)
+        for choice, _label in spec.choices if spec else ():
+            if (str(choice) == value) if as_text else (choice == value):
+                return choice
+        raise SessionError("err.bad_option", name=name, value=value)
 
     def parse_options(self, cls: type[Game], text: str) -> dict[str, Any]:
         """``"lines=2 layout=shuffled"`` -> typed option values (refused when unknown)."""
@@ -556,6 +546,6 @@ class SessionManager:
             name, sep, raw = part.partition("=")
             if not sep:
                 raise SessionError("err.bad_option", name=part, value="")
-            result[name] = self.check_option_value(cls, name, raw)
+            result[name] = self._option_value(cls, name, raw, as_text=True)
         return result
 
