@@ -67,11 +67,19 @@ def result_line(session: Session, lang: str) -> str:
     return t(key, lang, names=", ".join(names))
 
 
-async def render_board(session: Session, lang: str) -> discord.File:
+async def render_png(session: Session, lang: str) -> bytes:
     """Render the public view off the event loop (one big board must not stall other games)."""
     view = json.loads(json.dumps(session.public_view()))
-    png = await asyncio.to_thread(renderer(session.row.game), view, lang)
+    return await asyncio.to_thread(renderer(session.row.game), view, lang)
+
+
+def board_file(session: Session, png: bytes) -> discord.File:
+    """A fresh upload of ``png`` (a File is consumed by one request)."""
     return discord.File(io.BytesIO(png), filename=f"{session.row.game}-{session.id}-{session.row.seq}.png")
+
+
+async def render_board(session: Session, lang: str) -> discord.File:
+    return board_file(session, await render_png(session, lang))
 
 
 class Publisher:
@@ -182,29 +190,26 @@ class Publisher:
         log_lines = lines if new_post else (previous[2].get("lines", []) if previous else []) + lines
         log_lines = log_lines[-MAX_LOG_LINES:]
         content = clip_lines(log_lines + ["", status] if log_lines else [status])
-        board = await render_board(session, lang)
+        png = await render_png(session, lang)
         view = None if finished else inert(channel_view(game_id, lang))
-        if new_post or previous is None:
-            message = await self.post(row.channel_id, content, file=board, view=view,
-                                      allowed_mentions=mentions(ping_users))
-            if message is not None:
-                await self.store.set_message(game_id, "turn", row.channel_id, message.id, {"lines": log_lines})
-        else:
+        edited = False
+        if not new_post and previous is not None:
             channel_id, message_id, _ = previous
             try:
                 channel = await self.channel(channel_id)
                 if channel is not None:
                     partial = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
-                    await partial.edit(content=content, attachments=[board], view=view,
+                    await partial.edit(content=content, attachments=[board_file(session, png)], view=view,
                                        allowed_mentions=mentions([]))
                     await self.store.set_message(game_id, "turn", channel_id, message_id, {"lines": log_lines})
+                    edited = True
             except discord.HTTPException as exc:
                 log.warning("editing the turn message of game %s failed (%s); posting anew", game_id, exc)
-                message = await self.post(row.channel_id, content, file=await render_board(session, lang),
-                                          view=view, allowed_mentions=mentions(ping_users))
-                if message is not None:
-                    await self.store.set_message(game_id, "turn", row.channel_id, message.id,
-                                                 {"lines": log_lines})
+        if not edited:
+            message = await self.post(row.channel_id, content, file=board_file(session, png), view=view,
+                                      allowed_mentions=mentions(ping_users))
+            if message is not None:
+                await self.store.set_message(game_id, "turn", row.channel_id, message.id, {"lines": log_lines})
         # DMs before the mark: a crash in between repeats a post rather than losing a prompt
         await self.send_private(session, prompted, private, skip)
         await self.store.mark_published(game_id, target_seq)

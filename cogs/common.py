@@ -123,9 +123,7 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
                          for i in range(teams)],
             ))
             next_row += 1
-        for spec in cls.option_specs()[: 4 - next_row + 1]:
-            if next_row > 4:
-                break
+        for spec in cls.option_specs()[: 5 - next_row]:  # one select per row, five rows at most
             view.add_item(discord.ui.Select(
                 custom_id=f"tt:o:{gid}:{spec.name}", row=next_row,
                 placeholder=t("lobby.set_option", language, option=t(spec.label_key, language)),
