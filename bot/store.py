@@ -81,6 +81,19 @@ MIGRATIONS: list[list[str]] = [
             since REAL NOT NULL
         )""",
     ],
+    # version 2: install-wide settings (e.g. the custom-id secret, the last time the bot was alive)
+    # and games whose stored state cannot be loaded (kept apart so one bad row harms no other game)
+    [
+        """CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )""",
+        """CREATE TABLE broken_games (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            reason TEXT NOT NULL,
+            since REAL NOT NULL
+        )""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -437,6 +450,18 @@ class Store:
             "SELECT game_id, seat FROM deadlines WHERE due_at <= ? ORDER BY due_at", (now,)
         ) as cur:
             return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    # ---- install-wide settings ---------------------------------------------------------
+    async def get_meta(self, key: str) -> str | None:
+        async with self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.write(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
 
     # ---- users whose DMs are closed ---------------------------------------------------
     async def mark_dm_closed(self, user_id: int) -> None:

@@ -362,3 +362,16 @@ async def test_concurrent_first_access_after_restart_loads_one_game(env, monkeyp
     other = live.game.actors()[0]
     await fresh.act(session.id, live.row.seat_users[other][0], other, {"type": "add", "n": 1})
     assert (await original_load(session.id)).seq == 2
+
+
+async def test_meta_settings_survive_reopen(tmp_path: Path) -> None:
+    """Install-wide settings (schema version 2) are kept across a reopen and overwritten in place."""
+    path = tmp_path / "meta.sqlite3"
+    store = await Store.open(path)
+    assert await store.get_meta("secret") is None
+    await store.set_meta("secret", "one")
+    await store.set_meta("secret", "two")
+    await store.close()
+    store = await Store.open(path)
+    assert await store.get_meta("secret") == "two"
+    await store.close()
