@@ -199,6 +199,55 @@ async def test_rest_details_without_bot() -> None:
             assert (await resp.json())["retry_after"] == 1.5
 
 
+async def test_fault_switches_without_bot() -> None:
+    """503 bursts, dropped connections, lost answers, a REST outage, and Discord's nonce dedup
+    ("If another message was created by the same author with the same nonce, that message will be
+    returned and no new message will be created", Discord API docs, Create Message)."""
+    async with FakeDiscord() as fake, aiohttp.ClientSession() as http:
+        ch = fake.create_channel(fake.create_guild(), "c")
+        url = f"{fake.api_base}/channels/{ch.id}/messages"
+        rule = fake.fail_requests(503, "/messages", method="POST", count=2)
+        for _ in range(2):
+            async with http.post(url, json={"content": "a"}) as resp:
+                assert resp.status == 503 and resp.headers["Content-Type"] == "application/json"
+        async with http.get(f"{fake.api_base}/users/@me") as resp:  # other routes are untouched
+            assert resp.status == 200
+        async with http.post(url, json={"content": "a"}) as resp:
+            assert resp.status == 200
+        assert rule.hits == 2 and rule.remaining == 0
+        assert [m.content for m in fake.channel_messages(ch)] == ["a"]
+
+        fake.fail_requests(route_contains="/messages", drop=True)
+        with pytest.raises(aiohttp.ClientError):
+            async with http.post(url, json={"content": "b"}) as resp:
+                await resp.read()
+        assert [m.content for m in fake.channel_messages(ch)] == ["a"]
+
+        fake.fail_requests(route_contains="/messages", lose_response=True)
+        body = {"content": "c", "nonce": "n1", "enforce_nonce": True}
+        with pytest.raises(aiohttp.ClientError):
+            async with http.post(url, json=body) as resp:
+                await resp.read()
+        async with http.post(url, json=body) as resp:  # the retry finds the message made before
+            assert resp.status == 200
+            assert int((await resp.json())["id"]) == fake.channel_messages(ch)[-1].id
+        assert [m.content for m in fake.channel_messages(ch)] == ["a", "c"]
+
+        fake.rest_outage = True
+        async with http.get(f"{fake.api_base}/gateway/bot") as resp:
+            assert resp.status == 503
+        fake.outage_drops = True
+        with pytest.raises(aiohttp.ClientError):
+            async with http.get(f"{fake.api_base}/users/@me") as resp:
+                await resp.read()
+        fake.rest_outage = False
+        async with http.get(f"{fake.api_base}/users/@me") as resp:
+            assert resp.status == 200
+        # the lost answer is recorded with the status of what was done; a drop has no answer (-1)
+        assert [r.status for r in fake.faults_injected[:5]] == [503, 503, -1, 200, 503]
+        assert {r.status for r in fake.faults_injected[5:]} == {-1}  # aiohttp may retry a GET once
+
+
 async def test_threads_and_privacy_scan(world: World) -> None:
     fake, alice = world.fake, world.alice
     thread = fake.create_thread(world.channel, "t1")  # created while connected: THREAD_CREATE

@@ -93,6 +93,27 @@ class _RateRule:
 
 
 @dataclass(eq=False)
+class FaultRule:
+    """One ``fail_requests`` switch; ``remaining`` counts down as matching requests are refused."""
+
+    status: int
+    route_contains: str | None
+    method: str | None
+    remaining: int
+    code: int = 0
+    drop: bool = False
+    lose_response: bool = False
+    hits: int = 0
+
+    def matches(self, path: str, method: str) -> bool:
+        return (
+            self.remaining > 0
+            and (self.route_contains is None or self.route_contains in path)
+            and (self.method is None or self.method == method)
+        )
+
+
+@dataclass(eq=False)
 class _Session:
     id: str
     intents: int
@@ -158,7 +179,7 @@ class FakeDiscord:
         host: str = "127.0.0.1",
         heartbeat_interval_ms: int = 41250,
         send_message_events: bool = True,
-        callback_deadline: float | None = None,
+        callback_deadline: float | None = 3.0,
         quiet_period: float = 0.5,
     ) -> None:
         """
@@ -199,6 +220,12 @@ class FakeDiscord:
         self._by_token: dict[str, InteractionResult] = {}
         self.reject_tokens = False  # switch: GET /users/@me answers 401, as Discord does for a bad token
         self._rate_rules: list[_RateRule] = []
+        self._fault_rules: list[FaultRule] = []
+        # switch: every REST route answers 503 (or, with outage_drops, the connection is dropped)
+        self.rest_outage = False
+        self.outage_drops = False
+        self.faults_injected: list[RecordedRequest] = []  # requests refused by a fault switch
+        self._nonces: dict[tuple[int, str], tuple[float, int]] = {}  # (author, nonce) -> (time, message id)
         self._last_request_at = time.monotonic()
 
         self._sessions: dict[str, _Session] = {}
@@ -337,6 +364,32 @@ class FakeDiscord:
         self._rate_rules.append(
             _RateRule(retry_after, route_contains, method.upper() if method else None, count, is_global)
         )
+
+    def fail_requests(
+        self,
+        status: int = 503,
+        route_contains: str | None = None,
+        *,
+        method: str | None = None,
+        count: int = 1,
+        code: int = 0,
+        drop: bool = False,
+        lose_response: bool = False,
+    ) -> FaultRule:
+        """The next ``count`` requests whose path (without /api/v10) contains ``route_contains`` (any
+        if None) and whose method matches are refused: answered ``status`` with a Discord-shaped body,
+        or with ``drop=True`` the connection is closed without an answer (a network error). With
+        ``lose_response=True`` the request is carried out and only the answer is lost (the bot sees a
+        network error for something Discord did). Returns the rule (``remaining``, ``hits``)."""
+        rule = FaultRule(status, route_contains, method.upper() if method else None, count, code, drop,
+                         lose_response)
+        self._fault_rules.append(rule)
+        return rule
+
+    def clear_faults(self) -> None:
+        """Drop every pending ``fail_requests`` rule and end a REST outage."""
+        self._fault_rules.clear()
+        self.rest_outage = False
 
     async def disconnect_gateway(self, code: int = 4000) -> None:
         """Close the bot's gateway socket; discord.py then RESUMEs (code 4000) or re-identifies."""
@@ -1058,6 +1111,10 @@ class FakeDiscord:
         self.requests.append(rec)
         self._last_request_at = time.monotonic()
 
+        fault = self._fault_for(path, request.method)
+        if fault is not None and not fault.lose_response:
+            return await self._refuse(request, rec, fault.status, fault.code, fault.drop)
+
         for rule in self._rate_rules:
             if (
                 rule.remaining > 0
@@ -1084,12 +1141,40 @@ class FakeDiscord:
                 log.info("%s %s -> %s %s", request.method, path, err.status, err.body())
                 return _json_response(err.status, err.body())
             rec.status = status
+            if fault is not None:  # lose_response: done, but the bot never hears so
+                return await self._refuse(request, rec, 0, 0, True)
             return _json_response(status, out)
 
         rec.status = 404
         self.unknown_routes.append(f"{request.method} {path}")
         log.warning("fake discord: unknown route %s %s", request.method, path)
         return _json_response(404, {"message": "404: Not Found", "code": 0})
+
+    def _fault_for(self, path: str, method: str) -> FaultRule | None:
+        if self.rest_outage:
+            return FaultRule(503, None, None, 1, 0, self.outage_drops)
+        for rule in self._fault_rules:
+            if rule.matches(path, method):
+                rule.remaining -= 1
+                rule.hits += 1
+                self._fault_rules = [r for r in self._fault_rules if r.remaining > 0]
+                return rule
+        return None
+
+    async def _refuse(
+        self, request: web.Request, rec: RecordedRequest, status: int, code: int, drop: bool
+    ) -> web.StreamResponse:
+        self.faults_injected.append(rec)
+        if drop:
+            rec.status = rec.status or -1  # -1: no answer at all
+            log.info("fault: dropping the connection of %s %s", request.method, rec.path)
+            if request.transport is not None:
+                request.transport.abort()
+            raise asyncio.CancelledError  # aiohttp treats the handler as cancelled: nothing is written
+        rec.status = status
+        log.info("fault: %s %s -> %s", request.method, rec.path, status)
+        body = {"message": "Service Unavailable" if status == 503 else f"{status}: injected fault", "code": code}
+        return _json_response(status, body)
 
     def _too_many(self, rule: _RateRule) -> web.Response:
         headers = {
@@ -1596,7 +1681,18 @@ class FakeDiscord:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         if ch.archived:
             raise ApiError(400, 50083, "Thread is archived")
-        msg = self._create_message(ch, req.json or {}, req.files)
+        payload = req.json or {}
+        key = (self.bot_user.id, str(payload.get("nonce"))) if payload.get("enforce_nonce") else None
+        if key is not None:
+            # Discord: with enforce_nonce, a message by the same author with the same nonce within the
+            # past few minutes is returned instead of creating a new one
+            self._nonces = {k: v for k, v in self._nonces.items() if v[0] > time.monotonic() - 300}
+            seen = self._nonces.get(key)
+            if seen is not None and seen[1] in self.messages:
+                return 200, self._message_payload(self.messages[seen[1]])
+        msg = self._create_message(ch, payload, req.files)
+        if key is not None:
+            self._nonces[key] = (time.monotonic(), msg.id)
         return 200, self._message_payload(msg)
 
     async def _h_get_message(self, req: _Req, cid: str, mid: str) -> tuple[int, Any]:
