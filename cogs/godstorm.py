@@ -60,13 +60,13 @@ def armies_at(game: Game, where: str) -> int | None:
         current = s.get("current")
         return s["players"][current]["heaven"] if current is not None else None
     loc = s.get("terr", {}).get(where) or s.get("uw", {}).get(where)
-    return None if loc is None else int(loc["armies"])
+    return None if loc is None else int(loc.armies)
 
 
 def owner_of(game: Game, where: str) -> int | None:
     s = _state(game)
     loc = s.get("terr", {}).get(where) or s.get("uw", {}).get(where)
-    return None if loc is None else loc["owner"]
+    return None if loc is None else loc.owner
 
 
 def label(game: Game, where: str, language: str) -> str:
@@ -365,7 +365,7 @@ class RiskCog(commands.Cog):
             moved: list[str] = []
             if gods:
                 with_gods = [a["gods"] for a in moves if a["from"] == src and a["to"] == dst and a["gods"]]
-                moved = with_gods[0] if with_gods else list(_state(game).get("terr", {}).get(src, {}).get("gods", []))
+                moved = with_gods[0] if with_gods else list(getattr(_state(game).get("terr", {}).get(src), "gods", []))
             return {"type": "fortify", "from": src, "to": dst, "count": int(count), "gods": sorted(moved)}
 
         await self.run(interaction, build)

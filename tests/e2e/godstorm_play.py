@@ -135,7 +135,7 @@ class RiskPlayer:
     def border_weight(game: Godstorm, seat: int, where: str) -> tuple[int, int]:
         owned = game.owned(seat)
         enemies = sum(1 for n in gboard.NEIGHBOURS[where] if n not in owned)
-        return (1 if enemies else 0, game.s["terr"][where]["armies"])
+        return (1 if enemies else 0, game.s["terr"][where].armies)
 
     async def fortify(self, game: Godstorm, seat: int, user: Any) -> None:
         move = self.fortify_move(game, seat)
@@ -149,7 +149,7 @@ class RiskPlayer:
         assert dst in [c["value"] for c in tos] and {c["value"] for c in tos} <= owned - {src}, tos
         await self.risk(user, "fortify", **{"from": src, "to": dst, "count": count})
         _row, after = self.game()
-        assert after.s["terr"][dst]["armies"] == game.s["terr"][dst]["armies"] + count
+        assert after.s["terr"][dst].armies == game.s["terr"][dst].armies + count
         self.log.fortified += 1
 
     @staticmethod
@@ -230,10 +230,10 @@ class RiskPlayer:
             if a["type"] != "attack" or a["from"] not in s["terr"]:
                 continue
             src, dst = s["terr"][a["from"]], s["terr"][a["to"]]
-            if src["gods"] and dst["gods"]:
+            if src.gods and dst.gods:
                 continue  # a godswar: fine in play, but slow to drive here
-            edge = src["armies"] - dst["armies"]
-            if edge >= 2 and a["dice"] == min(3, src["armies"] - 1) and (best is None or edge > best[0]):
+            edge = src.armies - dst.armies
+            if edge >= 2 and a["dice"] == min(3, src.armies - 1) and (best is None or edge > best[0]):
                 best = (edge, a)
         return best[1] if best else None
 
@@ -272,7 +272,7 @@ class RiskPlayer:
             untils = await fake.autocomplete(user, channel, "risk attack", focused="until", options=options)
             assert 1 in [c["value"] for c in untils], untils
             # until conquered, or (every other turn) until half of the attackers are left
-            here = game.s["terr"][attack["from"]]["armies"]
+            here = game.s["terr"][attack["from"]].armies
             options["until"] = 1 if self.log.until_attacks % 2 == 0 else max(1, here // 2)
         seq = row["seq"]
         r = await self.risk(user, "attack", **options)
@@ -287,8 +287,8 @@ class RiskPlayer:
             assert len(roll_lines) >= min(rolls, 8), r.content
             _after, now = self.game()
             s = now.s
-            conquered = s["move"] is not None or s["terr"][attack["to"]]["owner"] == seat
-            assert conquered or s["terr"][attack["from"]]["armies"] <= options["until"], options
+            conquered = s["move"] is not None or s["terr"][attack["to"]].owner == seat
+            assert conquered or s["terr"][attack["from"]].armies <= options["until"], options
         if self.game()[1].s["move"] is not None and not self.log.move_autocompletes:
             counts = await fake.autocomplete(user, channel, "risk move", focused="count")
             m = self.game()[1].s["move"]

@@ -19,13 +19,13 @@ def _check_board(g: Godstorm) -> None:
     dealt = s["phase"] not in ("setup", "pantheon", "claim")
     for tid, v in s["terr"].items():
         if tid != move_to and dealt:
-            assert v["owner"] is not None and v["armies"] >= 1, tid
-        if v["gods"]:
-            assert v["owner"] is not None and v["owner"] >= 0 and not v["plague"]
+            assert v.owner is not None and v.armies >= 1, tid
+        if v.gods:
+            assert v.owner is not None and v.owner >= 0 and not v.plague
     for sp, u in s["uw"].items():
         if sp != move_to:
-            assert (u["owner"] is None) == (u["armies"] == 0), sp
-    assert sum(v["temple"] for v in s["terr"].values()) <= 12
+            assert (u.owner is None) == (u.armies == 0), sp
+    assert sum(v.temple for v in s["terr"].values()) <= 12
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

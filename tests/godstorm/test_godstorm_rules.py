@@ -8,6 +8,7 @@ from bot.games.base import IllegalAction
 from bot.games.godstorm import Godstorm, board
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.scenario import ledger_ok, put, rebalance, scenario, script
+from bot.games.godstorm.state import Space
 from bot.games.godstorm.turn import is_set, set_value
 
 
@@ -19,7 +20,7 @@ def _events(events: list[dict], kind: str) -> list[dict]:
 @pytest.mark.parametrize(("n", "armies"), [(3, 35), (4, 30), (5, 25)])
 def test_setup_armies_plague_gods_temples(n: int, armies: int) -> None:
     g = Godstorm.new([{} for _ in range(n)], {"ruleset": "godstorm"}, 3)
-    assert sum(v["plague"] for v in g.s["terr"].values()) == 4
+    assert sum(v.plague for v in g.s["terr"].values()) == 4
     assert all(p["faith"] == 3 and p["supply"] == armies for p in g.s["players"])
     while g.s["phase"] != "bid":
         seat = g.actors()[0]
@@ -27,15 +28,15 @@ def test_setup_armies_plague_gods_temples(n: int, armies: int) -> None:
     for i in range(n):
         assert g.board_armies(i) == armies
         assert g.gods_on_board(i) == {"war"} and len(g.temples_of(i)) == 1
-    assert all(v["owner"] is not None and v["armies"] >= 1 for v in g.s["terr"].values())
+    assert all(v.owner is not None and v.armies >= 1 for v in g.s["terr"].values())
 
 
 def test_two_player_neutral_pantheon() -> None:
     g = Godstorm.new([{}, {}], {"ruleset": "godstorm"}, 9)
     while g.s["phase"] == "pantheon":
         g.apply(g.actors()[0], g.timeout_action(g.actors()[0]))
-    neutral = [t for t, v in g.s["terr"].items() if v["owner"] == NEUTRAL]
-    assert len(neutral) == 14 and all(g.s["terr"][t]["armies"] == 3 for t in neutral)
+    neutral = [t for t, v in g.s["terr"].items() if v.owner == NEUTRAL]
+    assert len(neutral) == 14 and all(g.s["terr"][t].armies == 3 for t in neutral)
     assert g.s["neutral"]["pantheon"] not in {p["pantheon"] for p in g.s["players"]}
 
 
@@ -61,7 +62,7 @@ def test_income_reads_reference_table_and_temples() -> None:
     assert g.s["current"] == 1
     assert g.s["pending"] == 3 + 3  # max(3, 4 // 3) + Atlantis
     assert g.s["players"][1]["faith"] == 3 + 3 + 1
-    assert g.s["terr"]["Hesperide"]["armies"] == 3  # the temple's army
+    assert g.s["terr"]["Hesperide"].armies == 3  # the temple's army
     assert ledger_ok(g)
 
 
@@ -72,9 +73,9 @@ def test_summon_and_temple_costs() -> None:
     legal = g.legal_actions(0)
     assert {"type": "summon", "god": "sky", "territory": "Iberia"} not in legal  # gods die in plague
     g.apply(0, {"type": "summon", "god": "sky", "territory": "Gaul"})
-    assert g.s["players"][0]["faith"] == 7 and g.s["terr"]["Gaul"]["gods"] == ["sky"]
+    assert g.s["players"][0]["faith"] == 7 and g.s["terr"]["Gaul"].gods == ["sky"]
     g.apply(0, {"type": "build_temple", "territory": "Gaul"})
-    assert g.s["players"][0]["faith"] == 2 and g.s["terr"]["Gaul"]["temple"]
+    assert g.s["players"][0]["faith"] == 2 and g.s["terr"]["Gaul"].temple
     with pytest.raises(IllegalAction):
         g.apply(0, {"type": "build_temple", "territory": "Iberia"})
 
@@ -103,8 +104,8 @@ def test_plague_halves_rounding_down_and_banishes() -> None:
     put(g, "Anglia", 0, 1, plague=True)
     g.apply(0, {"type": "end_step"})
     t = g.s["terr"]
-    assert (t["Gaul"]["armies"], t["Iberia"]["armies"], t["Anglia"]["armies"]) == (3, 2, 1)
-    assert t["Gaul"]["gods"] == []
+    assert (t["Gaul"].armies, t["Iberia"].armies, t["Anglia"].armies) == (3, 2, 1)
+    assert t["Gaul"].gods == []
     assert g.s["players"][0]["heaven"] == 3 and ledger_ok(g)
 
 
@@ -115,8 +116,8 @@ def test_plague_halves_conquering_armies_and_banishes_gods() -> None:
     script(g, [6, 6, 6, 1])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 3})
     g.apply(0, {"type": "move_in", "count": 5})
-    assert g.s["terr"]["Iberia"]["owner"] == 0 and g.s["terr"]["Iberia"]["armies"] == 3
-    assert g.s["terr"]["Iberia"]["gods"] == [] and "war" not in g.gods_on_board(0)
+    assert g.s["terr"]["Iberia"].owner == 0 and g.s["terr"]["Iberia"].armies == 3
+    assert g.s["terr"]["Iberia"].gods == [] and "war" not in g.gods_on_board(0)
     assert ledger_ok(g)
 
 
@@ -128,7 +129,7 @@ def test_losses_go_to_heaven_or_reserve_with_the_death_god() -> None:
     script(g, [6, 6, 1, 2, 2])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 3})
     assert g.s["players"][2]["heaven"] == 2 and g.s["players"][2]["reserve"] == 0
-    g.s["terr"]["Gaul"]["gods"] = ["death"]
+    g.s["terr"]["Gaul"].gods = ["death"]
     script(g, [6, 6, 1, 2, 2])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 2})
     assert g.s["players"][2]["heaven"] == 2 and g.s["players"][2]["reserve"] == 2
@@ -157,8 +158,8 @@ def test_conquest_occupancy_gods_and_temple_capture() -> None:
         g.apply(0, {"type": "move_in", "count": 2})
     g.apply(0, {"type": "move_in", "count": 4})
     t = g.s["terr"]
-    assert t["Iberia"]["owner"] == 0 and t["Iberia"]["armies"] == 4 and t["Gaul"]["armies"] == 2
-    assert sorted(t["Iberia"]["gods"]) == ["sky", "war"] and t["Gaul"]["gods"] == []
+    assert t["Iberia"].owner == 0 and t["Iberia"].armies == 4 and t["Gaul"].armies == 2
+    assert sorted(t["Iberia"].gods) == ["sky", "war"] and t["Gaul"].gods == []
     assert g.temples_of(0) == ["Iberia"] and g.temples_of(2) == []
 
 
@@ -169,7 +170,7 @@ def test_attack_until_logs_every_roll_and_stops() -> None:
     script(g, [1, 1, 1, 6, 6] * 20)
     events = g.apply(0, {"type": "attack_until", "from": "Gaul", "to": "Iberia", "dice": 3, "stop_at": 4})
     rolls = _events(events, "roll")
-    assert len(rolls) == 3 and g.s["terr"]["Gaul"]["armies"] == 4
+    assert len(rolls) == 3 and g.s["terr"]["Gaul"].armies == 4
     assert all(r["att_loss"] == 2 for r in rolls)
 
 
@@ -182,8 +183,8 @@ def test_war_labour_three_conquests_one_card() -> None:
         script(g, [6, 6, 6, 1])
         g.apply(0, {"type": "attack", "from": "Gaul", "to": t, "dice": 3})
         g.apply(0, {"type": "move_in", "count": 3})
-        g.s["terr"][t]["gods"] = []  # bring the war god back home for the next attack
-        g.s["terr"]["Gaul"]["gods"] = ["war"]
+        g.s["terr"][t].gods = []  # bring the war god back home for the next attack
+        g.s["terr"]["Gaul"].gods = ["war"]
     assert g.s["players"][0]["cards"]["war"] == 1 and g.s["turn"]["conquered"] == 4
 
 
@@ -191,8 +192,8 @@ def test_godswar_altars_sky_god_and_sky_labour() -> None:
     g = scenario()
     put(g, "Gaul", 0, 6, gods=["war", "sky"])
     put(g, "Iberia", 2, 4, gods=["magic"])
-    g.s["uw"]["uw3"].update(owner=0, armies=2)  # an altar: +1 die
-    g.s["uw"]["uw9"].update(owner=2, armies=1)  # the defender's altar
+    g.s["uw"]["uw3"] = Space(0, 2)  # an altar: +1 die
+    g.s["uw"]["uw9"] = Space(2, 1)  # the defender's altar
     rebalance(g)
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 3})
     assert g.actors() == [0]  # two gods: choose a champion
@@ -203,13 +204,13 @@ def test_godswar_altars_sky_god_and_sky_labour() -> None:
     assert len(war["att_dice"]) == 5 and len(war["def_dice"]) == 4 and 1 not in war["def_dice"]
     assert war["att_total"] == 10 + 5 and war["def_total"] == 6 + 4 + 3 + 3 + 4
     assert war["banished"] == "sky" and war["loser"] == 0
-    assert g.s["terr"]["Gaul"]["gods"] == ["war"]
+    assert g.s["terr"]["Gaul"].gods == ["war"]
     # war god alone against the goddess: next round, the attacker may retreat or pick again
     assert {"type": "retreat"} in g.legal_actions(0)
     script(g, [6, 6, 6, 1, 1, 1, 2, 2, 2])
     events = g.apply(0, {"type": "champion", "god": "war"})
     war = _events(events, "godswar")[0]
-    assert war["banished"] == "magic" and g.s["terr"]["Iberia"]["gods"] == []
+    assert war["banished"] == "magic" and g.s["terr"]["Iberia"].gods == []
     assert g.s["players"][0]["cards"]["sky"] == 0  # the sky god was banished before the win
     assert _events(events, "roll"), "armies fight once the gods are gone"
 
@@ -251,13 +252,13 @@ def test_elimination_removes_cards_and_underworld_armies() -> None:
     put(g, "Iberia", 1, 1)
     g.s["players"][1]["cards"]["war"] = 2
     put(g, "Thule", 2, 1)
-    g.s["uw"]["uw5"].update(owner=1, armies=3)
+    g.s["uw"]["uw5"] = Space(1, 3)
     rebalance(g)
     script(g, [6, 1])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 1})
     p = g.s["players"][1]
     assert p["eliminated"] and p["cards"]["war"] == 0 and p["reserve"] == 3
-    assert g.s["uw"]["uw5"] == {"owner": None, "armies": 0}
+    assert g.s["uw"]["uw5"] == Space(None, 0)
     assert g.outcome() is None  # seat 2 still plays
     assert ledger_ok(g)
 
@@ -286,7 +287,7 @@ def test_fortify_follows_connected_paths_and_gods_avoid_plague() -> None:
     with pytest.raises(IllegalAction):
         g.apply(0, {"type": "fortify", "from": "Gaul", "to": "Galicia", "count": 1, "gods": ["war"]})
     g.apply(0, {"type": "fortify", "from": "Gaul", "to": "Varangia", "count": 4, "gods": ["war"]})
-    assert g.s["terr"]["Varangia"]["armies"] == 5 and g.s["terr"]["Varangia"]["gods"] == ["war"]
+    assert g.s["terr"]["Varangia"].armies == 5 and g.s["terr"]["Varangia"].gods == ["war"]
     assert g.s["step"] != "fortify"
 
 
@@ -306,7 +307,7 @@ def test_descend_through_gates_and_fight_below() -> None:
     g = scenario(step="descend")
     put(g, "Gaul", 0, 3)
     g.s["players"][0]["heaven"] = 6
-    g.s["uw"]["uw4"].update(owner=2, armies=2)
+    g.s["uw"]["uw4"] = Space(2, 2)
     rebalance(g)
     spaces = {a["space"] for a in g.legal_actions(0) if a["type"] == "descend"}
     assert spaces == {"uw1", "uw8"}  # empty gates only (uw4 is held by an enemy)
@@ -320,21 +321,21 @@ def test_descend_through_gates_and_fight_below() -> None:
     g.apply(0, {"type": "attack", "from": "heaven", "to": "uw4", "dice": 3})
     assert g.s["players"][2]["reserve"] == 2 and g.s["players"][2]["heaven"] == 0
     g.apply(0, {"type": "move_in", "count": 4})
-    assert g.s["uw"]["uw4"] == {"owner": 0, "armies": 4} and g.s["players"][0]["heaven"] == 0
+    assert g.s["uw"]["uw4"] == Space(0, 4) and g.s["players"][0]["heaven"] == 0
     assert ledger_ok(g)
 
 
 def test_crypt_resurrection_never_takes_the_last_army() -> None:
     g = scenario(step="raise")
     put(g, "Gaul", 0, 3, temple=True)
-    g.s["uw"]["uw2"].update(owner=0, armies=2)
-    g.s["uw"]["uw5"].update(owner=0, armies=1)
+    g.s["uw"]["uw2"] = Space(0, 2)
+    g.s["uw"]["uw5"] = Space(0, 1)
     rebalance(g)
     g.s["turn"]["plague_done"] = False
     legal = [a for a in g.legal_actions(0) if a["type"] == "resurrect"]
     assert legal == [{"type": "resurrect", "space": "uw2", "territory": "Gaul"}]
     g.apply(0, legal[0])
-    assert g.s["uw"]["uw2"]["armies"] == 1 and g.s["terr"]["Gaul"]["armies"] == 4
+    assert g.s["uw"]["uw2"].armies == 1 and g.s["terr"]["Gaul"].armies == 4
     assert not any(a["type"] == "resurrect" for a in g.legal_actions(0))
     with pytest.raises(IllegalAction):
         g.apply(0, {"type": "resurrect", "space": "uw5", "territory": "Gaul"})
@@ -343,7 +344,7 @@ def test_crypt_resurrection_never_takes_the_last_army() -> None:
 def test_death_labour_at_end_of_turn_with_a_crypt() -> None:
     g = scenario(step="underworld")
     put(g, "Gaul", 0, 3, gods=["death"])
-    g.s["uw"]["uw2"].update(owner=0, armies=2)
+    g.s["uw"]["uw2"] = Space(0, 2)
     rebalance(g)
     g.apply(0, {"type": "end_step"})
     assert g.s["players"][0]["cards"]["death"] == 1 and g.s["decks"]["death"] == 16
@@ -406,9 +407,9 @@ def test_scoring_counts_lands_continents_altars_and_crypts() -> None:
     g = scenario(filler=1)
     for t in board.CONTINENTS["hyrkania"]:
         put(g, t, 0, 1)
-    g.s["uw"]["uw3"].update(owner=0, armies=1)
-    g.s["uw"]["uw2"].update(owner=0, armies=1)
-    g.s["uw"]["uw1"].update(owner=0, armies=1)  # a gate scores nothing
+    g.s["uw"]["uw3"] = Space(0, 1)
+    g.s["uw"]["uw2"] = Space(0, 1)
+    g.s["uw"]["uw1"] = Space(0, 1)  # a gate scores nothing
     out = _final(g)
     assert out["details"]["0"] == {"territories": 4, "continents": 2, "underworld": 2, "relics": 0, "total": 8}
 
@@ -460,7 +461,7 @@ def test_classic_trade_with_matching_territory_bonus_and_forced_trade() -> None:
     assert legal and all(a["type"] == "trade" for a in legal)  # five cards: must trade first
     g.s["sets_traded"] = 2
     g.apply(0, {"type": "trade", "cards": sorted(infantry)})
-    assert g.s["pending"] == 3 + 8 and g.s["terr"][home]["armies"] == 3
+    assert g.s["pending"] == 3 + 8 and g.s["terr"][home].armies == 3
     assert g.s["sets_traded"] == 3 and len(g.s["players"][0]["tcards"]) == 2
     assert any(a["type"] == "place" for a in g.legal_actions(0))
     assert ledger_ok(g)

@@ -23,32 +23,32 @@ class CombatMixin(Core):
         """Armies that may attack from ``src`` (the heavens need not leave one behind)."""
         if src == HEAVEN:
             return self.s["players"][seat]["heaven"]
-        return self._loc(src)["armies"] - 1
+        return self._loc(src).armies - 1
 
     def _add_src(self, seat: int, src: str, delta: int) -> None:
         if src == HEAVEN:
             self.s["players"][seat]["heaven"] += delta
         else:
-            self._loc(src)["armies"] += delta
+            self._loc(src).armies += delta
 
     def _targets(self, seat: int, src: str) -> list[str]:
         s = self.s
         if src in s["terr"]:
-            return [t for t in board.NEIGHBOURS[src] if s["terr"][t]["owner"] != seat]
+            return [t for t in board.NEIGHBOURS[src] if s["terr"][t].owner != seat]
         if src == HEAVEN:
-            return [g for g in board.GATES if s["uw"][g]["owner"] not in (None, seat)]
-        return [n for n in board.SPACE_LINKS[src] if s["uw"][n]["owner"] != seat]
+            return [g for g in board.GATES if s["uw"][g].owner not in (None, seat)]
+        return [n for n in board.SPACE_LINKS[src] if s["uw"][n].owner != seat]
 
     def _godswar_due(self, src: str, dst: str) -> bool:
         s = self.s
-        return (self.godstorm and src in s["terr"] and bool(s["terr"][src]["gods"])
-                and bool(s["terr"][dst]["gods"]))
+        return (self.godstorm and src in s["terr"] and bool(s["terr"][src].gods)
+                and bool(s["terr"][dst].gods))
 
     # ---- legal --------------------------------------------------------------------------
     def _attack_actions(self, seat: int, underworld: bool) -> list[Action]:
         s = self.s
         if underworld:
-            sources = [sp for sp in board.SPACE_IDS if s["uw"][sp]["owner"] == seat]
+            sources = [sp for sp in board.SPACE_IDS if s["uw"][sp].owner == seat]
             if s["players"][seat]["heaven"] > 0:
                 sources.append(HEAVEN)
         else:
@@ -59,7 +59,7 @@ class CombatMixin(Core):
             if avail < 1:
                 continue
             for dst in self._targets(seat, src):
-                if dst in s["uw"] and s["uw"][dst]["owner"] is None:
+                if dst in s["uw"] and s["uw"][dst].owner is None:
                     out.append({"type": "attack", "from": src, "to": dst, "dice": 1})
                     continue
                 for d in range(1, min(3, avail) + 1):
@@ -80,9 +80,9 @@ class CombatMixin(Core):
         if not isinstance(src, str) or not isinstance(dst, str):
             raise self._refuse("bad_territory")
         if underworld:
-            ok_src = src == HEAVEN or (src in s["uw"] and s["uw"][src]["owner"] == seat)
+            ok_src = src == HEAVEN or (src in s["uw"] and s["uw"][src].owner == seat)
         else:
-            ok_src = src in s["terr"] and s["terr"][src]["owner"] == seat
+            ok_src = src in s["terr"] and s["terr"][src].owner == seat
         if not ok_src or dst not in self._targets(seat, src):
             raise self._refuse("bad_target")
         avail = self._available(seat, src)
@@ -95,7 +95,7 @@ class CombatMixin(Core):
         src, dst, dice = self._check_attack(seat, a)
         s = self.s
         s["last"] = {"from": src, "to": dst}
-        if dst in s["uw"] and s["uw"][dst]["owner"] is None:
+        if dst in s["uw"] and s["uw"][dst].owner is None:
             if dice != 1:
                 raise self._refuse("bad_dice")
             self._emit("advance", seat=seat, frm=src, dst=dst)
@@ -104,7 +104,7 @@ class CombatMixin(Core):
         self._sky_window(seat, src, dst)
         if self._godswar_due(src, dst):
             s["battle"] = {"from": src, "to": dst, "dice": dice, "att": None, "def": None, "rounds": 0}
-            self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s["terr"][dst]["owner"])
+            self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s["terr"][dst].owner)
             self._battle_autopick()
             return
         self._roll_once(seat, src, dst, dice)
@@ -116,7 +116,7 @@ class CombatMixin(Core):
         s = self.s
         if stop is None or stop < 0:
             raise self._refuse("bad_count")
-        if self._godswar_due(src, dst) or (dst in s["uw"] and s["uw"][dst]["owner"] is None):
+        if self._godswar_due(src, dst) or (dst in s["uw"] and s["uw"][dst].owner is None):
             raise self._refuse("godswar_first")
         s["last"] = {"from": src, "to": dst}
         self._sky_window(seat, src, dst)
@@ -139,14 +139,14 @@ class CombatMixin(Core):
             return None
         if b["att"] is None:
             return self.s["current"]
-        return self.s["terr"][b["to"]]["owner"]
+        return self.s["terr"][b["to"]].owner
 
     def _battle_legal(self, seat: int) -> list[Action]:
         b = self.s["battle"]
         if b is None or self._battle_actor() != seat:
             return []
         where = b["from"] if b["att"] is None else b["to"]
-        out: list[Action] = [{"type": "champion", "god": g} for g in sorted(self.s["terr"][where]["gods"])]
+        out: list[Action] = [{"type": "champion", "god": g} for g in sorted(self.s["terr"][where].gods)]
         if b["att"] is None and b["rounds"] > 0:
             out.append({"type": "retreat"})
         return out
@@ -154,10 +154,10 @@ class CombatMixin(Core):
     def _battle_autopick(self) -> None:
         b = self.s["battle"]
         terr = self.s["terr"]
-        if b["att"] is None and b["rounds"] == 0 and len(terr[b["from"]]["gods"]) == 1:
-            b["att"] = terr[b["from"]]["gods"][0]
-        if b["att"] is not None and b["def"] is None and len(terr[b["to"]]["gods"]) == 1:
-            b["def"] = terr[b["to"]]["gods"][0]
+        if b["att"] is None and b["rounds"] == 0 and len(terr[b["from"]].gods) == 1:
+            b["att"] = terr[b["from"]].gods[0]
+        if b["att"] is not None and b["def"] is None and len(terr[b["to"]].gods) == 1:
+            b["def"] = terr[b["to"]].gods[0]
         if b["att"] is not None and b["def"] is not None:
             self._godswar_round()
 
@@ -167,7 +167,7 @@ class CombatMixin(Core):
             raise self._refuse("not_now")
         g = a.get("god")
         where = b["from"] if b["att"] is None else b["to"]
-        if g not in self.s["terr"][where]["gods"]:
+        if g not in self.s["terr"][where].gods:
             raise self._refuse("bad_god")
         if b["att"] is None:
             b["att"] = g
@@ -189,19 +189,19 @@ class CombatMixin(Core):
         b = s["battle"]
         seat = s["current"]
         src, dst = s["terr"][b["from"]], s["terr"][b["to"]]
-        dfd = dst["owner"]
-        att_gods, def_gods = list(src["gods"]), list(dst["gods"])
+        dfd = dst.owner
+        att_gods, def_gods = list(src.gods), list(dst.gods)
         na = 3 + ("sky" in att_gods) + self.altars_of(seat)
         nd = 3 + ("sky" in def_gods) + (self.altars_of(dfd) if dfd != NEUTRAL else 0)
         a = roll(self.rng, na, "magic" in att_gods)
-        d = roll(self.rng, nd, "magic" in def_gods or dst["temple"])
-        ta = sum(a) + src["armies"] - 1 + self._godswar_bonus(seat)
-        td = sum(d) + dst["armies"] + (self._godswar_bonus(dfd) if dfd != NEUTRAL else 0)
+        d = roll(self.rng, nd, "magic" in def_gods or dst.temple)
+        ta = sum(a) + src.armies - 1 + self._godswar_bonus(seat)
+        td = sum(d) + dst.armies + (self._godswar_bonus(dfd) if dfd != NEUTRAL else 0)
         att_wins = ta > td or (ta == td and "war" in att_gods)
         att_magic = "magic" in self.gods_on_board(seat)
         def_magic = dfd != NEUTRAL and "magic" in self.gods_on_board(dfd)
         loser_seat, loser_god, where = (dfd, b["def"], dst) if att_wins else (seat, b["att"], src)
-        where["gods"].remove(loser_god)
+        where.gods.remove(loser_god)
         self._emit("godswar", seat=seat, defender=dfd, att_god=b["att"], def_god=b["def"], att_dice=a,
                    def_dice=d, att_total=ta, def_total=td, winner=seat if att_wins else dfd,
                    banished=loser_god, loser=loser_seat)
@@ -214,11 +214,11 @@ class CombatMixin(Core):
                 s["turn"]["sky_card"] = True
         b["rounds"] += 1
         b["att"] = b["def"] = None
-        if src["gods"] and dst["gods"]:
+        if src.gods and dst.gods:
             self._battle_autopick()
             return
         s["battle"] = None
-        self._roll_once(seat, b["from"], b["to"], min(b["dice"], src["armies"] - 1))
+        self._roll_once(seat, b["from"], b["to"], min(b["dice"], src.armies - 1))
         self._settle()
 
     # ---- one roll of the armies ---------------------------------------------------------
@@ -227,16 +227,16 @@ class CombatMixin(Core):
         s = self.s
         earth = dst in s["terr"]
         target = self._loc(dst)
-        dfd = target["owner"]
+        dfd = target.owner
         gs = self.godstorm and earth
-        att_gods = s["terr"][src]["gods"] if gs else []
-        def_gods = target["gods"] if gs else []
-        temple = gs and target["temple"]
+        att_gods = s["terr"][src].gods if gs else []
+        def_gods = target.gods if gs else []
+        temple = gs and target.temple
         a = roll(self.rng, dice, "magic" in att_gods)
-        d = roll(self.rng, min(2, target["armies"]), "magic" in def_gods or temple)
+        d = roll(self.rng, min(2, target.armies), "magic" in def_gods or temple)
         al, dl = compare(a, d, "war" in att_gods)
         self._add_src(seat, src, -al)
-        target["armies"] -= dl
+        target.armies -= dl
         self._casualties(seat, al, to_reserve=not earth)
         self._casualties(dfd, dl, to_reserve=(not earth) or "death" in att_gods)
         self._emit("roll", seat=seat, defender=dfd, frm=src, dst=dst, att=a, dfn=d, att_loss=al, def_loss=dl)
@@ -245,7 +245,7 @@ class CombatMixin(Core):
                 self._draw_miracle(seat, "magic", "triple")
             if dfd != NEUTRAL and has_triple(d) and "magic" in self.gods_on_board(dfd):
                 self._draw_miracle(dfd, "magic", "triple")
-        if target["armies"] == 0:
+        if target.armies == 0:
             self._begin_move(seat, src, dst, dice)
             return True
         return False
@@ -278,22 +278,22 @@ class CombatMixin(Core):
         m = s["move"]
         src, dst = m["from"], m["to"]
         target = self._loc(dst)
-        old = target["owner"]
+        old = target.owner
         self._add_src(seat, src, -n)
-        target["owner"] = seat
-        target["armies"] = n
+        target.owner = seat
+        target.armies = n
         s["move"] = None
         if dst in s["terr"]:
             self._banish_all(dst, "conquest")
-            gods = s["terr"][src]["gods"]
-            target["gods"] = list(gods)
-            s["terr"][src]["gods"] = []
+            gods = s["terr"][src].gods
+            target.gods = list(gods)
+            s["terr"][src].gods = []
             self._emit("conquered", seat=seat, frm=src, dst=dst, count=n, previous=old,
-                       gods=list(target["gods"]), temple=target["temple"])
-            if self.godstorm and target["plague"]:
+                       gods=list(target.gods), temple=target.temple)
+            if self.godstorm and target.plague:
                 loss = n // 2
                 if loss:
-                    target["armies"] -= loss
+                    target.armies -= loss
                     self._casualties(seat, loss, to_reserve=False)
                     self._emit("plague_loss", seat=seat, territory=dst, lost=loss)
                 self._banish_all(dst, "plague")
@@ -319,9 +319,9 @@ class CombatMixin(Core):
             p["cards"][k] = 0
         for sp in board.SPACE_IDS:
             u = s["uw"][sp]
-            if u["owner"] == seat:
-                p["reserve"] += u["armies"]
-                u["owner"], u["armies"] = None, 0
+            if u.owner == seat:
+                p["reserve"] += u.armies
+                u.owner, u.armies = None, 0
         if not self.godstorm and p["tcards"]:
             winner = s["players"][by]
             winner["tcards"].extend(p["tcards"])

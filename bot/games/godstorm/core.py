@@ -38,35 +38,35 @@ class Core:
         return [i for i, p in enumerate(self.s["players"]) if not p["eliminated"]]
 
     def owned(self, seat: int) -> set[str]:
-        return {t for t, v in self.s["terr"].items() if v["owner"] == seat}
+        return {t for t, v in self.s["terr"].items() if v.owner == seat}
 
     def owned_count(self, seat: int) -> int:
-        return sum(1 for v in self.s["terr"].values() if v["owner"] == seat)
+        return sum(1 for v in self.s["terr"].values() if v.owner == seat)
 
     def gods_on_board(self, seat: int) -> set[str]:
         out: set[str] = set()
         for v in self.s["terr"].values():
-            if v["owner"] == seat:
-                out.update(v["gods"])
+            if v.owner == seat:
+                out.update(v.gods)
         return out
 
     def temples_of(self, seat: int) -> list[str]:
-        return sorted(t for t, v in self.s["terr"].items() if v["owner"] == seat and v["temple"])
+        return sorted(t for t, v in self.s["terr"].items() if v.owner == seat and v.temple)
 
     def temples_on_board(self) -> int:
-        return sum(1 for v in self.s["terr"].values() if v["temple"])
+        return sum(1 for v in self.s["terr"].values() if v.temple)
 
     def spaces_of(self, seat: int) -> list[str]:
-        return [sp for sp in board.SPACE_IDS if self.s["uw"][sp]["owner"] == seat]
+        return [sp for sp in board.SPACE_IDS if self.s["uw"][sp].owner == seat]
 
     def altars_of(self, seat: int) -> int:
-        return sum(1 for sp in board.ALTARS if self.s["uw"][sp]["owner"] == seat)
+        return sum(1 for sp in board.ALTARS if self.s["uw"][sp].owner == seat)
 
     def board_armies(self, owner: int) -> int:
-        return sum(v["armies"] for v in self.s["terr"].values() if v["owner"] == owner)
+        return sum(v.armies for v in self.s["terr"].values() if v.owner == owner)
 
     def uw_armies(self, owner: int) -> int:
-        return sum(v["armies"] for v in self.s["uw"].values() if v["owner"] == owner)
+        return sum(v.armies for v in self.s["uw"].values() if v.owner == owner)
 
     # ---- armies bookkeeping -------------------------------------------------------------
     def _take(self, owner: int, n: int) -> None:
@@ -90,9 +90,9 @@ class Core:
     # ---- gods and miracle cards ---------------------------------------------------------
     def _banish_all(self, tid: str, reason: str) -> None:
         v = self.s["terr"][tid]
-        if v["gods"]:
-            self._emit("banished", seat=v["owner"], gods=list(v["gods"]), territory=tid, reason=reason)
-            v["gods"] = []
+        if v.gods:
+            self._emit("banished", seat=v.owner, gods=list(v.gods), territory=tid, reason=reason)
+            v.gods = []
 
     def _draw_miracle(self, seat: int, kind: str, reason: str) -> bool:
         """One card from a miracle deck (face down, counted by kind; effects come with the next issue)."""

@@ -12,7 +12,7 @@ def score_of(game: Core, seat: int) -> dict[str, int]:
     """Final score parts of one seat (relic territory bonuses arrive with the relic cards)."""
     owned = game.owned(seat)
     conts = board.continents_held(owned)
-    spaces = sum(1 for sp in board.CRYPTS + board.ALTARS if game.s["uw"][sp]["owner"] == seat)
+    spaces = sum(1 for sp in board.CRYPTS + board.ALTARS if game.s["uw"][sp].owner == seat)
     relics = game._relic_points(seat)
     return {
         "territories": len(owned),

@@ -10,6 +10,7 @@ from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
 from bot.games.godstorm.setup import SetupMixin, fresh_state
+from bot.games.godstorm.state import Space, Territory
 from bot.games.godstorm.text import TextMixin
 from bot.games.godstorm.turn import TurnMixin
 from bot.i18n import t
@@ -43,8 +44,23 @@ def _copy(value: Any) -> Any:
     return value
 
 
+def _state_json(s: dict[str, Any]) -> dict[str, Any]:
+    out = _copy(s)
+    out["terr"] = {t: v.to_json() for t, v in s["terr"].items()}
+    out["uw"] = {sp: u.to_json() for sp, u in s["uw"].items()}
+    return out
+
+
+def _state_from_json(data: dict[str, Any]) -> dict[str, Any]:
+    s = _copy(data)
+    s["terr"] = {t: Territory.from_json(v) for t, v in data["terr"].items()}
+    s["uw"] = {sp: Space.from_json(u) for sp, u in data["uw"].items()}
+    return s
+
+
 class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
     key = "godstorm"
+    free_keys = frozenset({"count", "stop_at"})  # the lists offer a few counts; apply takes any
 
     def __init__(self, state: dict[str, Any]) -> None:
         self.s = state
@@ -174,7 +190,7 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         if phase == "bid":
             return {"type": "bid", "faith": 0}
         if phase == "setup_place" and not s["neutral_due"]:
-            t = min(sorted(self.owned(seat)), key=lambda x: s["terr"][x]["armies"])
+            t = min(sorted(self.owned(seat)), key=lambda x: s["terr"][x].armies)
             return {"type": "place", "territory": t, "count": s["round_left"]}
         if phase == "turn" and s["move"] is not None:
             return {"type": "move_in", "count": s["move"]["min"]}
@@ -223,9 +239,9 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
             "players": players,
             "neutral": None if neutral is None else {"colour": list(neutral["colour"]), "pantheon": neutral["pantheon"],
                                                      "heaven": neutral["heaven"]},
-            "territories": {t: {"owner": v["owner"], "armies": v["armies"], "gods": list(v["gods"]),
-                                "temple": v["temple"], "plague": v["plague"]} for t, v in s["terr"].items()},
-            "underworld": {sp: {"owner": v["owner"], "armies": v["armies"]} for sp, v in s["uw"].items()},
+            "territories": {t: {"owner": v.owner, "armies": v.armies, "gods": list(v.gods),
+                                "temple": v.temple, "plague": v.plague} for t, v in s["terr"].items()},
+            "underworld": {sp: {"owner": v.owner, "armies": v.armies} for sp, v in s["uw"].items()},
             "last": None if s["last"] is None else dict(s["last"]),
             "decks": dict(s["decks"]) if self.godstorm else {"territory": len(s["tdeck"])},
             "sets_traded": s["sets_traded"],
@@ -240,15 +256,14 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
 
     def to_json(self) -> dict[str, Any]:
         self.s["rng"] = self.rng.to_json()
-        return _copy(self.s)
+        return _state_json(self.s)
 
     def to_json_text(self) -> str:
-        self.s["rng"] = self.rng.to_json()
-        return state_text(self.s)
+        return state_text(self.to_json())
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Godstorm:
-        return cls(_copy(data))
+        return cls(_state_from_json(data))
 
     def side_name(self, side: int, lang: str) -> str:
         """The pantheon (the player's name is shown beside it by the platform)."""

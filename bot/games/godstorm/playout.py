@@ -31,10 +31,10 @@ def choose(game: Godstorm, seat: int, legal: list[Action], rnd: random.Random) -
 
         def strong(a: Action) -> bool:
             if a["from"] == "heaven":
-                return s["players"][seat]["heaven"] > uw[a["to"]]["armies"]
+                return s["players"][seat]["heaven"] > uw[a["to"]].armies
             src = terr.get(a["from"]) or uw[a["from"]]
             dst = terr.get(a["to"]) or uw[a["to"]]
-            return src["armies"] > dst["armies"] + 1
+            return src.armies > dst.armies + 1
 
         good = [a for a in attacks if strong(a)]
         if good and rnd.random() < 0.9:

@@ -8,6 +8,7 @@ from bot.games.base import Rng
 from bot.games.godstorm import board
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.game import Godstorm
+from bot.games.godstorm.state import Space, Territory
 
 
 class ScriptedRng(Rng):
@@ -32,10 +33,10 @@ def scenario(players: int = 3, ruleset: str = "godstorm", step: str = "invade", 
     g = Godstorm.new([{} for _ in range(players)], {"ruleset": ruleset}, 1)
     s = g.s
     owner = players - 1 if filler is None else filler
-    for v in s["terr"].values():
-        v.update(owner=owner, armies=filler_armies, gods=[], temple=False, plague=False)
-    for u in s["uw"].values():
-        u.update(owner=None, armies=0)
+    for tid in s["terr"]:
+        s["terr"][tid] = Territory(owner, filler_armies)
+    for sp in s["uw"]:
+        s["uw"][sp] = Space()
     for p in s["players"]:
         p.update(heaven=0, faith=10, eliminated=False, bid=None, tcards=[])
         p["cards"] = {k: 0 for k in board.GOD_KINDS}
@@ -51,7 +52,7 @@ def scenario(players: int = 3, ruleset: str = "godstorm", step: str = "invade", 
 
 def put(g: Godstorm, tid: str, owner: int, armies: int, gods: list[str] | None = None, temple: bool = False,
         plague: bool = False) -> None:
-    g.s["terr"][tid].update(owner=owner, armies=armies, gods=list(gods or []), temple=temple, plague=plague)
+    g.s["terr"][tid] = Territory(owner, armies, list(gods or []), temple, plague)
     rebalance(g)
 
 

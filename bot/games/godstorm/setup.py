@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import Action
+from bot.games.base import Action, Rng
 from bot.games.godstorm import board, data
 from bot.games.godstorm.core import NEUTRAL, Core
+from bot.games.godstorm.state import Space, Territory
 
 
 def roll_order(rng: Any, seats: list[int]) -> tuple[list[int], list[dict[str, Any]]]:
@@ -54,7 +55,7 @@ def fresh_state(n: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
         "ruleset": ruleset,
         "placement": placement,
         "seed": seed,
-        "rng": {"seed": seed, "n": 0},
+        "rng": Rng(seed).to_json(),  # the generator of new games (a literal dict would pin version 1)
         "phase": "setup",
         "step": "setup",
         "epoch": None,
@@ -63,10 +64,8 @@ def fresh_state(n: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
         "current": None,
         "players": players,
         "neutral": None,
-        "terr": {
-            t: {"owner": None, "armies": 0, "gods": [], "temple": False, "plague": False} for t in board.TERR_IDS
-        },
-        "uw": {sp: {"owner": None, "armies": 0} for sp in board.SPACE_IDS},
+        "terr": {t: Territory() for t in board.TERR_IDS},
+        "uw": {sp: Space() for sp in board.SPACE_IDS},
         "decks": dict(board.DECK_SIZES),
         "tdeck": [],
         "sets_traded": 0,
@@ -97,7 +96,7 @@ class SetupMixin(Core):
             self.rng.shuffle(cards)
             plagued = [board.CARD_TERR[c] for c in cards[: data.PLAGUES_AT_SETUP]]
             for t in plagued:
-                s["terr"][t]["plague"] = True
+                s["terr"][t].plague = True
             self._emit("plague_set", territories=sorted(plagued))
         order, rolls = roll_order(self.rng, list(range(n)))
         s["setup_order"] = order
@@ -139,8 +138,8 @@ class SetupMixin(Core):
     def _put(self, owner: int, tid: str, n: int) -> None:
         self._take(owner, n)
         v = self.s["terr"][tid]
-        v["owner"] = owner
-        v["armies"] += n
+        v.owner = owner
+        v.armies += n
 
     def _deal(self) -> None:
         s = self.s
@@ -168,7 +167,7 @@ class SetupMixin(Core):
             s["setup_idx"] = 0
 
     def _empty_territories(self) -> list[str]:
-        return [t for t in board.TERR_IDS if self.s["terr"][t]["owner"] is None]
+        return [t for t in board.TERR_IDS if self.s["terr"][t].owner is None]
 
     def _setup_seat(self) -> int:
         order = self.s["setup_order"]
@@ -176,7 +175,7 @@ class SetupMixin(Core):
 
     def _act_claim(self, seat: int, a: Action) -> None:
         t = a.get("territory")
-        if t not in self.s["terr"] or self.s["terr"][t]["owner"] is not None or int(a.get("count", 1)) != 1:
+        if t not in self.s["terr"] or self.s["terr"][t].owner is not None or int(a.get("count", 1)) != 1:
             raise self._refuse("bad_territory")
         self._put(seat, t, 1)
         self._emit("claimed", seat=seat, territory=t)
@@ -211,7 +210,7 @@ class SetupMixin(Core):
 
     def _act_setup_place(self, seat: int, a: Action) -> None:
         t, n = a.get("territory"), _int(a.get("count"))
-        if t not in self.s["terr"] or self.s["terr"][t]["owner"] != seat:
+        if t not in self.s["terr"] or self.s["terr"][t].owner != seat:
             raise self._refuse("bad_territory")
         if n is None or not 1 <= n <= self.s["round_left"]:
             raise self._refuse("bad_count")
@@ -227,7 +226,7 @@ class SetupMixin(Core):
 
     def _act_place_neutral(self, seat: int, a: Action) -> None:
         t = a.get("territory")
-        if t not in self.s["terr"] or self.s["terr"][t]["owner"] != NEUTRAL:
+        if t not in self.s["terr"] or self.s["terr"][t].owner != NEUTRAL:
             raise self._refuse("bad_territory")
         self._put(NEUTRAL, t, 1)
         self._emit("placed_neutral", seat=seat, territory=t)
@@ -240,8 +239,8 @@ class SetupMixin(Core):
         if neutral is not None and neutral["reserve"] > 0:
             # Leftover neutral armies (only when players ran out first) go where the neutral is thinnest.
             while neutral["reserve"] > 0:
-                t = min((t for t in board.TERR_IDS if s["terr"][t]["owner"] == NEUTRAL),
-                        key=lambda x: (s["terr"][x]["armies"], x))
+                t = min((t for t in board.TERR_IDS if s["terr"][t].owner == NEUTRAL),
+                        key=lambda x: (s["terr"][x].armies, x))
                 self._put(NEUTRAL, t, 1)
         if self.godstorm:
             s["phase"] = s["step"] = "setup_gods"
@@ -259,18 +258,18 @@ class SetupMixin(Core):
     def _act_setup_god(self, seat: int, a: Action) -> None:
         need_god, need_temple = self._setup_gods_needs(seat)
         t = a.get("territory")
-        if t not in self.s["terr"] or self.s["terr"][t]["owner"] != seat:
+        if t not in self.s["terr"] or self.s["terr"][t].owner != seat:
             raise self._refuse("bad_territory")
         v = self.s["terr"][t]
         if a["type"] == "summon":
-            if not need_god or a.get("god") != "war" or v["plague"]:
+            if not need_god or a.get("god") != "war" or v.plague:
                 raise self._refuse("bad_god")
-            v["gods"].append("war")
+            v.gods.append("war")
             self._emit("summoned", seat=seat, god="war", territory=t, cost=0)
         else:
             if not need_temple:
                 raise self._refuse("bad_temple")
-            v["temple"] = True
+            v.temple = True
             self._emit("temple_built", seat=seat, territory=t, cost=0)
         if self._setup_gods_needs(seat) == (False, False):
             self.s["setup_idx"] += 1
@@ -287,7 +286,7 @@ class SetupMixin(Core):
         if phase == "setup_place":
             if s["neutral_due"]:
                 return [{"type": "place_neutral", "territory": t} for t in board.TERR_IDS
-                        if s["terr"][t]["owner"] == NEUTRAL]
+                        if s["terr"][t].owner == NEUTRAL]
             mine = sorted(self.owned(seat))
             return [{"type": "place", "territory": t, "count": c}
                     for t in mine for c in board.count_choices(s["round_left"])]
@@ -296,7 +295,7 @@ class SetupMixin(Core):
             mine = sorted(self.owned(seat))
             out: list[Action] = []
             if need_god:
-                out += [{"type": "summon", "god": "war", "territory": t} for t in mine if not s["terr"][t]["plague"]]
+                out += [{"type": "summon", "god": "war", "territory": t} for t in mine if not s["terr"][t].plague]
             if need_temple:
                 out += [{"type": "build_temple", "territory": t} for t in mine]
             return out

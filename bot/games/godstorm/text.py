@@ -57,7 +57,7 @@ class TextMixin(Core):
         if tid == "heaven":
             return f"{tname(tid, lang)} ({self.s['players'][self.s['current']]['heaven']})"
         loc = self.s["terr"].get(tid) or self.s["uw"][tid]
-        return f"{tname(tid, lang)} ({loc['armies']})"
+        return f"{tname(tid, lang)} ({loc.armies})"
 
     def _group(self, seat: int, tid: str, lang: str, many: bool) -> list[str]:
         return [cname(tid, lang)] if many and tid in board.CONTINENT_OF else []
@@ -101,7 +101,7 @@ class TextMixin(Core):
             head = [root, *self._group(seat, src, lang, many), L("from", where=self._tlabel(src, lang)),
                     L("to", where=self._target_label(dst, lang))]
             if kind == "attack":
-                if dst in self.s["uw"] and self.s["uw"][dst]["owner"] is None:
+                if dst in self.s["uw"] and self.s["uw"][dst].owner is None:
                     return [*head, L("advance")]
                 return [*head, L("dice_n", n=a["dice"])]
             if a["stop_at"] <= (0 if src == "heaven" else 1):
@@ -109,7 +109,7 @@ class TextMixin(Core):
             return [*head, L("until_left", n=a["dice"], left=a["stop_at"])]
         if kind == "champion":
             b = self.s["battle"] or {}
-            owner = self.s["current"] if b.get("att") is None else self.s["terr"][b["to"]]["owner"]
+            owner = self.s["current"] if b.get("att") is None else self.s["terr"][b["to"]].owner
             return [L("champion"), self._god(owner, a["god"], lang)]
         if kind == "retreat":
             return [L("retreat")]
@@ -130,12 +130,12 @@ class TextMixin(Core):
 
     def _target_label(self, dst: str, lang: str) -> str:
         loc = self.s["terr"].get(dst) or self.s["uw"][dst]
-        if loc["owner"] is None:
+        if loc.owner is None:
             return tname(dst, lang)
         extra = ""
-        if dst in self.s["terr"] and loc["gods"]:
-            extra = " ✦" * len(loc["gods"])
-        return f"{tname(dst, lang)} ({loc['armies']}){extra}"
+        if dst in self.s["terr"] and loc.gods:
+            extra = " ✦" * len(loc.gods)
+        return f"{tname(dst, lang)} ({loc.armies}){extra}"
 
     def _card_label(self, card: str, lang: str) -> str:
         terr = board.CARD_TERR[card]

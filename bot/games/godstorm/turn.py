@@ -63,7 +63,7 @@ class TurnMixin(Core):
             p["faith"] += faith
             for t in temples:
                 self._take(seat, 1)
-                s["terr"][t]["armies"] += 1
+                s["terr"][t].armies += 1
             self._emit("income", seat=seat, armies=base + bonus, faith=faith, temples=len(temples),
                        continents=conts)
         else:
@@ -109,7 +109,7 @@ class TurnMixin(Core):
         if self.godstorm:
             if not s["turn"]["plague_done"]:
                 self._suffer_plague()
-            crypts = [sp for sp in board.CRYPTS if s["uw"][sp]["owner"] == seat]
+            crypts = [sp for sp in board.CRYPTS if s["uw"][sp].owner == seat]
             if crypts and "death" in self.gods_on_board(seat):
                 self._draw_miracle(seat, "death", "labour")
         elif s["turn"]["conquered"] > 0 and s["tdeck"]:
@@ -183,7 +183,7 @@ class TurnMixin(Core):
             temples = self.temples_of(seat)
             for sp in board.CRYPTS:
                 u = s["uw"][sp]
-                if u["owner"] == seat and u["armies"] >= 2 and sp not in s["turn"]["crypts_used"]:
+                if u.owner == seat and u.armies >= 2 and sp not in s["turn"]["crypts_used"]:
                     out += [{"type": "resurrect", "space": sp, "territory": t} for t in temples]
         return out
 
@@ -192,12 +192,12 @@ class TurnMixin(Core):
         t, n = a.get("territory"), _int(a.get("count"))
         if s["pending"] <= 0 or self._must_trade(seat):
             raise self._refuse("nothing_to_place")
-        if t not in s["terr"] or s["terr"][t]["owner"] != seat:
+        if t not in s["terr"] or s["terr"][t].owner != seat:
             raise self._refuse("bad_territory")
         if n is None or not 1 <= n <= s["pending"]:
             raise self._refuse("bad_count")
         self._take(seat, n)
-        s["terr"][t]["armies"] += n
+        s["terr"][t].armies += n
         s["pending"] -= n
         self._emit("placed", seat=seat, territory=t, count=n)
         if s["pending"] == 0 and s["turn"]["forced_trade"]:
@@ -218,7 +218,7 @@ class TurnMixin(Core):
             i += 1
         for t, n in placed.items():
             self._take(seat, n)
-            s["terr"][t]["armies"] += n
+            s["terr"][t].armies += n
             self._emit("placed", seat=seat, territory=t, count=n)
 
     def _act_resurrect(self, seat: int, a: Action) -> None:
@@ -227,12 +227,12 @@ class TurnMixin(Core):
         if s["step"] != "raise" or sp not in board.CRYPTS or sp in s["turn"]["crypts_used"]:
             raise self._refuse("bad_crypt")
         u = s["uw"][sp]
-        if u["owner"] != seat or u["armies"] < 2:
+        if u.owner != seat or u.armies < 2:
             raise self._refuse("bad_crypt")
-        if t not in s["terr"] or s["terr"][t]["owner"] != seat or not s["terr"][t]["temple"]:
+        if t not in s["terr"] or s["terr"][t].owner != seat or not s["terr"][t].temple:
             raise self._refuse("bad_territory")
-        u["armies"] -= 1
-        s["terr"][t]["armies"] += 1
+        u.armies -= 1
+        s["terr"][t].armies += 1
         s["turn"]["crypts_used"].append(sp)
         self._emit("resurrected", seat=seat, space=sp, territory=t)
         self._settle()
@@ -268,7 +268,7 @@ class TurnMixin(Core):
         if bonus_t is not None:
             s["turn"]["match_bonus"] = True
             self._take(seat, 2)
-            s["terr"][bonus_t]["armies"] += 2
+            s["terr"][bonus_t].armies += 2
         self._emit("traded", seat=seat, cards=sorted(cards), armies=value, bonus_territory=bonus_t)
         self._settle()
 
@@ -282,9 +282,9 @@ class TurnMixin(Core):
             on_board = self.gods_on_board(seat)
             for kind in board.GOD_KINDS:
                 if kind not in on_board:
-                    out += [{"type": "summon", "god": kind, "territory": t} for t in mine if not s["terr"][t]["plague"]]
+                    out += [{"type": "summon", "god": kind, "territory": t} for t in mine if not s["terr"][t].plague]
         if p["faith"] >= TEMPLE_COST and self.temples_on_board() < data.TEMPLES:
-            out += [{"type": "build_temple", "territory": t} for t in mine if not s["terr"][t]["temple"]]
+            out += [{"type": "build_temple", "territory": t} for t in mine if not s["terr"][t].temple]
         return out
 
     def _act_summon(self, seat: int, a: Action) -> None:
@@ -295,12 +295,12 @@ class TurnMixin(Core):
             raise self._refuse("not_now")
         if kind not in board.GOD_KINDS or kind in self.gods_on_board(seat):
             raise self._refuse("bad_god")
-        if t not in s["terr"] or s["terr"][t]["owner"] != seat or s["terr"][t]["plague"]:
+        if t not in s["terr"] or s["terr"][t].owner != seat or s["terr"][t].plague:
             raise self._refuse("bad_territory")
         if p["faith"] < SUMMON_COST:
             raise self._refuse("no_faith")
         p["faith"] -= SUMMON_COST
-        s["terr"][t]["gods"].append(kind)
+        s["terr"][t].gods.append(kind)
         self._emit("summoned", seat=seat, god=kind, territory=t, cost=SUMMON_COST)
         self._settle()
 
@@ -310,14 +310,14 @@ class TurnMixin(Core):
         p = s["players"][seat]
         if s["step"] != "gods":
             raise self._refuse("not_now")
-        if t not in s["terr"] or s["terr"][t]["owner"] != seat or s["terr"][t]["temple"]:
+        if t not in s["terr"] or s["terr"][t].owner != seat or s["terr"][t].temple:
             raise self._refuse("bad_territory")
         if p["faith"] < TEMPLE_COST:
             raise self._refuse("no_faith")
         if self.temples_on_board() >= data.TEMPLES:
             raise self._refuse("no_temples")
         p["faith"] -= TEMPLE_COST
-        s["terr"][t]["temple"] = True
+        s["terr"][t].temple = True
         self._emit("temple_built", seat=seat, territory=t, cost=TEMPLE_COST)
         self._settle()
 
@@ -366,10 +366,10 @@ class TurnMixin(Core):
         s["turn"]["plague_done"] = True
         for t in board.TERR_IDS:
             v = s["terr"][t]
-            if v["owner"] == seat and v["plague"]:
-                loss = v["armies"] // 2
+            if v.owner == seat and v.plague:
+                loss = v.armies // 2
                 if loss:
-                    v["armies"] -= loss
+                    v.armies -= loss
                     self._casualties(seat, loss, to_reserve=False)
                     self._emit("plague_loss", seat=seat, territory=t, lost=loss)
                 self._banish_all(t, "plague")
@@ -383,14 +383,14 @@ class TurnMixin(Core):
         out: list[Action] = []
         for a in sorted(owned):
             v = s["terr"][a]
-            movable = v["armies"] - 1
-            if movable <= 0 and not (self.godstorm and v["gods"]):
+            movable = v.armies - 1
+            if movable <= 0 and not (self.godstorm and v.gods):
                 continue
             targets = board.connected(a, owned) if self.godstorm else {n for n in board.NEIGHBOURS[a] if n in owned}
             for b in sorted(targets):
                 out += [{"type": "fortify", "from": a, "to": b, "count": c, "gods": []} for c in small_counts(movable)]
-                if self.godstorm and v["gods"] and not s["terr"][b]["plague"]:
-                    out.append({"type": "fortify", "from": a, "to": b, "count": movable, "gods": sorted(v["gods"])})
+                if self.godstorm and v.gods and not s["terr"][b].plague:
+                    out.append({"type": "fortify", "from": a, "to": b, "count": movable, "gods": sorted(v.gods)})
         return out
 
     def _act_fortify(self, seat: int, a: Action) -> None:
@@ -406,17 +406,17 @@ class TurnMixin(Core):
         if not ok_path:
             raise self._refuse("no_path")
         v = s["terr"][src]
-        if not isinstance(gods, list) or len(set(gods)) != len(gods) or any(g not in v["gods"] for g in gods):
+        if not isinstance(gods, list) or len(set(gods)) != len(gods) or any(g not in v.gods for g in gods):
             raise self._refuse("bad_god")
-        if gods and (not self.godstorm or s["terr"][dst]["plague"]):
+        if gods and (not self.godstorm or s["terr"][dst].plague):
             raise self._refuse("god_plague")
-        if n is None or n < 0 or n > v["armies"] - 1 or (n == 0 and not gods):
+        if n is None or n < 0 or n > v.armies - 1 or (n == 0 and not gods):
             raise self._refuse("bad_count")
-        v["armies"] -= n
-        s["terr"][dst]["armies"] += n
+        v.armies -= n
+        s["terr"][dst].armies += n
         for g in gods:
-            v["gods"].remove(g)
-            s["terr"][dst]["gods"].append(g)
+            v.gods.remove(g)
+            s["terr"][dst].gods.append(g)
         s["turn"]["fortified"] = True
         s["last"] = {"from": src, "to": dst}
         self._emit("fortified", seat=seat, frm=src, dst=dst, count=n, gods=sorted(gods))
@@ -426,7 +426,7 @@ class TurnMixin(Core):
     def _descend_targets(self, seat: int) -> list[str]:
         uw = self.s["uw"]
         return [sp for sp in board.SPACE_IDS
-                if uw[sp]["owner"] == seat or (sp in board.GATES and uw[sp]["owner"] is None)]
+                if uw[sp].owner == seat or (sp in board.GATES and uw[sp].owner is None)]
 
     def _descend_actions(self, seat: int) -> list[Action]:
         h = self.s["players"][seat]["heaven"]
@@ -446,8 +446,8 @@ class TurnMixin(Core):
         if n is None or not 1 <= n <= p["heaven"]:
             raise self._refuse("bad_count")
         p["heaven"] -= n
-        s["uw"][sp]["owner"] = seat
-        s["uw"][sp]["armies"] += n
+        s["uw"][sp].owner = seat
+        s["uw"][sp].armies += n
         self._emit("descended", seat=seat, space=sp, count=n)
         self._settle()
 
