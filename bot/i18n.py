@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
+
+from bot.paths import DATA_DIR
 
 LANGS = ("ru", "en")
 DEFAULT_LANG = "en"
-I18N_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+I18N_DIR = DATA_DIR / "i18n"
 
 
 @lru_cache(maxsize=1)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+from bot.paths import DATA_DIR
+
+FONT_DIR = DATA_DIR / "fonts"
 FONT_FILES = {
     "regular": "DejaVuSans.ttf",
     "bold": "DejaVuSans-Bold.ttf",

@@ -9,15 +9,15 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
+from bot.paths import DATA_DIR
 from render.common import font, to_png, wrap
 
-EVENTS_FILE = Path(__file__).resolve().parent.parent / "data" / "pobeda" / "events.json"
+EVENTS_FILE = DATA_DIR / "pobeda" / "events.json"
 
 SIZE = 12
 CELL = 150

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-DATA_FILE = Path(__file__).resolve().parents[3] / "data" / "coldwar" / "cards.json"
+from bot.paths import DATA_DIR
+
+DATA_FILE = DATA_DIR / "coldwar" / "cards.json"
 
 FACTIONS = ("military", "economic", "political", "media")
 SPY, DEPUTY, DOUBLE, ANALYST, ASSASSIN, DIRECTOR = 1, 2, 3, 4, 5, 6

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "godstorm"
+from bot import paths
+
+DATA_DIR = paths.DATA_DIR / "godstorm"
 
 Name = dict[str, str]
 

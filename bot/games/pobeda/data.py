@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "pobeda"
+from bot import paths
+
+DATA_DIR = paths.DATA_DIR / "pobeda"
 
 SIZE = 12
 CELLS = SIZE * SIZE

@@ -1,0 +1,1 @@
+"""Bundled data files (translations, cards, maps, fonts), installed as the ``tabletop_data`` package."""
