@@ -5,17 +5,34 @@ per-game task posts every action after ``published_seq`` (read back from the dat
 advances ``published_seq``. Bursts coalesce into one post, posts of one game never interleave,
 and a crash between commit and post is healed on restart by requesting every game whose
 ``published_seq`` lags behind its ``seq``.
+
+Nothing announced is lost: every Discord call goes through ``Publisher.call``, which retries a 5xx,
+a 429 without retry information, a network error or a timed-out attempt with exponential backoff
+and jitter until Discord accepts it (a 403, 404 or other 4xx is final and gets its fallback once).
+Each game retries in its own task, so one game waiting on Discord never holds up another; a
+per-channel lock keeps a later post from overtaking an earlier one in the same channel. The steps
+of one publish are checkpointed (the turn message row carries the sequence number it announced,
+an ``outbox`` row the users already DMed), so a restart resumes where it stopped instead of
+repeating a post; message posts carry a nonce Discord uses to drop a duplicate of a post whose
+answer was lost.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import json
 import logging
+import os
+import random
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import aiohttp
 import discord
 
 from bot.games.registry import renderer
@@ -31,6 +48,23 @@ log = logging.getLogger(__name__)
 
 MAX_LOG_LINES = 14
 MAX_CONTENT = 1900
+# Test-only fault hook: a file holding a number N makes the next N board renders raise.
+RENDER_FAULT_ENV = "TABLETOP_TEST_RENDER_FAULTS"
+
+T = TypeVar("T")
+
+
+def transient(exc: BaseException) -> bool:
+    """Worth retrying: Discord had a problem (5xx, a 429 discord.py gave up on), or the network did."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status >= 500 or exc.status == 429
+    return isinstance(exc, (aiohttp.ClientError, OSError, asyncio.TimeoutError))
+
+
+def nonce(*parts: object) -> str:
+    """A deterministic message nonce (Discord allows 25 characters): the same announcement sent twice
+    within Discord's dedup window yields one message."""
+    return hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=12).hexdigest()[:25]
 
 
 def inert(view: discord.ui.View | None) -> discord.ui.View | None:
@@ -67,8 +101,25 @@ def result_line(session: Session, lang: str) -> str:
     return t(key, lang, names=", ".join(names))
 
 
+def injected_render_fault() -> bool:
+    """Consume one injected render failure (end-to-end tests only; inert unless the env var is set)."""
+    path = os.environ.get(RENDER_FAULT_ENV)
+    if not path:
+        return False
+    try:
+        left = int(Path(path).read_text().strip() or 0)
+    except (OSError, ValueError):
+        return False
+    if left <= 0:
+        return False
+    Path(path).write_text(str(left - 1))
+    return True
+
+
 async def render_png(session: Session, lang: str) -> bytes:
     """Render the public view off the event loop (one big board must not stall other games)."""
+    if injected_render_fault():
+        raise RuntimeError("injected render fault (test hook)")
     view = json.loads(json.dumps(session.public_view()))
     return await asyncio.to_thread(renderer(session.row.game), view, lang)
 
@@ -83,6 +134,11 @@ async def render_board(session: Session, lang: str) -> discord.File:
 
 
 class Publisher:
+    # backoff of a refused call: base * 2**n seconds with jitter, capped; each attempt bounded
+    retry_base = 0.25
+    retry_cap = 15.0
+    attempt_timeout = 20.0
+
     def __init__(self, client: discord.Client, sessions: SessionManager, store: Store) -> None:
         self.client = client
         self.sessions = sessions
@@ -91,10 +147,83 @@ class Publisher:
         self._dm_channels: dict[int, discord.abc.Messageable] = {}
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._side: set[asyncio.Task[Any]] = set()
         self._notified: set[tuple[int, int]] = set()
+        self._channel_locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, holders + waiters
+        self._wake: asyncio.Future[None] | None = None
+        self._sleepers = 0
+        add_listener = getattr(client, "add_listener", None)
+        if add_listener is not None:  # a reconnect means Discord is back: retry now, not after the backoff
+            for event in ("on_resumed", "on_ready"):
+                add_listener(self._on_reconnect, event)
 
     async def load(self) -> None:
         self.dm_closed = await self.store.dm_closed_users()
+
+    # ---- retrying ----------------------------------------------------------------------
+    async def _on_reconnect(self) -> None:
+        self.wake()
+
+    def wake(self) -> None:
+        """Cut every backoff sleep short (Discord answered again, or the gateway came back)."""
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+        self._wake = None
+
+    def backoff(self, failures: int) -> float:
+        delay = min(self.retry_cap, self.retry_base * 2 ** min(failures - 1, 16))
+        return random.uniform(delay / 2, delay)
+
+    async def _pause(self, delay: float) -> None:
+        if self._wake is None:
+            self._wake = asyncio.get_running_loop().create_future()
+        wake = self._wake
+        self._sleepers += 1
+        try:
+            await asyncio.wait({wake}, timeout=delay)
+        finally:
+            self._sleepers -= 1
+        if wake.done():  # woken: spread the retries of many games a little
+            await asyncio.sleep(random.uniform(0, min(delay, 0.3)))
+
+    async def call(self, what: str, factory: Callable[[], Awaitable[T]], *, attempts: int | None = None) -> T:
+        """Await ``factory()`` until Discord accepts it: transient failures are retried with backoff
+        (forever unless ``attempts`` is given), anything else is raised to the caller at once."""
+        failures = 0
+        while True:
+            try:
+                result = await asyncio.wait_for(factory(), self.attempt_timeout)
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                failures += 1
+                if attempts is not None and failures >= attempts:
+                    raise
+                delay = self.backoff(failures)
+                log.log(logging.WARNING if failures == 1 else logging.INFO,
+                        "%s failed (%s: %s); retry %d in %.2f s", what, type(exc).__name__, exc, failures, delay)
+                await self._pause(delay)
+                continue
+            if failures:
+                log.info("%s went through after %d retries", what, failures)
+            if self._sleepers:
+                self.wake()
+            return result
+
+    @asynccontextmanager
+    async def channel_turn(self, channel_id: int) -> AsyncIterator[None]:
+        """Serialise posts per channel (FIFO), so a retried post is never overtaken in its channel."""
+        lock, users = self._channel_locks.get(channel_id, (asyncio.Lock(), 0))
+        self._channel_locks[channel_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._channel_locks[channel_id]
+            if users > 1:
+                self._channel_locks[channel_id] = (lock, users - 1)
+            else:  # nobody waits: drop it (one lock per channel ever used would only grow)
+                del self._channel_locks[channel_id]
 
     # ---- scheduling ------------------------------------------------------------------
     def request(self, game_id: int) -> None:
@@ -112,28 +241,50 @@ class Publisher:
                 log.exception("publishing game %s failed", game_id)
         self._tasks.pop(game_id, None)
 
+    def _background(self, coro: Awaitable[Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._side.add(task)
+        task.add_done_callback(self._side.discard)
+
     async def idle(self) -> None:
         """Wait until nothing is being published (used by tests and shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        while self._tasks or self._side:
+            await asyncio.gather(*list(self._tasks.values()), *list(self._side), return_exceptions=True)
 
     # ---- channel helpers -------------------------------------------------------------
     async def channel(self, channel_id: int) -> Messageable | None:
         channel = self.client.get_channel(channel_id)
         if channel is None:
             try:
-                channel = await self.client.fetch_channel(channel_id)
+                channel = await self.call(f"fetching channel {channel_id}",
+                                          lambda: self.client.fetch_channel(channel_id))
             except (discord.NotFound, discord.Forbidden):
                 log.warning("channel %s is gone or hidden; cannot publish there", channel_id)
                 return None
         return channel  # type: ignore[return-value]
 
-    async def post(self, channel_id: int, content: str, **kwargs: Any) -> discord.Message | None:
+    async def post(self, channel_id: int, content: str, *, file_png: tuple[str, bytes] | None = None,
+                   key: str | None = None, **kwargs: Any) -> discord.Message | None:
+        """Post in a channel, retrying until Discord takes it; None if it refused for good (logged).
+
+        ``file_png`` (name, bytes) is re-wrapped for every attempt; ``key`` makes the post idempotent
+        on Discord's side (a nonce), for announcements that may be sent again after a lost answer.
+        """
         channel = await self.channel(channel_id)
         if channel is None:
             return None
+        if key is not None:
+            kwargs["nonce"] = nonce(key)
+
+        def attempt() -> Awaitable[discord.Message]:
+            extra = dict(kwargs)
+            if file_png is not None:
+                extra["file"] = discord.File(io.BytesIO(file_png[1]), filename=file_png[0])
+            return channel.send(content, **extra)
+
         try:
-            return await channel.send(content, **kwargs)
+            async with self.channel_turn(channel_id):
+                return await self.call(f"posting in channel {channel_id}", attempt)
         except discord.Forbidden:
             log.warning("missing permission to post in channel %s (send messages / attach files)", channel_id)
         except discord.HTTPException as exc:
@@ -151,6 +302,13 @@ class Publisher:
         if row.published_seq >= target_seq:
             return
         lang = row.lang
+        previous = await self.store.get_message(game_id, "turn")
+        outbox = await self.store.get_message(game_id, "outbox")
+        # a publish interrupted by a restart is finished first, for exactly the actions it announced
+        started = [rec[2].get("seq", -1) for rec in (previous, outbox) if rec is not None]
+        started = [seq for seq in started if seq > row.published_seq]
+        if started:
+            target_seq = min(target_seq, min(started))
         actions = [a for a in await self.store.actions(game_id, row.published_seq) if a.seq <= target_seq]
         # publish exactly what is stored: never mark as published a sequence number we did not read
         target_seq = actions[-1].seq if actions else max(row.published_seq, 0)
@@ -184,36 +342,58 @@ class Publisher:
         prompted &= set(actors)
         ping_users = sorted({u for s in prompted for u in (row.seat_users or [])[s]})
 
+        if previous is None or previous[2].get("seq", -1) < target_seq:
+            await self.announce(session, target_seq, lines, previous, prompted, finished, actors, ping_users)
+        done: set[tuple[int, int]] = set()
+        if outbox is not None and outbox[2].get("seq") == target_seq:
+            done = {(seat, user) for seat, user in outbox[2].get("sent", [])}
+        # DMs before the mark: a crash in between resumes from the outbox rather than losing a prompt
+        await self.send_private(session, prompted, private, skip, done=done, seq=target_seq)
+        await self.store.mark_published(game_id, target_seq)
+        row.published_seq = max(row.published_seq, target_seq)
+
+    async def announce(self, session: Session, target_seq: int, lines: list[str],
+                       previous: tuple[int, int, dict[str, Any]] | None, prompted: set[int], finished: bool,
+                       actors: list[int], ping_users: list[int]) -> None:
+        """The channel side of one publish: a new turn post, or an edit of the current one."""
+        game_id, row, lang = session.id, session.row, session.row.lang
+        if previous is not None and previous[1] == 0:  # the last post was refused for good
+            previous = None
         status = self.status_line(session, lang, actors)
-        previous = await self.store.get_message(game_id, "turn")
         new_post = bool(prompted) or finished or previous is None
         log_lines = lines if new_post else (previous[2].get("lines", []) if previous else []) + lines
         log_lines = log_lines[-MAX_LOG_LINES:]
         content = clip_lines(log_lines + ["", status] if log_lines else [status])
-        png = await render_png(session, lang)
+        try:
+            png: bytes | None = await render_png(session, lang)
+        except Exception:  # the news goes out as text; the next post tries the board again
+            log.exception("rendering the board of game %s failed; posting text only", game_id)
+            png = None
+        name = f"{row.game}-{game_id}-{target_seq}.png"
         view = None if finished else inert(channel_view(game_id, lang))
-        edited = False
+        data = {"lines": log_lines, "seq": target_seq}
         if not new_post and previous is not None:
             channel_id, message_id, _ = previous
-            try:
-                channel = await self.channel(channel_id)
-                if channel is not None:
-                    partial = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
-                    await partial.edit(content=content, attachments=[board_file(session, png)], view=view,
-                                       allowed_mentions=mentions([]))
-                    await self.store.set_message(game_id, "turn", channel_id, message_id, {"lines": log_lines})
-                    edited = True
-            except discord.HTTPException as exc:
-                log.warning("editing the turn message of game %s failed (%s); posting anew", game_id, exc)
-        if not edited:
-            message = await self.post(row.channel_id, content, file=board_file(session, png), view=view,
-                                      allowed_mentions=mentions(ping_users))
-            if message is not None:
-                await self.store.set_message(game_id, "turn", row.channel_id, message.id, {"lines": log_lines})
-        # DMs before the mark: a crash in between repeats a post rather than losing a prompt
-        await self.send_private(session, prompted, private, skip)
-        await self.store.mark_published(game_id, target_seq)
-        row.published_seq = max(row.published_seq, target_seq)
+            channel = await self.channel(channel_id)
+            if channel is not None:
+                partial = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
+
+                def edit() -> Awaitable[Any]:
+                    files = [discord.File(io.BytesIO(png), filename=name)] if png is not None else []
+                    return partial.edit(content=content, attachments=files, view=view,
+                                        allowed_mentions=mentions([]))
+
+                try:
+                    async with self.channel_turn(channel_id):
+                        await self.call(f"editing the turn message of game {game_id}", edit)
+                    await self.store.set_message(game_id, "turn", channel_id, message_id, data)
+                    return
+                except discord.HTTPException as exc:
+                    log.warning("editing the turn message of game %s failed (%s); posting anew", game_id, exc)
+        message = await self.post(row.channel_id, content, file_png=(name, png) if png is not None else None,
+                                  view=view, allowed_mentions=mentions(ping_users), key=("turn", game_id, target_seq))
+        # refused for good (logged): the game goes on, the row records that this step is over
+        await self.store.set_message(game_id, "turn", row.channel_id, message.id if message else 0, data)
 
     def status_line(self, session: Session, lang: str, actors: list[int]) -> str:
         game = session.game
@@ -233,12 +413,19 @@ class Publisher:
 
     # ---- private delivery ------------------------------------------------------------
     async def send_private(self, session: Session, prompted: set[int],
-                           private: dict[int, list[dict[str, Any]]], skip: dict[int, int] | None = None) -> None:
+                           private: dict[int, list[dict[str, Any]]], skip: dict[int, int] | None = None,
+                           *, done: set[tuple[int, int]] | None = None, seq: int | None = None) -> None:
+        """DM each prompted seat its panel and each seat its private events. With ``seq``, every
+        finished DM is checkpointed in the ``outbox`` row, and the (seat, user) pairs in ``done`` are
+        skipped."""
         game = session.game
         assert game is not None
+        done = set(done or ())
         seats = sorted(prompted | set(private))
         for seat in seats:
             for user_id in (session.row.seat_users or [])[seat]:
+                if (seat, user_id) in done:
+                    continue
                 if skip and skip.get(seat) == user_id and not private.get(seat):
                     continue
                 lang = session.user_lang(user_id)
@@ -249,19 +436,29 @@ class Publisher:
                     content, view = "\n".join(notes), None
                 else:
                     continue
-                await self.dm(session, user_id, content, inert(view))
+                await self.dm(session, user_id, content, inert(view),
+                              key=("dm", session.id, seq, seat, user_id) if seq is not None else None)
+                if seq is not None:
+                    done.add((seat, user_id))
+                    await self.store.set_message(session.id, "outbox", 0, 0,
+                                                 {"seq": seq, "sent": sorted(map(list, done))})
 
-    async def dm(self, session: Session, user_id: int, content: str, view: discord.ui.View | None) -> bool:
+    async def dm(self, session: Session, user_id: int, content: str, view: discord.ui.View | None,
+                 *, key: tuple[object, ...] | None = None) -> bool:
         if user_id in self.dm_closed:
             await self.dm_closed_notice(session, user_id)
             return False
         try:
             channel = self._dm_channels.get(user_id)
             if channel is None:
-                channel = await self.client.create_dm(discord.Object(user_id))  # type: ignore[arg-type]
+                channel = await self.call(f"opening a DM with user {user_id}",
+                                          lambda: self.client.create_dm(discord.Object(user_id)))  # type: ignore[arg-type]
                 self._dm_channels[user_id] = channel
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-            message = await channel.send(content, **kwargs)
+            if key is not None:
+                kwargs["nonce"] = nonce(*key)
+            dm_channel = channel
+            message = await self.call(f"DM to user {user_id}", lambda: dm_channel.send(content, **kwargs))
             if view is not None and view.children:
                 await self.retire_previous_panel(session, user_id, channel, message.id)
             return True
@@ -280,7 +477,7 @@ class Publisher:
         """Strip the controls from the user's previous DM panel of this game.
 
         Over a game of days the DMs pile up panels; only the newest should look actionable (an
-        older one would only answer "no longer available").
+        older one would only answer "no longer available"). Cosmetic, so tried a few times only.
         """
         purpose = f"panel:{user_id}"
         previous = await self.store.get_message(session.id, purpose)
@@ -288,8 +485,9 @@ class Publisher:
         if previous is None or previous[1] == message_id:
             return
         try:
-            await channel.get_partial_message(previous[1]).edit(view=None)
-        except discord.HTTPException as exc:
+            await self.call(f"retiring a panel of game {session.id}",
+                            lambda: channel.get_partial_message(previous[1]).edit(view=None), attempts=3)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
             log.info("could not retire an old panel of game %s: %s", session.id, exc)
 
     async def dm_closed_notice(self, session: Session, user_id: int) -> None:
@@ -302,20 +500,20 @@ class Publisher:
             return
         message = await self.post(
             session.row.channel_id, t("notice.dm_closed", session.row.lang, user=f"<@{user_id}>"),
-            allowed_mentions=mentions([user_id]),
+            allowed_mentions=mentions([user_id]), key=("dmnotice", session.id, user_id),
         )
         await self.store.set_message(session.id, f"dmnotice:{user_id}", session.row.channel_id,
                                      message.id if message else 0)
 
     async def remind(self, game_id: int, seat: int) -> None:
+        """Post a reminder in the background: the timer loop must not wait on a retrying post."""
         session = await self.sessions.get(game_id)
         if session.row.status != "running" or seat not in session.deadlines:
             return
         users = (session.row.seat_users or [])[seat]
         due = int(session.deadlines[seat][0])
-        await self.post(
+        self._background(self.post(
             session.row.channel_id,
             t("notice.reminder", session.row.lang, who=" ".join(f"<@{u}>" for u in users), ts=due),
-            allowed_mentions=mentions(list(users)),
-        )
-
+            allowed_mentions=mentions(list(users)), key=("remind", game_id, seat, due),
+        ))

@@ -1,7 +1,9 @@
-"""Delivery without Discord: a stub client whose channel refuses posts and whose DMs are closed."""
+"""Delivery without Discord: a stub client whose channel refuses posts (for good or for a while) and
+whose DMs are closed or failing."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,13 +23,25 @@ def forbidden(code: int) -> discord.Forbidden:
     return discord.Forbidden(response, {"code": code, "message": "no"})
 
 
+def unavailable() -> discord.DiscordServerError:
+    response = SimpleNamespace(status=503, reason="Service Unavailable")
+    return discord.DiscordServerError(response, {"code": 0, "message": "Service Unavailable"})
+
+
 class StubChannel:
-    def __init__(self, error: Exception | None = None) -> None:
+    """``error`` is raised by every send while set (and ``failures`` more times if given)."""
+
+    def __init__(self, error: Exception | None = None, failures: int | None = None) -> None:
         self.error = error
+        self.failures = failures
+        self.attempts = 0
         self.sent: list[dict[str, Any]] = []
 
     async def send(self, content: str, **kwargs: Any) -> Any:
-        if self.error is not None:
+        self.attempts += 1
+        if self.error is not None and (self.failures is None or self.failures > 0):
+            if self.failures is not None:
+                self.failures -= 1
             raise self.error
         self.sent.append({"content": content, **kwargs})
         return SimpleNamespace(id=len(self.sent))
@@ -47,12 +61,13 @@ class StubChannel:
 
 
 class StubClient:
-    def __init__(self, channel: StubChannel, dm: StubChannel) -> None:
+    def __init__(self, channel: StubChannel, dm: StubChannel, others: dict[int, StubChannel] | None = None) -> None:
         self.channel = channel
         self.dm = dm
+        self.others = others or {}
 
     def get_channel(self, channel_id: int) -> StubChannel:
-        return self.channel
+        return self.others.get(channel_id, self.channel)
 
     async def create_dm(self, user: Any) -> StubChannel:
         return self.dm
@@ -63,24 +78,133 @@ def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
 
 
-async def setup(tmp_path: Path, channel: StubChannel, dm: StubChannel):
+def fast(publisher: Publisher) -> Publisher:
+    publisher.retry_base, publisher.retry_cap = 0.01, 0.05
+    return publisher
+
+
+async def new_toy(sessions: SessionManager, channel_id: int = 7, first_user: int = 1):
+    session = await sessions.create(guild_id=1, channel_id=channel_id, host=UserInfo(first_user, "a"),
+                                    game_key="toy", options={})
+    await sessions.join(session.id, UserInfo(first_user + 1, "b"))
+    await sessions.start(session.id, first_user, seed=5)
+    return session
+
+
+async def setup(tmp_path: Path, channel: StubChannel, dm: StubChannel, others: dict[int, StubChannel] | None = None):
     store = await Store.open(tmp_path / "d.sqlite3")
     sessions = SessionManager(store)
-    publisher = Publisher(StubClient(channel, dm), sessions, store)  # type: ignore[arg-type]
-    session = await sessions.create(guild_id=1, channel_id=7, host=UserInfo(1, "a"), game_key="toy", options={})
-    await sessions.join(session.id, UserInfo(2, "b"))
-    await sessions.start(session.id, 1, seed=5)
+    publisher = fast(Publisher(StubClient(channel, dm, others), sessions, store))  # type: ignore[arg-type]
+    session = await new_toy(sessions)
     return store, sessions, publisher, session
 
 
-async def test_missing_permission_is_a_warning_not_a_crash(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+async def published_seq(store: Store, game_id: int) -> int:
+    row = await store.load_game(game_id)
+    assert row is not None
+    return row.published_seq
+
+
+async def test_missing_permission_gets_its_fallback_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A 403 is final: tried once (not retried), logged, the DMs still go out, and the game goes on."""
     channel, dm = StubChannel(forbidden(50013)), StubChannel()
     store, _, publisher, session = await setup(tmp_path, channel, dm)
     with caplog.at_level(logging.WARNING):
         await publisher.publish(session.id)
-    assert any("missing permission" in r.message for r in caplog.records)
-    assert (await store.load_game(session.id)).published_seq == 0  # not retried forever
+    assert channel.attempts == 1 and channel.sent == []
+    assert [r.message for r in caplog.records if "missing permission" in r.message]
     assert dm.sent  # the player to act still got their panel by DM
+    assert await published_seq(store, session.id) == 0  # the start (seq 0) is done with, not pending forever
+    await store.close()
+
+
+async def test_a_refused_post_is_not_published_until_discord_takes_it(tmp_path: Path) -> None:
+    """A 503 (which discord.py does not retry) is retried until the post goes through; the action
+    counts as published only then, and the post and the DM are each delivered exactly once."""
+    channel, dm = StubChannel(unavailable()), StubChannel(unavailable(), failures=3)
+    store, _, publisher, session = await setup(tmp_path, channel, dm)
+    task = asyncio.create_task(publisher.publish(session.id))
+    while channel.attempts < 5:
+        await asyncio.sleep(0.01)
+    assert not task.done() and channel.sent == []
+    assert await published_seq(store, session.id) == -1  # nothing announced yet: not published
+    channel.error = None  # Discord is back
+    await asyncio.wait_for(task, 5)
+    assert len(channel.sent) == 1 and "file" in channel.sent[0]
+    assert len(dm.sent) == 1 and dm.attempts == 4  # the DM failed three times, then went through once
+    assert await published_seq(store, session.id) == 0
+    await store.close()
+
+
+async def test_a_retrying_game_does_not_hold_up_another(tmp_path: Path) -> None:
+    stuck, free = StubChannel(unavailable()), StubChannel()
+    store, sessions, publisher, session = await setup(tmp_path, stuck, StubChannel(), {8: free})
+    other = await new_toy(sessions, channel_id=8, first_user=3)
+    publisher.request(session.id)
+    publisher.request(other.id)
+    for _ in range(200):
+        if await published_seq(store, other.id) == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert len(free.sent) == 1 and await published_seq(store, other.id) == 0
+    assert stuck.sent == [] and await published_seq(store, session.id) == -1
+    stuck.error = None
+    await asyncio.wait_for(publisher.idle(), 5)
+    assert len(stuck.sent) == 1 and await published_seq(store, session.id) == 0
+    await store.close()
+
+
+async def test_a_reminder_never_overtakes_a_retrying_post(tmp_path: Path) -> None:
+    channel = StubChannel(unavailable())
+    store, sessions, publisher, session = await setup(tmp_path, channel, StubChannel())
+    publisher.request(session.id)
+    while channel.attempts < 2:
+        await asyncio.sleep(0.01)
+    seat = session.game.actors()[0]
+    session.deadlines[seat] = (2_000_000_000.0, None)
+    await publisher.remind(session.id, seat)  # returns at once: the timer loop is not held up
+    await asyncio.sleep(0.05)
+    assert channel.sent == []
+    channel.error = None
+    await asyncio.wait_for(publisher.idle(), 5)
+    assert [("file" in m) for m in channel.sent] == [True, False]  # the turn post, then the reminder
+    await store.close()
+
+
+async def test_a_failing_render_posts_text_and_the_next_post_tries_again(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, session = await setup(tmp_path, channel, dm)
+    fault = tmp_path / "render-faults"
+    fault.write_text("1")
+    monkeypatch.setenv("TABLETOP_TEST_RENDER_FAULTS", str(fault))
+    with caplog.at_level(logging.ERROR):
+        await publisher.publish(session.id)
+    (post,) = channel.sent
+    first = session.row.seat_users[session.game.actors()[0]][0]
+    assert "file" not in post and f"<@{first}>" in post["content"]  # the news, as text
+    assert [r for r in caplog.records if f"game {session.id}" in r.getMessage() and r.exc_info]
+    assert await published_seq(store, session.id) == 0 and dm.sent
+    seat = session.game.actors()[0]
+    await sessions.act(session.id, session.row.seat_users[seat][0], seat, {"type": "add", "n": 1})
+    await publisher.publish(session.id)
+    assert "file" in channel.sent[-1] and fault.read_text() == "0"
+    await store.close()
+
+
+async def test_a_restart_resumes_a_half_done_publish_without_repeating_the_post(tmp_path: Path) -> None:
+    """The process dies after the channel post and before the DM: the next start sends the DM and
+    does not post the move again."""
+    channel, dm = StubChannel(), StubChannel(RuntimeError("process killed here"))
+    store, sessions, publisher, session = await setup(tmp_path, channel, dm)
+    with pytest.raises(RuntimeError):
+        await publisher.publish(session.id)
+    assert len(channel.sent) == 1 and await published_seq(store, session.id) == -1
+    dm.error = None
+    restarted = fast(Publisher(StubClient(channel, dm), SessionManager(store), store))  # type: ignore[arg-type]
+    await restarted.publish(session.id)
+    assert len(channel.sent) == 1 and len(dm.sent) == 1
+    assert await published_seq(store, session.id) == 0
     await store.close()
 
 
