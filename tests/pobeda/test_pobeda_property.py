@@ -45,9 +45,24 @@ def check_invariants(game: Pobeda) -> None:
             assert len(shared) <= (1 if s["lines"][b]["side"] == line["side"] else 0)
 
 
-def play_random_game(seed: int, config: int, lines: int, layout: str) -> None:
+def check_dead_card_rule(game: Pobeda, seat: int, legal: list[dict[str, Any]], dead: str) -> None:
+    """House rule (docs/games/pobeda.md): `replace` offers one replacement per turn while the deck
+    has cards, and discarding as the turn only when nothing can be played or replaced; `turn`
+    never replaces."""
+    kinds = {a["type"] for a in legal}
+    if dead == "turn" or game.s["penalty"] is not None or game.s["pending"] is not None:
+        assert "replace_dead" not in kinds
+        return
+    assert not {"replace_dead", "discard_dead"} <= kinds
+    if "replace_dead" in kinds:
+        assert not game.s["replaced"] and game.s["deck"]
+    if "discard_dead" in kinds:
+        assert "play" not in kinds
+
+
+def play_random_game(seed: int, config: int, lines: int, layout: str, dead: str = "replace") -> None:
     sides, extra = CONFIGS[config]
-    options = {"lines": lines, "layout": layout, **extra}
+    options = {"lines": lines, "layout": layout, "dead": dead, **extra}
     seat_info = [{"side": k} for k in sides]
     game = Pobeda.new(seat_info, options, seed)
     rnd = random.Random(seed)
@@ -69,6 +84,8 @@ def play_random_game(seed: int, config: int, lines: int, layout: str) -> None:
         seat = rnd.choice(actors)
         legal = game.legal_actions(seat)
         assert legal, "an actor always has a legal action"
+        check_dead_card_rule(game, seat, legal, dead)
+        turn = game.s["turn"]
         if step % 17 == 0:  # an illegal action changes nothing
             before = json.dumps(game.to_json(), sort_keys=True)
             try:
@@ -84,6 +101,10 @@ def play_random_game(seed: int, config: int, lines: int, layout: str) -> None:
         log.append((seat, action))
         game.apply(seat, action)
         check_invariants(game)
+        if action["type"] == "replace_dead":  # the turn goes on with the same player
+            assert game.actors() == [seat] and game.s["turn"] == turn and game.s["replaced"]
+        elif game.s["turn"] != turn:
+            assert not game.s["replaced"]
         if step == 40:
             clone = Pobeda.from_json(json.loads(json.dumps(game.to_json())))
             assert clone.to_json() == game.to_json()
@@ -104,11 +125,13 @@ def play_random_game(seed: int, config: int, lines: int, layout: str) -> None:
 
 @settings(max_examples=16, deadline=None)
 @given(seed=st.integers(0, 2**31), config=st.integers(0, len(CONFIGS) - 1),
-       lines=st.sampled_from([1, 2, 3]), layout=st.sampled_from(["chrono", "shuffled"]))
-def test_random_legal_games(seed: int, config: int, lines: int, layout: str) -> None:
-    play_random_game(seed, config, lines, layout)
+       lines=st.sampled_from([1, 2, 3]), layout=st.sampled_from(["chrono", "shuffled"]),
+       dead=st.sampled_from(["replace", "turn"]))
+def test_random_legal_games(seed: int, config: int, lines: int, layout: str, dead: str) -> None:
+    play_random_game(seed, config, lines, layout, dead)
 
 
 def test_each_configuration_once() -> None:
     for config in range(len(CONFIGS)):
-        play_random_game(1000 + config, config, 3, "chrono")
+        for dead in ("replace", "turn"):
+            play_random_game(1000 + config, config, 3, "chrono", dead)

@@ -61,8 +61,9 @@ def test_event_card_only_goes_on_its_own_cell() -> None:
     assert err.value.key == "pobeda.err.wrong_cell"
 
 
-def test_dead_card_may_only_be_discarded() -> None:
-    game = make(2)
+def test_dead_card_may_only_be_discarded_as_the_turn_with_option_turn() -> None:
+    """The older reading, kept as the lobby option ``dead=turn`` (docs/games/pobeda.md)."""
+    game = make(2, dead="turn")
     put(game, 1, "E5")
     card = event_at(game, "E5")
     live = event_at(game, "F5")
@@ -137,7 +138,7 @@ def test_swap_can_finish_a_line() -> None:
 
 
 def test_special_without_target_is_dead() -> None:
-    game = make(2)
+    game = make(2, dead="turn")
     give(game, 0, "minus1_1")
     assert {"type": "discard_dead", "card": "minus1_1"} in game.legal_actions(0)
     game.apply(0, {"type": "discard_dead", "card": "minus1_1"})
@@ -145,7 +146,7 @@ def test_special_without_target_is_dead() -> None:
 
 
 def test_empty_supply_allows_only_minus1_and_discards() -> None:
-    game = make(2)
+    game = make(2, dead="turn")
     free = [i for i in range(144) if game.s["layout"][i] is not None][:CHIPS_PER_SIDE]
     for i in free:
         game.s["owner"][i] = 0
@@ -289,7 +290,8 @@ def test_options_and_player_ranges() -> None:
     assert Pobeda.player_range({"teams": 3}) == (3, 12)
     assert Pobeda.team_count({"teams": 3}, 9) == 3 and Pobeda.team_count({}, 3) == 0
     specs = Pobeda.option_specs()
-    assert [s.name for s in specs] == ["lines", "layout", "teams"]
+    assert [s.name for s in specs] == ["lines", "teams", "dead", "layout"]
+    assert Pobeda.default_options()["dead"] == "replace"  # the house rule's default
     for spec in specs:
         assert has(spec.label_key) and all(has(label) for _, label in spec.choices)
         assert len(spec.choices) <= 25
@@ -310,15 +312,13 @@ def test_arrange_seats_solo_and_teams() -> None:
     assert sides == [0, 1, 0, 1, 0, 1]  # alternating around the table
     assert {u for users in team.seat_users for u in users} == {1, 2, 3, 4, 5, 6}
     assert [team.seat_users[i][0] for i in (0, 2, 4)] == [1, 2, 3]
-    uneven = Pobeda.arrange_seats([Player(i, i % 3) for i in range(7)], {"teams": 3}, rng)
-    assert [info["side"] for info in uneven.seat_info] == [0, 1, 2, 0, 1, 2, 0]
     twelve = Pobeda.arrange_seats([Player(i) for i in range(12)], {"teams": 2}, rng)
     assert [info["side"] for info in twelve.seat_info] == [0, 1] * 6
     with pytest.raises(IllegalAction) as err:
         Pobeda.arrange_seats([Player(1, 0), Player(2, 0)], {"teams": 2}, rng)
     assert err.value.key == "pobeda.err.empty_team"
-    game = Pobeda.new(uneven.seat_info, {"teams": 3}, 5)
-    assert game.view(None)["sides"][0]["seats"] == [0, 3, 6]
+    game = Pobeda.new(team.seat_info, {"teams": 2}, 5)
+    assert game.view(None)["sides"][0]["seats"] == [0, 2, 4]
 
 
 def test_shuffled_layout_is_seeded() -> None:
@@ -374,5 +374,8 @@ def test_every_i18n_key_used_exists() -> None:
     keys |= {f"pobeda.evt.{k}" for k in ("plus1", "minus1", "swap")}
     keys |= {f"pobeda.card.{k}.help" for k in ("plus1", "minus1", "swap")}
     keys |= {f"pobeda.colour.{k}" for k in ("red", "blue", "green")}
+    for counted in ("pobeda.players", "pobeda.move_players"):  # count_text adds the plural form
+        keys.discard(counted)
+        keys |= {f"{counted}.{form}" for form in ("one", "few", "many")}
     missing = sorted(k for k in keys if not has(k))
     assert missing == []

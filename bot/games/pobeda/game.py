@@ -21,7 +21,7 @@ from bot.games.base import (
     Rng,
     state_text,
 )
-from bot.games.pobeda import data
+from bot.games.pobeda import data, seating
 from bot.games.pobeda.data import (
     CELLS,
     CHIPS_PER_SIDE,
@@ -33,8 +33,9 @@ from bot.games.pobeda.data import (
     cell_name,
 )
 from bot.games.pobeda.lines import line_options
-from bot.games.pobeda.text import SIDE_COLOURS
+from bot.games.pobeda.text import SIDE_COLOURS, colour_name, count_text
 from bot.games.pobeda.text_game import TextMixin
+from bot.i18n import LANGS, t
 
 PENALTY_SECONDS = 3600
 FREE = -1
@@ -50,12 +51,18 @@ class Pobeda(TextMixin, Game):
             OptionSpec("lines", "pobeda.opt.lines", (
                 (1, "pobeda.opt.lines.1"), (2, "pobeda.opt.lines.2"), (3, "pobeda.opt.lines.3"),
             ), 1),
-            OptionSpec("layout", "pobeda.opt.layout", (
-                ("chrono", "pobeda.opt.layout.chrono"), ("shuffled", "pobeda.opt.layout.shuffled"),
-            ), "chrono"),
             OptionSpec("teams", "pobeda.opt.teams", (
                 (0, "pobeda.opt.teams.0"), (2, "pobeda.opt.teams.2"), (3, "pobeda.opt.teams.3"),
             ), 0),
+            # house rule (docs/games/pobeda.md): replace one dead card before playing, or
+            # discarding a dead card is the whole turn
+            OptionSpec("dead", "pobeda.opt.dead", (
+                ("replace", "pobeda.opt.dead.replace"), ("turn", "pobeda.opt.dead.turn"),
+            ), "replace"),
+            # last: a team lobby has rows for three option selects only (lobby_message)
+            OptionSpec("layout", "pobeda.opt.layout", (
+                ("chrono", "pobeda.opt.layout.chrono"), ("shuffled", "pobeda.opt.layout.shuffled"),
+            ), "chrono"),
         ]
 
     @classmethod
@@ -63,7 +70,7 @@ class Pobeda(TextMixin, Game):
         merged = cls.default_options()
         merged.update(options or {})
         if merged["lines"] not in (1, 2, 3) or merged["teams"] not in (0, 2, 3) \
-                or merged["layout"] not in ("chrono", "shuffled"):
+                or merged["layout"] not in ("chrono", "shuffled") or merged["dead"] not in ("replace", "turn"):
             raise IllegalAction("pobeda.err.bad_option")
         return merged
 
@@ -78,8 +85,11 @@ class Pobeda(TextMixin, Game):
 
     @classmethod
     def arrange_seats(cls, players: list[Player], options: dict[str, Any], rng: Rng) -> Arrangement:
-        """Solo: lobby order. Teams: unpicked players fill the smallest team, then seats
-        alternate between teams round the table (uneven teams end with neighbours)."""
+        """Solo: lobby order. Teams: unpicked players fill the smallest team, then the teams sit
+        alternately round the table (rulebook: «Сядьте вокруг игрового поля через одного так,
+        чтобы участники разных команд чередовались»), see :mod:`bot.games.pobeda.seating`.
+        Picks so lopsided that a fairer split would alternate better are refused, with the
+        players to move."""
         opts = cls._opts(options)
         low, high = cls.player_range(opts)
         if not low <= len(players) <= high:
@@ -100,14 +110,29 @@ class Pobeda(TextMixin, Game):
             members[smallest].append(uid)
         if any(not m for m in members):
             raise IllegalAction("pobeda.err.empty_team")
-        seat_users: list[list[int]] = []
-        seat_info: list[dict[str, Any]] = []
-        for i in range(max(len(m) for m in members)):
-            for k in range(teams):
-                if i < len(members[k]):
-                    seat_users.append([members[k][i]])
-                    seat_info.append({"side": k})
-        return Arrangement(seat_users, seat_info)
+        sizes = [len(m) for m in members]
+        if seating.fewest_clashes(sizes) > seating.balanced_clashes(len(players), teams):
+            raise cls._lopsided(sizes)
+        queues = [list(m) for m in members]
+        order = seating.alternating_order(sizes)
+        return Arrangement([[queues[k].pop(0)] for k in order], [{"side": k} for k in order])
+
+    @staticmethod
+    def _lopsided(sizes: list[int]) -> IllegalAction:
+        """The refusal for teams that cannot alternate, naming the players to move. Its texts
+        are built for every language (``team_ru``, ``team_en``...) because a refusal's
+        parameters are formatted into whichever language the reader uses."""
+        big = max(range(len(sizes)), key=lambda k: (sizes[k], -k))
+        params: dict[str, Any] = {"others": sum(sizes) - sizes[big]}
+        moves = seating.rebalance_moves(sizes)
+        for lang in LANGS:
+            params[f"team_{lang}"] = colour_name(big, lang)
+            params[f"count_{lang}"] = count_text("pobeda.players", sizes[big], lang)
+            params[f"fix_{lang}"] = t("pobeda.seating.and", lang).join(
+                t("pobeda.seating.move", lang, players=count_text("pobeda.move_players", n, lang),
+                  src=colour_name(a, lang), dst=colour_name(b, lang))
+                for a, b, n in moves)
+        return IllegalAction("pobeda.err.no_alternation", **params)
 
     @classmethod
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> Pobeda:
@@ -142,6 +167,7 @@ class Pobeda(TextMixin, Game):
             "current": 0,
             "turn": 1,
             "pending": None,
+            "replaced": False,
             "penalty": None,
             "last_move": [],
             "outcome": None,
@@ -224,6 +250,18 @@ class Pobeda(TextMixin, Game):
             return not self._event_playable(side, card)
         return not self._targets(side, kind)
 
+    def replace_rule(self) -> bool:
+        """Dead cards are replaced before playing (the default), rather than discarded as the
+        turn. A game saved before the option existed keeps the rule it started with."""
+        return self.s["options"].get("dead", "turn") == "replace"
+
+    def can_replace(self, seat: int) -> bool:
+        """``seat`` (the player to move) may still replace a dead card this turn."""
+        return self.replace_rule() and not self.s.get("replaced", False) and bool(self.s["deck"])
+
+    def has_play(self, seat: int) -> bool:
+        return any(not self.is_dead(seat, card) for card in self.s["hands"][seat])
+
     def _draw(self, seat: int) -> list[Event]:
         if not self.s["deck"]:
             return []
@@ -259,25 +297,37 @@ class Pobeda(TextMixin, Game):
         if s["pending"] is not None:
             return [{"type": "choose_line", "option": i} for i in range(len(s["pending"]["queue"][0]))]
         side = self.side_of(seat)
-        actions: list[Action] = []
+        entries: list[Action | str] = []  # plays, and dead cards (decided below)
         seen: set[str] = set()
         for card in sorted(s["hands"][seat], key=_card_order):
             kind = card_kind(card)
             if kind == "event":
                 if self._event_playable(side, card):
-                    actions.append({"type": "play", "card": card, "cell": cell_name(self.cell_of[card])})
+                    entries.append({"type": "play", "card": card, "cell": cell_name(self.cell_of[card])})
                 else:
-                    actions.append({"type": "discard_dead", "card": card})
+                    entries.append(card)
                 continue
             if kind in seen:
                 continue
             seen.add(kind)
             targets = self._targets(side, kind)
             if targets:
-                actions.extend({"type": "play", "card": card, "cell": cell_name(c)} for c in targets)
+                entries.extend({"type": "play", "card": card, "cell": cell_name(c)} for c in targets)
             else:
-                actions.append({"type": "discard_dead", "card": card})
-        return actions
+                entries.append(card)
+        dead = self._dead_action(seat, any(not isinstance(e, str) for e in entries))
+        return [e if not isinstance(e, str) else {"type": dead, "card": e}
+                for e in entries if not isinstance(e, str) or dead]
+
+    def _dead_action(self, seat: int, can_play: bool) -> str | None:
+        """What a dead card allows now: ``discard_dead`` (the whole turn) under the old rule or,
+        under the replace rule, when nothing can be played and nothing replaced;
+        ``replace_dead`` once per turn while the deck has a card; otherwise nothing."""
+        if not self.replace_rule():
+            return "discard_dead"
+        if self.can_replace(seat):
+            return "replace_dead"
+        return None if can_play else "discard_dead"
 
     def admin_actions(self) -> list[Action]:
         s = self.s
@@ -332,6 +382,8 @@ class Pobeda(TextMixin, Game):
             return self._apply_play(seat, action)
         if kind == "discard_dead":
             return self._apply_discard(seat, action)
+        if kind == "replace_dead":
+            return self._apply_replace(seat, action)
         if kind == "pass":
             self.s["last_move"] = []
             events: list[Event] = [{"type": "passed", "seat": seat}]
@@ -423,6 +475,11 @@ class Pobeda(TextMixin, Game):
         card = self._card_in_hand(seat, action)
         if not self.is_dead(seat, card):
             raise IllegalAction("pobeda.err.not_dead")
+        if self.replace_rule():
+            if self.has_play(seat):
+                raise IllegalAction("pobeda.err.must_play")
+            if self.can_replace(seat):
+                raise IllegalAction("pobeda.err.replace_first")
         self.s["hands"][seat].remove(card)
         self.s["discard"].append(card)
         self.s["last_move"] = []
@@ -430,12 +487,31 @@ class Pobeda(TextMixin, Game):
         events += self._draw(seat)
         return events + self._end_turn()
 
+    def _apply_replace(self, seat: int, action: Action) -> list[Event]:
+        """House rule: once per turn, before playing, discard a dead card publicly and draw a
+        replacement; the turn goes on."""
+        card = self._card_in_hand(seat, action)
+        if not self.replace_rule():
+            raise IllegalAction("pobeda.err.replace_off")
+        if self.s.get("replaced", False):
+            raise IllegalAction("pobeda.err.replaced_already")
+        if not self.is_dead(seat, card):
+            raise IllegalAction("pobeda.err.not_dead")
+        if not self.s["deck"]:
+            raise IllegalAction("pobeda.err.no_replacement")
+        self.s["hands"][seat].remove(card)
+        self.s["discard"].append(card)
+        self.s["replaced"] = True
+        events: list[Event] = [{"type": "replaced", "seat": seat, "card": card}]
+        return events + self._draw(seat)
+
     def _end_turn(self) -> list[Event]:
         s = self.s
         winners = [k for k in range(s["n_sides"]) if self.lines_of(k) >= s["required"]]
         if winners:
             return self._game_over(winners, "lines")
         s["turn"] += 1
+        s["replaced"] = False
         return self._start_turn((s["current"] + 1) % self.n_seats)
 
     def _start_turn(self, seat: int) -> list[Event]:
@@ -452,6 +528,7 @@ class Pobeda(TextMixin, Game):
                 s["current"] = seat
                 return events
             events.append({"type": "skipped", "seat": seat, "drew": bool(s["deck"])})
+            s["replaced"] = False
             events += self._draw(seat)
             seat = (seat + 1) % self.n_seats
 

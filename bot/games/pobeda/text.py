@@ -46,3 +46,19 @@ def colour_name(side: int, lang: str) -> str:
 
 def seat_label(seat: int, lang: str) -> str:
     return t("pobeda.seat", lang, n=seat + 1)
+
+
+def plural_form(n: int, lang: str) -> str:
+    """CLDR plural category of ``n``: Russian has one/few/many (1, 2–4, 5–20, 21...), English one/many."""
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "many"
+
+
+def count_text(key: str, n: int, lang: str) -> str:
+    """``key.one`` / ``key.few`` / ``key.many`` with ``{n}`` filled in."""
+    return t(f"{key}.{plural_form(n, lang)}", lang, n=n)

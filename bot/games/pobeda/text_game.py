@@ -29,6 +29,10 @@ class TextMixin:
 
         def lines_of(self, side: int) -> int: ...
 
+        def has_play(self, seat: int) -> bool: ...
+
+        def can_replace(self, seat: int) -> bool: ...
+
     @classmethod
     def team_label(cls, team: int, options: dict[str, Any], lang: str) -> str:
         return t("pobeda.team_name", lang, colour=colour_name(team, lang))
@@ -53,6 +57,8 @@ class TextMixin:
             return [card_label(card, lang), t("pobeda.row", lang, n=row), action["cell"]]
         if kind == "discard_dead":
             return [t("pobeda.path.discard", lang, card=card_label(action["card"], lang))[:80]]
+        if kind == "replace_dead":
+            return [t("pobeda.path.replace", lang, card=card_label(action["card"], lang))[:80]]
         if kind == "choose_line":
             pending = self.s["pending"]
             option = pending["queue"][0][action["option"]] if pending else []
@@ -81,6 +87,9 @@ class TextMixin:
             return t(f"pobeda.evt.{event['kind']}", lang, who=who, cell=event["cell"], victim=victim_name)
         if kind == "discarded":
             return t("pobeda.evt.discarded", lang, who=self._who(event["seat"], lang),
+                     card=card_label(event["card"], lang))
+        if kind == "replaced":
+            return t("pobeda.evt.replaced", lang, who=self._who(event["seat"], lang),
                      card=card_label(event["card"], lang))
         if kind == "line":
             cells = event["cells"]
@@ -155,4 +164,9 @@ class TextMixin:
         side = self.side_of(seat)
         if self.supply(side) <= 0:  # type: ignore[attr-defined]
             return t("pobeda.prompt.no_chips", lang)
+        if not self.has_play(seat):
+            key = "pobeda.prompt.all_dead_replace" if self.can_replace(seat) else "pobeda.prompt.all_dead"
+            return t(key, lang)
+        if s.get("replaced"):
+            return t("pobeda.prompt.after_replace", lang)
         return t("pobeda.prompt.turn", lang)
