@@ -200,7 +200,7 @@ class RiskPlayer:
         for n, seat in enumerate(seats):
             user = self.user_of(row, seat)
             panel = await self.fake.wait_for(lambda seat=seat: self.bid_panel(row, seat), timeout=30)
-            faith = game.s["players"][seat]["faith"]
+            faith = game.s["players"][seat].faith
             assert t("godstorm.prompt.bid", self.lang_of(user), n=faith) in panel.content, panel.content
             bid = min(faith, (seat + game.s["epoch"]) % 3)
             done = await play_panel(self.fake, user, panel, pick=bid)

@@ -21,7 +21,7 @@ def _events(events: list[dict], kind: str) -> list[dict]:
 def test_setup_armies_plague_gods_temples(n: int, armies: int) -> None:
     g = Godstorm.new([{} for _ in range(n)], {"ruleset": "godstorm"}, 3)
     assert sum(v.plague for v in g.s["terr"].values()) == 4
-    assert all(p["faith"] == 3 and p["supply"] == armies for p in g.s["players"])
+    assert all(p.faith == 3 and p.supply == armies for p in g.s["players"])
     while g.s["phase"] != "bid":
         seat = g.actors()[0]
         g.apply(seat, g.timeout_action(seat))
@@ -37,7 +37,7 @@ def test_two_player_neutral_pantheon() -> None:
         g.apply(g.actors()[0], g.timeout_action(g.actors()[0]))
     neutral = [t for t, v in g.s["terr"].items() if v.owner == NEUTRAL]
     assert len(neutral) == 14 and all(g.s["terr"][t].armies == 3 for t in neutral)
-    assert g.s["neutral"]["pantheon"] not in {p["pantheon"] for p in g.s["players"]}
+    assert g.s["neutral"].pantheon not in {p.pantheon for p in g.s["players"]}
 
 
 def test_classic_two_player_neutral_gets_thirty() -> None:
@@ -56,12 +56,12 @@ def test_income_reads_reference_table_and_temples() -> None:
         put(g, t, 1, 2)
     put(g, "Hesperide", 1, 2, temple=True)
     g.s["turn_idx"] = 1
-    g.s["players"][1]["faith"] = 0
+    g.s["players"][1].faith = 0
     g._ev = []
     g._start_turn()
     assert g.s["current"] == 1
     assert g.s["pending"] == 3 + 3  # max(3, 4 // 3) + Atlantis
-    assert g.s["players"][1]["faith"] == 3 + 3 + 1
+    assert g.s["players"][1].faith == 3 + 3 + 1
     assert g.s["terr"]["Hesperide"].armies == 3  # the temple's army
     assert ledger_ok(g)
 
@@ -73,9 +73,9 @@ def test_summon_and_temple_costs() -> None:
     legal = g.legal_actions(0)
     assert {"type": "summon", "god": "sky", "territory": "Iberia"} not in legal  # gods die in plague
     g.apply(0, {"type": "summon", "god": "sky", "territory": "Gaul"})
-    assert g.s["players"][0]["faith"] == 7 and g.s["terr"]["Gaul"].gods == ["sky"]
+    assert g.s["players"][0].faith == 7 and g.s["terr"]["Gaul"].gods == ["sky"]
     g.apply(0, {"type": "build_temple", "territory": "Gaul"})
-    assert g.s["players"][0]["faith"] == 2 and g.s["terr"]["Gaul"].temple
+    assert g.s["players"][0].faith == 2 and g.s["terr"]["Gaul"].temple
     with pytest.raises(IllegalAction):
         g.apply(0, {"type": "build_temple", "territory": "Iberia"})
 
@@ -83,12 +83,12 @@ def test_summon_and_temple_costs() -> None:
 def test_buy_cards_needs_god_and_caps_at_four() -> None:
     g = scenario(step="cards")
     put(g, "Gaul", 0, 3, gods=["war"])
-    g.s["players"][0]["faith"] = 20
+    g.s["players"][0].faith = 20
     assert {a["deck"] for a in g.legal_actions(0) if a["type"] == "buy_cards"} == {"war"}
     with pytest.raises(IllegalAction):
         g.apply(0, {"type": "buy_cards", "deck": "sky", "count": 1})
     g.apply(0, {"type": "buy_cards", "deck": "war", "count": 3})
-    assert g.s["players"][0]["cards"]["war"] == 3 and g.s["players"][0]["faith"] == 14
+    assert g.s["players"][0].cards["war"] == 3 and g.s["players"][0].faith == 14
     with pytest.raises(IllegalAction):
         g.apply(0, {"type": "buy_cards", "deck": "war", "count": 2})
     g.apply(0, {"type": "buy_cards", "deck": "war", "count": 1})
@@ -98,7 +98,7 @@ def test_buy_cards_needs_god_and_caps_at_four() -> None:
 # ---- plague -----------------------------------------------------------------------------
 def test_plague_halves_rounding_down_and_banishes() -> None:
     g = scenario(step="gods")
-    g.s["players"][0]["faith"] = 0
+    g.s["players"][0].faith = 0
     put(g, "Gaul", 0, 5, gods=["war"], plague=True)
     put(g, "Iberia", 0, 3, plague=True)
     put(g, "Anglia", 0, 1, plague=True)
@@ -106,7 +106,7 @@ def test_plague_halves_rounding_down_and_banishes() -> None:
     t = g.s["terr"]
     assert (t["Gaul"].armies, t["Iberia"].armies, t["Anglia"].armies) == (3, 2, 1)
     assert t["Gaul"].gods == []
-    assert g.s["players"][0]["heaven"] == 3 and ledger_ok(g)
+    assert g.s["players"][0].heaven == 3 and ledger_ok(g)
 
 
 def test_plague_halves_conquering_armies_and_banishes_gods() -> None:
@@ -128,11 +128,11 @@ def test_losses_go_to_heaven_or_reserve_with_the_death_god() -> None:
     put(g, "Iberia", 2, 4)
     script(g, [6, 6, 1, 2, 2])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 3})
-    assert g.s["players"][2]["heaven"] == 2 and g.s["players"][2]["reserve"] == 0
+    assert g.s["players"][2].heaven == 2 and g.s["players"][2].reserve == 0
     g.s["terr"]["Gaul"].gods = ["death"]
     script(g, [6, 6, 1, 2, 2])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 2})
-    assert g.s["players"][2]["heaven"] == 2 and g.s["players"][2]["reserve"] == 2
+    assert g.s["players"][2].heaven == 2 and g.s["players"][2].reserve == 2
     assert ledger_ok(g)
 
 
@@ -185,7 +185,7 @@ def test_war_labour_three_conquests_one_card() -> None:
         g.apply(0, {"type": "move_in", "count": 3})
         g.s["terr"][t].gods = []  # bring the war god back home for the next attack
         g.s["terr"]["Gaul"].gods = ["war"]
-    assert g.s["players"][0]["cards"]["war"] == 1 and g.s["turn"]["conquered"] == 4
+    assert g.s["players"][0].cards["war"] == 1 and g.s["turn"]["conquered"] == 4
 
 
 def test_godswar_altars_sky_god_and_sky_labour() -> None:
@@ -211,7 +211,7 @@ def test_godswar_altars_sky_god_and_sky_labour() -> None:
     events = g.apply(0, {"type": "champion", "god": "war"})
     war = _events(events, "godswar")[0]
     assert war["banished"] == "magic" and g.s["terr"]["Iberia"].gods == []
-    assert g.s["players"][0]["cards"]["sky"] == 0  # the sky god was banished before the win
+    assert g.s["players"][0].cards["sky"] == 0  # the sky god was banished before the win
     assert _events(events, "roll"), "armies fight once the gods are gone"
 
 
@@ -223,7 +223,7 @@ def test_godswar_win_with_sky_god_on_board_earns_one_sky_card() -> None:
     script(g, [6, 6, 5, 1, 1, 2, 4, 4, 3, 3])
     events = g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 2})
     assert _events(events, "godswar")[0]["banished"] == "death"
-    assert g.s["players"][0]["cards"]["sky"] == 1 and g.s["turn"]["sky_card"]
+    assert g.s["players"][0].cards["sky"] == 1 and g.s["turn"]["sky_card"]
 
 
 def test_godswar_tie_goes_to_defender_unless_war_god_attacks() -> None:
@@ -243,21 +243,21 @@ def test_magic_triple_earns_a_magic_card() -> None:
     put(g, "Iberia", 2, 5)
     script(g, [4, 4, 4, 5, 5])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 3})
-    assert g.s["players"][0]["cards"]["magic"] == 1 and g.s["decks"]["magic"] == 14
+    assert g.s["players"][0].cards["magic"] == 1 and g.s["decks"]["magic"] == 14
 
 
 # ---- elimination ------------------------------------------------------------------------
 def test_elimination_removes_cards_and_underworld_armies() -> None:
     g = scenario(filler=0, filler_armies=2)
     put(g, "Iberia", 1, 1)
-    g.s["players"][1]["cards"]["war"] = 2
+    g.s["players"][1].cards["war"] = 2
     put(g, "Thule", 2, 1)
     g.s["uw"]["uw5"] = Space(1, 3)
     rebalance(g)
     script(g, [6, 1])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 1})
     p = g.s["players"][1]
-    assert p["eliminated"] and p["cards"]["war"] == 0 and p["reserve"] == 3
+    assert p.eliminated and p.cards["war"] == 0 and p.reserve == 3
     assert g.s["uw"]["uw5"] == Space(None, 0)
     assert g.outcome() is None  # seat 2 still plays
     assert ledger_ok(g)
@@ -306,7 +306,7 @@ def test_classic_fortify_is_adjacent_only() -> None:
 def test_descend_through_gates_and_fight_below() -> None:
     g = scenario(step="descend")
     put(g, "Gaul", 0, 3)
-    g.s["players"][0]["heaven"] = 6
+    g.s["players"][0].heaven = 6
     g.s["uw"]["uw4"] = Space(2, 2)
     rebalance(g)
     spaces = {a["space"] for a in g.legal_actions(0) if a["type"] == "descend"}
@@ -319,9 +319,9 @@ def test_descend_through_gates_and_fight_below() -> None:
     assert not any(a.get("to") == "uw10" for a in legal)  # fire border between I and X
     script(g, [6, 6, 6, 1, 1])
     g.apply(0, {"type": "attack", "from": "heaven", "to": "uw4", "dice": 3})
-    assert g.s["players"][2]["reserve"] == 2 and g.s["players"][2]["heaven"] == 0
+    assert g.s["players"][2].reserve == 2 and g.s["players"][2].heaven == 0
     g.apply(0, {"type": "move_in", "count": 4})
-    assert g.s["uw"]["uw4"] == Space(0, 4) and g.s["players"][0]["heaven"] == 0
+    assert g.s["uw"]["uw4"] == Space(0, 4) and g.s["players"][0].heaven == 0
     assert ledger_ok(g)
 
 
@@ -347,7 +347,7 @@ def test_death_labour_at_end_of_turn_with_a_crypt() -> None:
     g.s["uw"]["uw2"] = Space(0, 2)
     rebalance(g)
     g.apply(0, {"type": "end_step"})
-    assert g.s["players"][0]["cards"]["death"] == 1 and g.s["decks"]["death"] == 16
+    assert g.s["players"][0].cards["death"] == 1 and g.s["decks"]["death"] == 16
     assert g.s["current"] != 0
 
 
@@ -374,7 +374,7 @@ def test_bids_are_secret_until_all_have_bid() -> None:
     g.apply(0, {"type": "bid", "faith": 3})
     events = g.apply(2, g.timeout_action(2))
     assert _events(events, "bids_revealed")[0]["bids"] == {"0": 3, "1": 2, "2": 0}
-    assert g.s["players"][0]["faith"] == 0 and g.s["phase"] == "pick_order" and g.actors() == [0]
+    assert g.s["players"][0].faith == 0 and g.s["phase"] == "pick_order" and g.actors() == [0]
     g.apply(0, {"type": "pick_order", "position": 2})
     g.apply(1, {"type": "pick_order", "position": 3})
     assert g.s["turn_order"] == [2, 0, 1] and g.s["current"] == 2
@@ -421,12 +421,12 @@ def test_tie_break_chain() -> None:
         for t in board.TERR_IDS[:21]:
             put(g, t, 1, 1)
         for p in g.s["players"]:
-            p["faith"] = 4
+            p.faith = 4
         return g
 
     assert _final(tied())["winners"] == [0, 1] and tied().outcome() is None
     g = tied()
-    g.s["players"][1]["faith"] = 5
+    g.s["players"][1].faith = 5
     assert _final(g)["winners"] == [1]
     g = tied()
     put(g, board.TERR_IDS[0], 1, 1, temple=True)
@@ -453,7 +453,7 @@ def test_classic_trade_with_matching_territory_bonus_and_forced_trade() -> None:
     g = scenario(ruleset="classic", step="raise")
     infantry = [c for c in board.CARD_SYMBOL if board.CARD_SYMBOL[c] == "infantry"][:3]
     extra = [c for c in board.CARD_SYMBOL if board.CARD_SYMBOL[c] == "cavalry"][:2]
-    g.s["players"][0]["tcards"] = infantry + extra
+    g.s["players"][0].tcards = infantry + extra
     home = board.CARD_TERR[sorted(infantry)[0]]
     put(g, home, 0, 1)
     g.s["pending"] = 3
@@ -462,7 +462,7 @@ def test_classic_trade_with_matching_territory_bonus_and_forced_trade() -> None:
     g.s["sets_traded"] = 2
     g.apply(0, {"type": "trade", "cards": sorted(infantry)})
     assert g.s["pending"] == 3 + 8 and g.s["terr"][home].armies == 3
-    assert g.s["sets_traded"] == 3 and len(g.s["players"][0]["tcards"]) == 2
+    assert g.s["sets_traded"] == 3 and len(g.s["players"][0].tcards) == 2
     assert any(a["type"] == "place" for a in g.legal_actions(0))
     assert ledger_ok(g)
 
@@ -471,9 +471,9 @@ def test_classic_elimination_takes_cards() -> None:
     g = scenario(ruleset="classic", filler=0, filler_armies=2)
     put(g, "Iberia", 1, 1)
     cards = [c for c in board.CARD_SYMBOL if board.CARD_SYMBOL[c] == "cavalry"][:6]
-    g.s["players"][1]["tcards"] = cards
+    g.s["players"][1].tcards = cards
     script(g, [6, 1])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 1})
-    assert g.s["players"][1]["eliminated"] and sorted(g.s["players"][0]["tcards"]) == sorted(cards)
+    assert g.s["players"][1].eliminated and sorted(g.s["players"][0].tcards) == sorted(cards)
     assert g.s["turn"]["forced_trade"]
     assert all(a["type"] == "trade" for a in g.legal_actions(0))

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games.base import Action
 from bot.games.godstorm import board
 from bot.games.godstorm.core import NEUTRAL, Core
 from bot.games.godstorm.dice import compare, has_triple, roll
 from bot.games.godstorm.setup import _int
+from bot.games.godstorm.state import Space, Territory
 
 HEAVEN = "heaven"
 MAX_AUTO_ROLLS = 500
@@ -16,18 +15,18 @@ MAX_AUTO_ROLLS = 500
 
 class CombatMixin(Core):
     # ---- locations ----------------------------------------------------------------------
-    def _loc(self, where: str) -> dict[str, Any]:
+    def _loc(self, where: str) -> Territory | Space:
         return self.s["terr"][where] if where in self.s["terr"] else self.s["uw"][where]
 
     def _available(self, seat: int, src: str) -> int:
         """Armies that may attack from ``src`` (the heavens need not leave one behind)."""
         if src == HEAVEN:
-            return self.s["players"][seat]["heaven"]
+            return self.s["players"][seat].heaven
         return self._loc(src).armies - 1
 
     def _add_src(self, seat: int, src: str, delta: int) -> None:
         if src == HEAVEN:
-            self.s["players"][seat]["heaven"] += delta
+            self.s["players"][seat].heaven += delta
         else:
             self._loc(src).armies += delta
 
@@ -49,7 +48,7 @@ class CombatMixin(Core):
         s = self.s
         if underworld:
             sources = [sp for sp in board.SPACE_IDS if s["uw"][sp].owner == seat]
-            if s["players"][seat]["heaven"] > 0:
+            if s["players"][seat].heaven > 0:
                 sources.append(HEAVEN)
         else:
             sources = sorted(self.owned(seat))
@@ -313,21 +312,21 @@ class CombatMixin(Core):
     def _eliminate(self, seat: int, by: int) -> None:
         s = self.s
         p = s["players"][seat]
-        p["eliminated"] = True
+        p.eliminated = True
         self._emit("eliminated", seat=seat, by=by)
-        for k in p["cards"]:
-            p["cards"][k] = 0
+        for k in p.cards:
+            p.cards[k] = 0
         for sp in board.SPACE_IDS:
             u = s["uw"][sp]
             if u.owner == seat:
-                p["reserve"] += u.armies
+                p.reserve += u.armies
                 u.owner, u.armies = None, 0
-        if not self.godstorm and p["tcards"]:
+        if not self.godstorm and p.tcards:
             winner = s["players"][by]
-            winner["tcards"].extend(p["tcards"])
-            self._emit("tcards_taken", seat=by, frm=seat, count=len(p["tcards"]))
-            p["tcards"] = []
-            if len(winner["tcards"]) >= 6:
+            winner.tcards.extend(p.tcards)
+            self._emit("tcards_taken", seat=by, frm=seat, count=len(p.tcards))
+            p.tcards = []
+            if len(winner.tcards) >= 6:
                 s["turn"]["forced_trade"] = True
         if len(self.active_seats()) <= 1:
             self._finish_game()

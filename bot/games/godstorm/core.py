@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.games.base import IllegalAction, Rng
 from bot.games.godstorm import board
+from bot.games.godstorm.state import Neutral, PlayerState
 
 NEUTRAL = -2
 """Owner id of the two-player neutral pantheon / neutral armies."""
@@ -30,12 +31,12 @@ class Core:
     def godstorm(self) -> bool:
         return self.s["ruleset"] == "godstorm"
 
-    def side(self, owner: int) -> dict[str, Any]:
+    def side(self, owner: int) -> PlayerState | Neutral:
         """Player record, or the neutral record for ``NEUTRAL``."""
         return self.s["neutral"] if owner == NEUTRAL else self.s["players"][owner]
 
     def active_seats(self) -> list[int]:
-        return [i for i, p in enumerate(self.s["players"]) if not p["eliminated"]]
+        return [i for i, p in enumerate(self.s["players"]) if not p.eliminated]
 
     def owned(self, seat: int) -> set[str]:
         return {t for t, v in self.s["terr"].items() if v.owner == seat}
@@ -72,10 +73,10 @@ class Core:
     def _take(self, owner: int, n: int) -> None:
         """Take ``n`` armies from the reserve into play; the box is unlimited, so ``supply`` grows if short."""
         rec = self.side(owner)
-        if rec["reserve"] < n:
-            rec["supply"] += n - rec["reserve"]
-            rec["reserve"] = n
-        rec["reserve"] -= n
+        if rec.reserve < n:
+            rec.supply += n - rec.reserve
+            rec.reserve = n
+        rec.reserve -= n
 
     def _casualties(self, owner: int, n: int, to_reserve: bool) -> None:
         """Armies killed: to the owner's heaven (Godstorm, Ancient Earth) or back to the reserve."""
@@ -83,9 +84,9 @@ class Core:
             return
         rec = self.side(owner)
         if to_reserve or not self.godstorm:
-            rec["reserve"] += n
+            rec.reserve += n
         else:
-            rec["heaven"] += n
+            rec.heaven += n
 
     # ---- gods and miracle cards ---------------------------------------------------------
     def _banish_all(self, tid: str, reason: str) -> None:
@@ -99,7 +100,7 @@ class Core:
         if self.s["decks"][kind] <= 0:
             return False
         self.s["decks"][kind] -= 1
-        self.s["players"][seat]["cards"][kind] += 1
+        self.s["players"][seat].cards[kind] += 1
         self._emit("card_gained", seat=seat, kind=kind, reason=reason)
         return True
 

@@ -28,7 +28,7 @@ def tiebreak_key(game: Core, seat: int) -> tuple[int, int, int, int, int]:
     p = game.s["players"][seat]
     return (
         score_of(game, seat)["total"],
-        p["faith"],
+        p.faith,
         len(game.temples_of(seat)),
         len(game.gods_on_board(seat)),
         game.board_armies(seat),
@@ -42,7 +42,7 @@ class EpochMixin(Core):
         s["current"] = None
         s["phase"] = s["step"] = "bid"
         for p in s["players"]:
-            p["bid"] = None
+            p.bid = None
         self._emit("epoch_start", epoch=epoch)
         if len(self.active_seats()) <= 1:
             self._finish_game()
@@ -50,30 +50,30 @@ class EpochMixin(Core):
     # ---- bids ---------------------------------------------------------------------------
     def _bid_legal(self, seat: int) -> list[Action]:
         p = self.s["players"][seat]
-        if p["eliminated"] or p["bid"] is not None:
+        if p.eliminated or p.bid is not None:
             return []
-        f = p["faith"]
+        f = p.faith
         values = range(f + 1) if f <= 20 else sorted({0, 1, 2, 3, 4, 5, 6, 8, 10, f // 2, f - 1, f})
         return [{"type": "bid", "faith": v} for v in values]
 
     def _act_bid(self, seat: int, a: Action) -> None:
         p = self.s["players"][seat]
         n = _int(a.get("faith"))
-        if n is None or not 0 <= n <= p["faith"]:
+        if n is None or not 0 <= n <= p.faith:
             raise self._refuse("bad_bid")
-        p["bid"] = n
+        p.bid = n
         self._emit("bid_secret", to=[seat], faith=n)
         self._emit("has_bid", seat=seat)
-        waiting = [i for i in self.active_seats() if self.s["players"][i]["bid"] is None]
+        waiting = [i for i in self.active_seats() if self.s["players"][i].bid is None]
         if not waiting:
             self._reveal_bids()
 
     def _reveal_bids(self) -> None:
         s = self.s
         seats = self.active_seats()
-        spent = {i: s["players"][i]["bid"] for i in seats}
+        spent = {i: s["players"][i].bid for i in seats}
         for i in seats:
-            s["players"][i]["faith"] -= spent[i]
+            s["players"][i].faith -= spent[i]
         self._emit("bids_revealed", bids={str(i): b for i, b in spent.items()})
         bids = {i: spent[i] + self._bid_bonus(i) for i in seats}
         queue: list[int] = []
@@ -141,7 +141,7 @@ class EpochMixin(Core):
                     else:
                         self._start_epoch(s["epoch"] + 1)
                     return
-            if not s["players"][order[s["turn_idx"]]]["eliminated"]:
+            if not s["players"][order[s["turn_idx"]]].eliminated:
                 break
         self._start_turn()
 

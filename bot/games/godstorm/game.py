@@ -10,7 +10,7 @@ from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
 from bot.games.godstorm.setup import SetupMixin, fresh_state
-from bot.games.godstorm.state import Space, Territory
+from bot.games.godstorm.state import Neutral, PlayerState, Space, Territory
 from bot.games.godstorm.text import TextMixin
 from bot.games.godstorm.turn import TurnMixin
 from bot.i18n import t
@@ -46,6 +46,8 @@ def _copy(value: Any) -> Any:
 
 def _state_json(s: dict[str, Any]) -> dict[str, Any]:
     out = _copy(s)
+    out["players"] = [p.to_json() for p in s["players"]]
+    out["neutral"] = None if s["neutral"] is None else s["neutral"].to_json()
     out["terr"] = {t: v.to_json() for t, v in s["terr"].items()}
     out["uw"] = {sp: u.to_json() for sp, u in s["uw"].items()}
     return out
@@ -53,6 +55,8 @@ def _state_json(s: dict[str, Any]) -> dict[str, Any]:
 
 def _state_from_json(data: dict[str, Any]) -> dict[str, Any]:
     s = _copy(data)
+    s["players"] = [PlayerState.from_json(p) for p in data["players"]]
+    s["neutral"] = None if data["neutral"] is None else Neutral.from_json(data["neutral"])
     s["terr"] = {t: Territory.from_json(v) for t, v in data["terr"].items()}
     s["uw"] = {sp: Space.from_json(u) for sp, u in data["uw"].items()}
     return s
@@ -118,7 +122,7 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         if phase == "over":
             return []
         if phase == "bid":
-            return [i for i in self.active_seats() if s["players"][i]["bid"] is None]
+            return [i for i in self.active_seats() if s["players"][i].bid is None]
         if phase == "pick_order":
             return s["pick_queue"][:1]
         if phase == "turn":
@@ -212,20 +216,20 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         bidding = s["phase"] == "bid"
         players = []
         for i, p in enumerate(s["players"]):
-            cards = dict(p["cards"]) if self.godstorm else {"territory": len(p["tcards"])}
+            cards = dict(p.cards) if self.godstorm else {"territory": len(p.tcards)}
             players.append({
                 "seat": i,
-                "pantheon": p["pantheon"],
-                "colour": list(p["colour"]),
-                "faith": p["faith"],
+                "pantheon": p.pantheon,
+                "colour": list(p.colour),
+                "faith": p.faith,
                 "cards": cards,
                 "territories": self.owned_count(i),
                 "armies": self.board_armies(i),
-                "heaven": p["heaven"],
+                "heaven": p.heaven,
                 "underworld": self.uw_armies(i),
-                "reserve": p["reserve"],
-                "eliminated": p["eliminated"],
-                "has_bid": (p["bid"] is not None) if bidding and not p["eliminated"] else None,
+                "reserve": p.reserve,
+                "eliminated": p.eliminated,
+                "has_bid": (p.bid is not None) if bidding and not p.eliminated else None,
             })
         neutral = s["neutral"]
         out: dict[str, Any] = {
@@ -237,8 +241,8 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
             "phase": s["phase"],
             "step": s["step"],
             "players": players,
-            "neutral": None if neutral is None else {"colour": list(neutral["colour"]), "pantheon": neutral["pantheon"],
-                                                     "heaven": neutral["heaven"]},
+            "neutral": None if neutral is None else {"colour": list(neutral.colour), "pantheon": neutral.pantheon,
+                                                     "heaven": neutral.heaven},
             "territories": {t: {"owner": v.owner, "armies": v.armies, "gods": list(v.gods),
                                 "temple": v.temple, "plague": v.plague} for t, v in s["terr"].items()},
             "underworld": {sp: {"owner": v.owner, "armies": v.armies} for sp, v in s["uw"].items()},
@@ -250,7 +254,7 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         }
         if seat is not None and 0 <= seat < len(s["players"]):
             p = s["players"][seat]
-            out["me"] = {"seat": seat, "bid": p["bid"], "hand": list(p["tcards"]), "pending": s["pending"]
+            out["me"] = {"seat": seat, "bid": p.bid, "hand": list(p.tcards), "pending": s["pending"]
                          if s["current"] == seat else 0}
         return out
 
@@ -267,8 +271,8 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
 
     def side_name(self, side: int, lang: str) -> str:
         """The pantheon (the player's name is shown beside it by the platform)."""
-        if 0 <= side < len(self.s["players"]) and self.s["players"][side]["pantheon"]:
-            return data.PANTHEONS[self.s["players"][side]["pantheon"]].name.get(lang, "")
+        if 0 <= side < len(self.s["players"]) and self.s["players"][side].pantheon:
+            return data.PANTHEONS[self.s["players"][side].pantheon].name.get(lang, "")
         return t("godstorm.player", lang, n=side + 1)
 
 

@@ -31,7 +31,7 @@ def choose(game: Godstorm, seat: int, legal: list[Action], rnd: random.Random) -
 
         def strong(a: Action) -> bool:
             if a["from"] == "heaven":
-                return s["players"][seat]["heaven"] > uw[a["to"]].armies
+                return s["players"][seat].heaven > uw[a["to"]].armies
             src = terr.get(a["from"]) or uw[a["from"]]
             dst = terr.get(a["to"]) or uw[a["to"]]
             return src.armies > dst.armies + 1

@@ -38,8 +38,8 @@ def scenario(players: int = 3, ruleset: str = "godstorm", step: str = "invade", 
     for sp in s["uw"]:
         s["uw"][sp] = Space()
     for p in s["players"]:
-        p.update(heaven=0, faith=10, eliminated=False, bid=None, tcards=[])
-        p["cards"] = {k: 0 for k in board.GOD_KINDS}
+        p.heaven, p.faith, p.eliminated, p.bid, p.tcards = 0, 10, False, None, []
+        p.cards = {k: 0 for k in board.GOD_KINDS}
     s.update(phase="turn", step=step, current=0, turn_order=list(range(players)), turn_idx=0,
              epoch=1 if ruleset == "godstorm" else None, pending=0, battle=None, move=None, last=None,
              neutral_due=False, outcome=None)
@@ -60,12 +60,12 @@ def rebalance(g: Godstorm) -> None:
     """Reset every side's supply to what is in play, with an empty reserve (keeps the ledger exact)."""
     s = g.s
     for i, p in enumerate(s["players"]):
-        p["reserve"] = 0
-        p["supply"] = g.board_armies(i) + g.uw_armies(i) + p["heaven"]
+        p.reserve = 0
+        p.supply = g.board_armies(i) + g.uw_armies(i) + p.heaven
     if s["neutral"] is not None:
         n = s["neutral"]
-        n["reserve"] = 0
-        n["supply"] = g.board_armies(NEUTRAL) + n["heaven"]
+        n.reserve = 0
+        n.supply = g.board_armies(NEUTRAL) + n.heaven
 
 
 def script(g: Godstorm, dice: list[int]) -> None:
@@ -74,9 +74,9 @@ def script(g: Godstorm, dice: list[int]) -> None:
 
 def ledger_ok(g: Godstorm) -> bool:
     s: dict[str, Any] = g.s
-    ok = all(g.board_armies(i) + g.uw_armies(i) + p["heaven"] + p["reserve"] == p["supply"]
+    ok = all(g.board_armies(i) + g.uw_armies(i) + p.heaven + p.reserve == p.supply
              for i, p in enumerate(s["players"]))
     if s["neutral"] is not None:
         n = s["neutral"]
-        ok = ok and g.board_armies(NEUTRAL) + n["heaven"] + n["reserve"] == n["supply"]
+        ok = ok and g.board_armies(NEUTRAL) + n.heaven + n.reserve == n.supply
     return ok

@@ -7,7 +7,7 @@ from typing import Any
 from bot.games.base import Action, Rng
 from bot.games.godstorm import board, data
 from bot.games.godstorm.core import NEUTRAL, Core
-from bot.games.godstorm.state import Space, Territory
+from bot.games.godstorm.state import Neutral, PlayerState, Space, Territory
 
 
 def roll_order(rng: Any, seats: list[int]) -> tuple[list[int], list[dict[str, Any]]]:
@@ -37,18 +37,10 @@ def fresh_state(n: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
     placement = options.get("placement", "random")
     armies = starting_armies(ruleset, n)
     players = [
-        {
-            "pantheon": None,
-            "colour": list(board.CLASSIC_PALETTE[i]) if ruleset == "classic" else [160, 160, 160],
-            "faith": data.STARTING_FAITH if ruleset == "godstorm" else 0,
-            "cards": {k: 0 for k in board.GOD_KINDS},
-            "tcards": [],
-            "heaven": 0,
-            "reserve": armies,
-            "supply": armies,
-            "eliminated": False,
-            "bid": None,
-        }
+        PlayerState(pantheon=None,
+                    colour=list(board.CLASSIC_PALETTE[i]) if ruleset == "classic" else [160, 160, 160],
+                    faith=data.STARTING_FAITH if ruleset == "godstorm" else 0,
+                    cards={k: 0 for k in board.GOD_KINDS}, tcards=[], heaven=0, reserve=armies, supply=armies)
         for i in range(n)
     ]
     return {
@@ -102,12 +94,12 @@ class SetupMixin(Core):
         s["setup_order"] = order
         self._emit("order_roll", rolls=rolls, order=order)
         if n == 2:
-            s["neutral"] = {"pantheon": None, "heaven": 0, "reserve": 0, "supply": 0,
-                            "colour": list(board.NEUTRAL_CLASSIC_COLOUR)}
+            s["neutral"] = Neutral(pantheon=None, heaven=0, reserve=0, supply=0,
+                                   colour=list(board.NEUTRAL_CLASSIC_COLOUR))
             if self.godstorm:
                 pid = self.rng.choice(list(board.PANTHEON_IDS))
-                s["neutral"]["pantheon"] = pid
-                s["neutral"]["colour"] = list(data.PANTHEONS[pid].colour)
+                s["neutral"].pantheon = pid
+                s["neutral"].colour = list(data.PANTHEONS[pid].colour)
                 self._emit("neutral_pantheon", pantheon=pid)
         if self.godstorm:
             s["phase"] = s["step"] = "pantheon"
@@ -117,9 +109,9 @@ class SetupMixin(Core):
 
     # ---- pantheon choice ----------------------------------------------------------------
     def _free_pantheons(self) -> list[str]:
-        taken = {p["pantheon"] for p in self.s["players"]}
+        taken = {p.pantheon for p in self.s["players"]}
         if self.s["neutral"]:
-            taken.add(self.s["neutral"]["pantheon"])
+            taken.add(self.s["neutral"].pantheon)
         return [p for p in board.PANTHEON_IDS if p not in taken]
 
     def _act_pick_pantheon(self, seat: int, a: Action) -> None:
@@ -127,8 +119,8 @@ class SetupMixin(Core):
         if pid not in self._free_pantheons():
             raise self._refuse("bad_pantheon")
         p = self.s["players"][seat]
-        p["pantheon"] = pid
-        p["colour"] = list(data.PANTHEONS[pid].colour)
+        p.pantheon = pid
+        p.colour = list(data.PANTHEONS[pid].colour)
         self._emit("pantheon_picked", seat=seat, pantheon=pid)
         self.s["setup_idx"] += 1
         if self.s["setup_idx"] >= len(self.s["players"]):
@@ -149,7 +141,7 @@ class SetupMixin(Core):
         if s["neutral"] is not None:
             piles = [cards[0:14], cards[14:28], cards[28:42]]
             per = 3 if self.godstorm else 1
-            s["neutral"]["reserve"] = s["neutral"]["supply"] = 14 * per if self.godstorm else 30
+            s["neutral"].reserve = s["neutral"].supply = 14 * per if self.godstorm else 30
             for t in piles[2]:
                 self._put(NEUTRAL, str(t), per)
             if s["placement"] == "random":
@@ -202,7 +194,7 @@ class SetupMixin(Core):
         for _ in range(len(order)):
             s["setup_idx"] = (s["setup_idx"] + 1) % len(order)
             seat = order[s["setup_idx"]]
-            left = s["players"][seat]["reserve"]
+            left = s["players"][seat].reserve
             if left > 0:
                 s["round_left"] = min(s["round_size"], left)
                 return
@@ -219,7 +211,7 @@ class SetupMixin(Core):
         self.s["round_left"] -= n
         if self.s["round_left"] == 0:
             neutral = self.s["neutral"]
-            if not self.godstorm and neutral is not None and neutral["reserve"] > 0:
+            if not self.godstorm and neutral is not None and neutral.reserve > 0:
                 self.s["neutral_due"] = True
             else:
                 self._next_round_seat()
@@ -236,9 +228,9 @@ class SetupMixin(Core):
     def _finish_placement(self) -> None:
         s = self.s
         neutral = s["neutral"]
-        if neutral is not None and neutral["reserve"] > 0:
+        if neutral is not None and neutral.reserve > 0:
             # Leftover neutral armies (only when players ran out first) go where the neutral is thinnest.
-            while neutral["reserve"] > 0:
+            while neutral.reserve > 0:
                 t = min((t for t in board.TERR_IDS if s["terr"][t].owner == NEUTRAL),
                         key=lambda x: (s["terr"][x].armies, x))
                 self._put(NEUTRAL, t, 1)

@@ -46,3 +46,51 @@ class Space:
     @classmethod
     def from_json(cls, d: JSON) -> Space:
         return cls(d["owner"], d["armies"])
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """A seat's pantheon and counters. ``supply`` counts every army the seat owns (in play, in the heavens,
+    in reserve); the box is unlimited, so it grows when the reserve runs short."""
+
+    pantheon: str | None
+    colour: list[int]
+    faith: int
+    cards: dict[str, int]
+    """Face-down miracle cards by deck (Godstorm)."""
+    tcards: list[str]
+    """Territory cards in hand (classic)."""
+    heaven: int
+    reserve: int
+    supply: int
+    eliminated: bool = False
+    bid: int | None = None
+
+    def to_json(self) -> JSON:
+        return {"pantheon": self.pantheon, "colour": list(self.colour), "faith": self.faith,
+                "cards": dict(self.cards), "tcards": list(self.tcards), "heaven": self.heaven,
+                "reserve": self.reserve, "supply": self.supply, "eliminated": self.eliminated, "bid": self.bid}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> PlayerState:
+        return cls(d["pantheon"], list(d["colour"]), d["faith"], dict(d["cards"]), list(d["tcards"]), d["heaven"],
+                   d["reserve"], d["supply"], d["eliminated"], d["bid"])
+
+
+@dataclass(slots=True)
+class Neutral:
+    """The neutral armies of a two-player game (with a pantheon of their own in Godstorm)."""
+
+    pantheon: str | None
+    heaven: int
+    reserve: int
+    supply: int
+    colour: list[int]
+
+    def to_json(self) -> JSON:
+        return {"pantheon": self.pantheon, "heaven": self.heaven, "reserve": self.reserve, "supply": self.supply,
+                "colour": list(self.colour)}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> Neutral:
+        return cls(d["pantheon"], d["heaven"], d["reserve"], d["supply"], list(d["colour"]))

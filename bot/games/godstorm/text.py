@@ -43,19 +43,19 @@ class TextMixin(Core):
             return t("godstorm.neutral", lang)
         if seat < 0 or seat >= len(self.s["players"]):
             return str(seat)
-        pid = self.s["players"][seat]["pantheon"]
+        pid = self.s["players"][seat].pantheon
         base = self.seat_display(seat, t("godstorm.player", lang, n=seat + 1))
         return f"{base} ({data.PANTHEONS[pid].name.get(lang, pid)})" if pid else base
 
     def _god(self, seat: int | None, kind: str, lang: str) -> str:
-        pid = self.s["players"][seat]["pantheon"] if seat is not None and seat >= 0 else None
+        pid = self.s["players"][seat].pantheon if seat is not None and seat >= 0 else None
         if pid:
             return f"{data.PANTHEONS[pid].gods[kind].get(lang, kind)} ({kind_name(kind, lang)})"
         return kind_name(kind, lang)
 
     def _tlabel(self, tid: str, lang: str) -> str:
         if tid == "heaven":
-            return f"{tname(tid, lang)} ({self.s['players'][self.s['current']]['heaven']})"
+            return f"{tname(tid, lang)} ({self.s['players'][self.s['current']].heaven})"
         loc = self.s["terr"].get(tid) or self.s["uw"][tid]
         return f"{tname(tid, lang)} ({loc.armies})"
 
@@ -245,20 +245,20 @@ class TextMixin(Core):
         else:
             lines.append(t("godstorm.status.phase", lang, step=step))
         for i, p in enumerate(s["players"]):
-            if p["eliminated"]:
+            if p.eliminated:
                 lines.append(t("godstorm.status.out", lang, who=self._who(i, lang)))
                 continue
             if self.godstorm:
-                cards = ", ".join(f"{deck_name(k, lang)} {v}" for k, v in p["cards"].items() if v) or "—"
+                cards = ", ".join(f"{deck_name(k, lang)} {v}" for k, v in p.cards.items() if v) or "—"
                 bid = ""
                 if s["phase"] == "bid":
-                    bid = " · " + t("godstorm.status.has_bid" if p["bid"] is not None else "godstorm.status.no_bid", lang)
+                    bid = " · " + t("godstorm.status.has_bid" if p.bid is not None else "godstorm.status.no_bid", lang)
                 lines.append(t("godstorm.status.player", lang, who=self._who(i, lang), terr=self.owned_count(i),
-                               armies=self.board_armies(i), faith=p["faith"], heaven=p["heaven"],
+                               armies=self.board_armies(i), faith=p.faith, heaven=p.heaven,
                                uw=self.uw_armies(i), cards=cards) + bid)
             else:
                 lines.append(t("godstorm.status.player_classic", lang, who=self._who(i, lang),
-                               terr=self.owned_count(i), armies=self.board_armies(i), cards=len(p["tcards"])))
+                               terr=self.owned_count(i), armies=self.board_armies(i), cards=len(p.tcards)))
         if not self.godstorm:
             lines.append(t("godstorm.status.next_set", lang, n=set_value(s["sets_traded"])))
         return lines
@@ -269,10 +269,10 @@ class TextMixin(Core):
             return ""
         p = s["players"][seat]
         parts: list[str] = []
-        if not self.godstorm and p["tcards"]:
-            parts.append(t("godstorm.private.hand", lang, cards=", ".join(self._card_label(c, lang) for c in p["tcards"])))
-        if s["phase"] == "bid" and p["bid"] is not None:
-            parts.append(t("godstorm.private.bid", lang, n=p["bid"]))
+        if not self.godstorm and p.tcards:
+            parts.append(t("godstorm.private.hand", lang, cards=", ".join(self._card_label(c, lang) for c in p.tcards)))
+        if s["phase"] == "bid" and p.bid is not None:
+            parts.append(t("godstorm.private.bid", lang, n=p.bid))
         return "\n".join(parts)
 
     def prompt_text(self, seat: int, lang: str) -> str:
@@ -293,7 +293,7 @@ class TextMixin(Core):
         if phase == "setup_place":
             if s["neutral_due"]:
                 return t("godstorm.prompt.place_neutral", lang)
-            return t("godstorm.prompt.setup_place", lang, n=s["round_left"], left=s["players"][seat]["reserve"])
+            return t("godstorm.prompt.setup_place", lang, n=s["round_left"], left=s["players"][seat].reserve)
         if phase == "bid":
-            return t("godstorm.prompt.bid", lang, n=s["players"][seat]["faith"])
+            return t("godstorm.prompt.bid", lang, n=s["players"][seat].faith)
         return t(f"godstorm.prompt.{phase}", lang)

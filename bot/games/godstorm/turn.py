@@ -60,7 +60,7 @@ class TurnMixin(Core):
             self._relic_turn_start(seat)
             temples = self.temples_of(seat)
             faith = base + bonus + len(temples)
-            p["faith"] += faith
+            p.faith += faith
             for t in temples:
                 self._take(seat, 1)
                 s["terr"][t].armies += 1
@@ -114,7 +114,7 @@ class TurnMixin(Core):
                 self._draw_miracle(seat, "death", "labour")
         elif s["turn"]["conquered"] > 0 and s["tdeck"]:
             card = s["tdeck"].pop(0)
-            s["players"][seat]["tcards"].append(card)
+            s["players"][seat].tcards.append(card)
             self._emit("tcard_drawn", seat=seat)
             self._emit("tcard_private", to=[seat], card=card)
         self._emit("turn_end", seat=seat)
@@ -164,7 +164,7 @@ class TurnMixin(Core):
         """Classic: 5+ cards at the start of the turn, or 6+ taken from an eliminated player."""
         if self.godstorm:
             return False
-        n = len(self.s["players"][seat]["tcards"])
+        n = len(self.s["players"][seat].tcards)
         if self.s["step"] == "raise":
             return n >= 5
         return bool(self.s["turn"].get("forced_trade")) and n > 4
@@ -238,7 +238,7 @@ class TurnMixin(Core):
         self._settle()
 
     def _trade_actions(self, seat: int) -> list[Action]:
-        hand = sorted(self.s["players"][seat]["tcards"])
+        hand = sorted(self.s["players"][seat].tcards)
         return [{"type": "trade", "cards": list(c)} for c in combinations(hand, 3)
                 if is_set([board.CARD_SYMBOL[x] for x in c])]
 
@@ -247,14 +247,14 @@ class TurnMixin(Core):
         p = s["players"][seat]
         cards = a.get("cards")
         if (self.godstorm or not isinstance(cards, list) or len(set(cards)) != 3
-                or any(c not in p["tcards"] for c in cards) or not is_set([board.CARD_SYMBOL[c] for c in cards])):
+                or any(c not in p.tcards for c in cards) or not is_set([board.CARD_SYMBOL[c] for c in cards])):
             raise self._refuse("bad_set")
         if s["step"] not in ("raise", "invade") or (s["step"] == "invade" and not s["turn"]["forced_trade"]):
             raise self._refuse("not_now")
         value = set_value(s["sets_traded"])
         s["sets_traded"] += 1
         for c in cards:
-            p["tcards"].remove(c)
+            p.tcards.remove(c)
         s["tdeck"].extend(sorted(cards))
         s["pending"] += value
         bonus_t = None
@@ -278,12 +278,12 @@ class TurnMixin(Core):
         p = s["players"][seat]
         mine = sorted(self.owned(seat))
         out: list[Action] = []
-        if p["faith"] >= SUMMON_COST:
+        if p.faith >= SUMMON_COST:
             on_board = self.gods_on_board(seat)
             for kind in board.GOD_KINDS:
                 if kind not in on_board:
                     out += [{"type": "summon", "god": kind, "territory": t} for t in mine if not s["terr"][t].plague]
-        if p["faith"] >= TEMPLE_COST and self.temples_on_board() < data.TEMPLES:
+        if p.faith >= TEMPLE_COST and self.temples_on_board() < data.TEMPLES:
             out += [{"type": "build_temple", "territory": t} for t in mine if not s["terr"][t].temple]
         return out
 
@@ -297,9 +297,9 @@ class TurnMixin(Core):
             raise self._refuse("bad_god")
         if t not in s["terr"] or s["terr"][t].owner != seat or s["terr"][t].plague:
             raise self._refuse("bad_territory")
-        if p["faith"] < SUMMON_COST:
+        if p.faith < SUMMON_COST:
             raise self._refuse("no_faith")
-        p["faith"] -= SUMMON_COST
+        p.faith -= SUMMON_COST
         s["terr"][t].gods.append(kind)
         self._emit("summoned", seat=seat, god=kind, territory=t, cost=SUMMON_COST)
         self._settle()
@@ -312,11 +312,11 @@ class TurnMixin(Core):
             raise self._refuse("not_now")
         if t not in s["terr"] or s["terr"][t].owner != seat or s["terr"][t].temple:
             raise self._refuse("bad_territory")
-        if p["faith"] < TEMPLE_COST:
+        if p.faith < TEMPLE_COST:
             raise self._refuse("no_faith")
         if self.temples_on_board() >= data.TEMPLES:
             raise self._refuse("no_temples")
-        p["faith"] -= TEMPLE_COST
+        p.faith -= TEMPLE_COST
         s["terr"][t].temple = True
         self._emit("temple_built", seat=seat, territory=t, cost=TEMPLE_COST)
         self._settle()
@@ -325,7 +325,7 @@ class TurnMixin(Core):
     def _buy_actions(self, seat: int) -> list[Action]:
         s = self.s
         p = s["players"][seat]
-        room = min(MAX_BOUGHT - s["turn"]["bought"], p["faith"] // CARD_COST)
+        room = min(MAX_BOUGHT - s["turn"]["bought"], p.faith // CARD_COST)
         if room <= 0:
             return []
         gods = self.gods_on_board(seat)
@@ -346,12 +346,12 @@ class TurnMixin(Core):
             raise self._refuse("bad_deck")
         if n is None or n < 1 or s["turn"]["bought"] + n > MAX_BOUGHT or n > s["decks"][kind]:
             raise self._refuse("bad_count")
-        if p["faith"] < CARD_COST * n:
+        if p.faith < CARD_COST * n:
             raise self._refuse("no_faith")
-        p["faith"] -= CARD_COST * n
+        p.faith -= CARD_COST * n
         s["turn"]["bought"] += n
         s["decks"][kind] -= n
-        p["cards"][kind] += n
+        p.cards[kind] += n
         self._emit("cards_bought", seat=seat, kind=kind, count=n, cost=CARD_COST * n)
         self._settle()
 
@@ -429,7 +429,7 @@ class TurnMixin(Core):
                 if uw[sp].owner == seat or (sp in board.GATES and uw[sp].owner is None)]
 
     def _descend_actions(self, seat: int) -> list[Action]:
-        h = self.s["players"][seat]["heaven"]
+        h = self.s["players"][seat].heaven
         if h <= 0:
             return []
         return [{"type": "descend", "space": sp, "count": c}
@@ -443,9 +443,9 @@ class TurnMixin(Core):
             raise self._refuse("not_now")
         if sp not in self._descend_targets(seat):
             raise self._refuse("bad_space")
-        if n is None or not 1 <= n <= p["heaven"]:
+        if n is None or not 1 <= n <= p.heaven:
             raise self._refuse("bad_count")
-        p["heaven"] -= n
+        p.heaven -= n
         s["uw"][sp].owner = seat
         s["uw"][sp].armies += n
         self._emit("descended", seat=seat, space=sp, count=n)
