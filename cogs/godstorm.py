@@ -58,7 +58,7 @@ def armies_at(game: Game, where: str) -> int | None:
     s = _state(game)
     if where == HEAVEN:
         current = s.get("current")
-        return s["players"][current]["heaven"] if current is not None else None
+        return s["players"][current].heaven if current is not None else None
     loc = s.get("terr", {}).get(where) or s.get("uw", {}).get(where)
     return None if loc is None else int(loc.armies)
 

@@ -117,7 +117,7 @@ class RiskPlayer:
         elif s["battle"] is not None:
             await self.hand(user)  # a godswar champion (either side)
         elif s["move"] is not None:
-            await self.risk(user, "move", count=s["move"]["max"])
+            await self.risk(user, "move", count=s["move"].max)
         elif s["pending"] > 0:
             where = max(sorted(game.owned(seat)), key=lambda x: self.border_weight(game, seat, x))
             await self.risk(user, "place", territory=where, count=s["pending"])
@@ -292,7 +292,7 @@ class RiskPlayer:
         if self.game()[1].s["move"] is not None and not self.log.move_autocompletes:
             counts = await fake.autocomplete(user, channel, "risk move", focused="count")
             m = self.game()[1].s["move"]
-            assert counts and all(m["min"] <= c["value"] <= m["max"] for c in counts), (counts, m)
+            assert counts and all(m.min <= c["value"] <= m.max for c in counts), (counts, m)
             self.log.move_autocompletes += 1
 
     async def refused_attack(self, row: dict[str, Any], user: Any, lang: str, src: str, owned: set[str]) -> None:

@@ -8,7 +8,7 @@ from bot.games.base import IllegalAction
 from bot.games.godstorm import Godstorm, board
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.scenario import ledger_ok, put, rebalance, scenario, script
-from bot.games.godstorm.state import Space
+from bot.games.godstorm.state import Move, Space
 from bot.games.godstorm.turn import is_set, set_value
 
 
@@ -153,7 +153,7 @@ def test_conquest_occupancy_gods_and_temple_capture() -> None:
     put(g, "Iberia", 2, 1, temple=True)
     script(g, [5, 4, 2, 3])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 3})
-    assert g.s["move"] == {"from": "Gaul", "to": "Iberia", "min": 3, "max": 5}
+    assert g.s["move"] == Move("Gaul", "Iberia", 3, 5)
     with pytest.raises(IllegalAction):
         g.apply(0, {"type": "move_in", "count": 2})
     g.apply(0, {"type": "move_in", "count": 4})

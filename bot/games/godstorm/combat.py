@@ -7,7 +7,7 @@ from bot.games.godstorm import board
 from bot.games.godstorm.core import NEUTRAL, Core
 from bot.games.godstorm.dice import compare, has_triple, roll
 from bot.games.godstorm.setup import _int
-from bot.games.godstorm.state import Space, Territory
+from bot.games.godstorm.state import Arrow, Battle, Move, Space, Territory
 
 HEAVEN = "heaven"
 MAX_AUTO_ROLLS = 500
@@ -93,7 +93,7 @@ class CombatMixin(Core):
     def _act_attack(self, seat: int, a: Action) -> None:
         src, dst, dice = self._check_attack(seat, a)
         s = self.s
-        s["last"] = {"from": src, "to": dst}
+        s["last"] = Arrow(src, dst)
         if dst in s["uw"] and s["uw"][dst].owner is None:
             if dice != 1:
                 raise self._refuse("bad_dice")
@@ -102,7 +102,7 @@ class CombatMixin(Core):
             return
         self._sky_window(seat, src, dst)
         if self._godswar_due(src, dst):
-            s["battle"] = {"from": src, "to": dst, "dice": dice, "att": None, "def": None, "rounds": 0}
+            s["battle"] = Battle(src, dst, dice)
             self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s["terr"][dst].owner)
             self._battle_autopick()
             return
@@ -117,7 +117,7 @@ class CombatMixin(Core):
             raise self._refuse("bad_count")
         if self._godswar_due(src, dst) or (dst in s["uw"] and s["uw"][dst].owner is None):
             raise self._refuse("godswar_first")
-        s["last"] = {"from": src, "to": dst}
+        s["last"] = Arrow(src, dst)
         self._sky_window(seat, src, dst)
         for i in range(MAX_AUTO_ROLLS):
             avail = self._available(seat, src)
@@ -136,28 +136,28 @@ class CombatMixin(Core):
         b = self.s["battle"]
         if b is None:
             return None
-        if b["att"] is None:
+        if b.att is None:
             return self.s["current"]
-        return self.s["terr"][b["to"]].owner
+        return self.s["terr"][b.dst].owner
 
     def _battle_legal(self, seat: int) -> list[Action]:
         b = self.s["battle"]
         if b is None or self._battle_actor() != seat:
             return []
-        where = b["from"] if b["att"] is None else b["to"]
+        where = b.src if b.att is None else b.dst
         out: list[Action] = [{"type": "champion", "god": g} for g in sorted(self.s["terr"][where].gods)]
-        if b["att"] is None and b["rounds"] > 0:
+        if b.att is None and b.rounds > 0:
             out.append({"type": "retreat"})
         return out
 
     def _battle_autopick(self) -> None:
         b = self.s["battle"]
         terr = self.s["terr"]
-        if b["att"] is None and b["rounds"] == 0 and len(terr[b["from"]].gods) == 1:
-            b["att"] = terr[b["from"]].gods[0]
-        if b["att"] is not None and b["def"] is None and len(terr[b["to"]].gods) == 1:
-            b["def"] = terr[b["to"]].gods[0]
-        if b["att"] is not None and b["def"] is not None:
+        if b.att is None and b.rounds == 0 and len(terr[b.src].gods) == 1:
+            b.att = terr[b.src].gods[0]
+        if b.att is not None and b.def_ is None and len(terr[b.dst].gods) == 1:
+            b.def_ = terr[b.dst].gods[0]
+        if b.att is not None and b.def_ is not None:
             self._godswar_round()
 
     def _act_champion(self, seat: int, a: Action) -> None:
@@ -165,29 +165,29 @@ class CombatMixin(Core):
         if b is None or self._battle_actor() != seat:
             raise self._refuse("not_now")
         g = a.get("god")
-        where = b["from"] if b["att"] is None else b["to"]
+        where = b.src if b.att is None else b.dst
         if g not in self.s["terr"][where].gods:
             raise self._refuse("bad_god")
-        if b["att"] is None:
-            b["att"] = g
+        if b.att is None:
+            b.att = g
         else:
-            b["def"] = g
+            b.def_ = g
         self._emit("champion", seat=seat, god=g)
         self._battle_autopick()
 
     def _act_retreat(self, seat: int, a: Action) -> None:
         b = self.s["battle"]
-        if b is None or self._battle_actor() != seat or b["att"] is not None or b["rounds"] == 0:
+        if b is None or self._battle_actor() != seat or b.att is not None or b.rounds == 0:
             raise self._refuse("not_now")
         self.s["battle"] = None
-        self._emit("retreat", seat=seat, frm=b["from"], dst=b["to"])
+        self._emit("retreat", seat=seat, frm=b.src, dst=b.dst)
         self._settle()
 
     def _godswar_round(self) -> None:
         s = self.s
         b = s["battle"]
         seat = s["current"]
-        src, dst = s["terr"][b["from"]], s["terr"][b["to"]]
+        src, dst = s["terr"][b.src], s["terr"][b.dst]
         dfd = dst.owner
         att_gods, def_gods = list(src.gods), list(dst.gods)
         na = 3 + ("sky" in att_gods) + self.altars_of(seat)
@@ -199,9 +199,9 @@ class CombatMixin(Core):
         att_wins = ta > td or (ta == td and "war" in att_gods)
         att_magic = "magic" in self.gods_on_board(seat)
         def_magic = dfd != NEUTRAL and "magic" in self.gods_on_board(dfd)
-        loser_seat, loser_god, where = (dfd, b["def"], dst) if att_wins else (seat, b["att"], src)
+        loser_seat, loser_god, where = (dfd, b.def_, dst) if att_wins else (seat, b.att, src)
         where.gods.remove(loser_god)
-        self._emit("godswar", seat=seat, defender=dfd, att_god=b["att"], def_god=b["def"], att_dice=a,
+        self._emit("godswar", seat=seat, defender=dfd, att_god=b.att, def_god=b.def_, att_dice=a,
                    def_dice=d, att_total=ta, def_total=td, winner=seat if att_wins else dfd,
                    banished=loser_god, loser=loser_seat)
         if att_magic and has_triple(a):
@@ -211,13 +211,13 @@ class CombatMixin(Core):
         if att_wins and not s["turn"]["sky_card"] and "sky" in self.gods_on_board(seat):
             if self._draw_miracle(seat, "sky", "labour"):
                 s["turn"]["sky_card"] = True
-        b["rounds"] += 1
-        b["att"] = b["def"] = None
+        b.rounds += 1
+        b.att = b.def_ = None
         if src.gods and dst.gods:
             self._battle_autopick()
             return
         s["battle"] = None
-        self._roll_once(seat, b["from"], b["to"], min(b["dice"], src.armies - 1))
+        self._roll_once(seat, b.src, b.dst, min(b.dice, src.armies - 1))
         self._settle()
 
     # ---- one roll of the armies ---------------------------------------------------------
@@ -253,7 +253,7 @@ class CombatMixin(Core):
     def _begin_move(self, seat: int, src: str, dst: str, minimum: int) -> None:
         maximum = self._available(seat, src)
         minimum = min(minimum, maximum)
-        self.s["move"] = {"from": src, "to": dst, "min": minimum, "max": maximum}
+        self.s["move"] = Move(src, dst, minimum, maximum)
         if minimum >= maximum:
             self._do_move(seat, maximum)
 
@@ -261,21 +261,21 @@ class CombatMixin(Core):
         m = self.s["move"]
         if m is None or self.s["current"] != seat:
             return []
-        return [{"type": "move_in", "count": c} for c in board.count_choices(m["max"], m["min"])]
+        return [{"type": "move_in", "count": c} for c in board.count_choices(m.max, m.min)]
 
     def _act_move_in(self, seat: int, a: Action) -> None:
         m = self.s["move"]
         n = _int(a.get("count"))
         if m is None or self.s["current"] != seat:
             raise self._refuse("not_now")
-        if n is None or not m["min"] <= n <= m["max"]:
+        if n is None or not m.min <= n <= m.max:
             raise self._refuse("bad_count")
         self._do_move(seat, n)
 
     def _do_move(self, seat: int, n: int) -> None:
         s = self.s
         m = s["move"]
-        src, dst = m["from"], m["to"]
+        src, dst = m.src, m.dst
         target = self._loc(dst)
         old = target.owner
         self._add_src(seat, src, -n)

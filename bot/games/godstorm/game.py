@@ -10,7 +10,7 @@ from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
 from bot.games.godstorm.setup import SetupMixin, fresh_state
-from bot.games.godstorm.state import Neutral, PlayerState, Space, Territory
+from bot.games.godstorm.state import Arrow, Battle, Move, Neutral, PlayerState, Space, Territory
 from bot.games.godstorm.text import TextMixin
 from bot.games.godstorm.turn import TurnMixin
 from bot.i18n import t
@@ -49,6 +49,8 @@ def _state_json(s: dict[str, Any]) -> dict[str, Any]:
     out["players"] = [p.to_json() for p in s["players"]]
     out["neutral"] = None if s["neutral"] is None else s["neutral"].to_json()
     out["terr"] = {t: v.to_json() for t, v in s["terr"].items()}
+    for key in ("battle", "move", "last"):
+        out[key] = None if s[key] is None else s[key].to_json()
     out["uw"] = {sp: u.to_json() for sp, u in s["uw"].items()}
     return out
 
@@ -58,6 +60,9 @@ def _state_from_json(data: dict[str, Any]) -> dict[str, Any]:
     s["players"] = [PlayerState.from_json(p) for p in data["players"]]
     s["neutral"] = None if data["neutral"] is None else Neutral.from_json(data["neutral"])
     s["terr"] = {t: Territory.from_json(v) for t, v in data["terr"].items()}
+    s["battle"] = None if data["battle"] is None else Battle.from_json(data["battle"])
+    s["move"] = None if data["move"] is None else Move.from_json(data["move"])
+    s["last"] = None if data["last"] is None else Arrow.from_json(data["last"])
     s["uw"] = {sp: Space.from_json(u) for sp, u in data["uw"].items()}
     return s
 
@@ -197,7 +202,7 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
             t = min(sorted(self.owned(seat)), key=lambda x: s["terr"][x].armies)
             return {"type": "place", "territory": t, "count": s["round_left"]}
         if phase == "turn" and s["move"] is not None:
-            return {"type": "move_in", "count": s["move"]["min"]}
+            return {"type": "move_in", "count": s["move"].min}
         if phase == "turn" and s["battle"] is None and {"type": "end_turn"} in legal:
             return {"type": "end_turn"}
         if phase == "turn" and s["battle"] is not None and {"type": "retreat"} in legal:
@@ -246,10 +251,10 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
             "territories": {t: {"owner": v.owner, "armies": v.armies, "gods": list(v.gods),
                                 "temple": v.temple, "plague": v.plague} for t, v in s["terr"].items()},
             "underworld": {sp: {"owner": v.owner, "armies": v.armies} for sp, v in s["uw"].items()},
-            "last": None if s["last"] is None else dict(s["last"]),
+            "last": None if s["last"] is None else s["last"].to_json(),
             "decks": dict(s["decks"]) if self.godstorm else {"territory": len(s["tdeck"])},
             "sets_traded": s["sets_traded"],
-            "battle": None if s["battle"] is None else dict(s["battle"]),
+            "battle": None if s["battle"] is None else s["battle"].to_json(),
             "outcome": _copy(s["outcome"]),
         }
         if seat is not None and 0 <= seat < len(s["players"]):

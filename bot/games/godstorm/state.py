@@ -94,3 +94,55 @@ class Neutral:
     @classmethod
     def from_json(cls, d: JSON) -> Neutral:
         return cls(d["pantheon"], d["heaven"], d["reserve"], d["supply"], list(d["colour"]))
+
+
+@dataclass(slots=True)
+class Battle:
+    """A godswar in progress: ``att``/``def_`` are the champions chosen for the current round."""
+
+    src: str
+    dst: str
+    dice: int
+    att: str | None = None
+    def_: str | None = None
+    rounds: int = 0
+
+    def to_json(self) -> JSON:
+        return {"from": self.src, "to": self.dst, "dice": self.dice, "att": self.att, "def": self.def_,
+                "rounds": self.rounds}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> Battle:
+        return cls(d["from"], d["to"], d["dice"], d["att"], d["def"], d["rounds"])
+
+
+@dataclass(slots=True)
+class Move:
+    """A conquest waiting for the attacker to choose how many armies move in."""
+
+    src: str
+    dst: str
+    min: int
+    max: int
+
+    def to_json(self) -> JSON:
+        return {"from": self.src, "to": self.dst, "min": self.min, "max": self.max}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> Move:
+        return cls(d["from"], d["to"], d["min"], d["max"])
+
+
+@dataclass(slots=True)
+class Arrow:
+    """The last attack or fortification of the turn (drawn on the board)."""
+
+    src: str
+    dst: str
+
+    def to_json(self) -> JSON:
+        return {"from": self.src, "to": self.dst}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> Arrow:
+        return cls(d["from"], d["to"])

@@ -108,8 +108,8 @@ class TextMixin(Core):
                 return [*head, L("until_conquered", n=a["dice"])]
             return [*head, L("until_left", n=a["dice"], left=a["stop_at"])]
         if kind == "champion":
-            b = self.s["battle"] or {}
-            owner = self.s["current"] if b.get("att") is None else self.s["terr"][b["to"]].owner
+            b = self.s["battle"]
+            owner = self.s["current"] if b is None or b.att is None else self.s["terr"][b.dst].owner
             return [L("champion"), self._god(owner, a["god"], lang)]
         if kind == "retreat":
             return [L("retreat")]
@@ -285,7 +285,7 @@ class TextMixin(Core):
                 return t("godstorm.prompt.champion", lang)
             if s["move"] is not None:
                 m = s["move"]
-                return t("godstorm.prompt.move_in", lang, dst=tname(m["to"], lang), lo=m["min"], hi=m["max"])
+                return t("godstorm.prompt.move_in", lang, dst=tname(m.dst, lang), lo=m.min, hi=m.max)
             step = s["step"]
             if s["pending"] > 0:
                 return t("godstorm.prompt.place", lang, n=s["pending"])

@@ -9,6 +9,7 @@ from bot.games.base import Action
 from bot.games.godstorm import board, data
 from bot.games.godstorm.core import CLASSIC_STEPS, GODSTORM_STEPS, NEUTRAL, Core
 from bot.games.godstorm.setup import _int
+from bot.games.godstorm.state import Arrow
 
 SUMMON_COST = 3
 TEMPLE_COST = 5
@@ -418,7 +419,7 @@ class TurnMixin(Core):
             v.gods.remove(g)
             s["terr"][dst].gods.append(g)
         s["turn"]["fortified"] = True
-        s["last"] = {"from": src, "to": dst}
+        s["last"] = Arrow(src, dst)
         self._emit("fortified", seat=seat, frm=src, dst=dst, count=n, gods=sorted(gods))
         self._settle()
 
