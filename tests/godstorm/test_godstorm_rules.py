@@ -185,7 +185,7 @@ def test_war_labour_three_conquests_one_card() -> None:
         g.apply(0, {"type": "move_in", "count": 3})
         g.s["terr"][t].gods = []  # bring the war god back home for the next attack
         g.s["terr"]["Gaul"].gods = ["war"]
-    assert g.s["players"][0].cards["war"] == 1 and g.s["turn"]["conquered"] == 4
+    assert g.s["players"][0].cards["war"] == 1 and g.s["turn"].conquered == 4
 
 
 def test_godswar_altars_sky_god_and_sky_labour() -> None:
@@ -223,7 +223,7 @@ def test_godswar_win_with_sky_god_on_board_earns_one_sky_card() -> None:
     script(g, [6, 6, 5, 1, 1, 2, 4, 4, 3, 3])
     events = g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 2})
     assert _events(events, "godswar")[0]["banished"] == "death"
-    assert g.s["players"][0].cards["sky"] == 1 and g.s["turn"]["sky_card"]
+    assert g.s["players"][0].cards["sky"] == 1 and g.s["turn"].sky_card
 
 
 def test_godswar_tie_goes_to_defender_unless_war_god_attacks() -> None:
@@ -331,7 +331,7 @@ def test_crypt_resurrection_never_takes_the_last_army() -> None:
     g.s["uw"]["uw2"] = Space(0, 2)
     g.s["uw"]["uw5"] = Space(0, 1)
     rebalance(g)
-    g.s["turn"]["plague_done"] = False
+    g.s["turn"].plague_done = False
     legal = [a for a in g.legal_actions(0) if a["type"] == "resurrect"]
     assert legal == [{"type": "resurrect", "space": "uw2", "territory": "Gaul"}]
     g.apply(0, legal[0])
@@ -475,5 +475,5 @@ def test_classic_elimination_takes_cards() -> None:
     script(g, [6, 1])
     g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 1})
     assert g.s["players"][1].eliminated and sorted(g.s["players"][0].tcards) == sorted(cards)
-    assert g.s["turn"]["forced_trade"]
+    assert g.s["turn"].forced_trade
     assert all(a["type"] == "trade" for a in g.legal_actions(0))

@@ -74,7 +74,7 @@ class CombatMixin(Core):
         s = self.s
         src, dst, dice = a.get("from"), a.get("to"), _int(a.get("dice"))
         underworld = s["step"] == "underworld"
-        if s["step"] not in ("invade", "underworld") or s["pending"] > 0 or s["turn"].get("forced_trade"):
+        if s["step"] not in ("invade", "underworld") or s["pending"] > 0 or s["turn"].forced_trade:
             raise self._refuse("not_now")
         if not isinstance(src, str) or not isinstance(dst, str):
             raise self._refuse("bad_territory")
@@ -208,9 +208,9 @@ class CombatMixin(Core):
             self._draw_miracle(seat, "magic", "triple")
         if def_magic and has_triple(d):
             self._draw_miracle(dfd, "magic", "triple")
-        if att_wins and not s["turn"]["sky_card"] and "sky" in self.gods_on_board(seat):
+        if att_wins and not s["turn"].sky_card and "sky" in self.gods_on_board(seat):
             if self._draw_miracle(seat, "sky", "labour"):
-                s["turn"]["sky_card"] = True
+                s["turn"].sky_card = True
         b.rounds += 1
         b.att = b.def_ = None
         if src.gods and dst.gods:
@@ -297,11 +297,11 @@ class CombatMixin(Core):
                     self._emit("plague_loss", seat=seat, territory=dst, lost=loss)
                 self._banish_all(dst, "plague")
             if old is not None:
-                s["turn"]["conquered"] += 1
-            if (self.godstorm and s["turn"]["conquered"] >= 3 and not s["turn"]["war_card"]
+                s["turn"].conquered += 1
+            if (self.godstorm and s["turn"].conquered >= 3 and not s["turn"].war_card
                     and "war" in self.gods_on_board(seat)):
                 if self._draw_miracle(seat, "war", "labour"):
-                    s["turn"]["war_card"] = True
+                    s["turn"].war_card = True
             if old is not None and old >= 0 and self.owned_count(old) == 0:
                 self._eliminate(old, seat)
         else:
@@ -327,7 +327,7 @@ class CombatMixin(Core):
             self._emit("tcards_taken", seat=by, frm=seat, count=len(p.tcards))
             p.tcards = []
             if len(winner.tcards) >= 6:
-                s["turn"]["forced_trade"] = True
+                s["turn"].forced_trade = True
         if len(self.active_seats()) <= 1:
             self._finish_game()
 

@@ -10,7 +10,7 @@ from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
 from bot.games.godstorm.setup import SetupMixin, fresh_state
-from bot.games.godstorm.state import Arrow, Battle, Move, Neutral, PlayerState, Space, Territory
+from bot.games.godstorm.state import Arrow, Battle, Move, Neutral, PlayerState, Space, Territory, TurnFlags
 from bot.games.godstorm.text import TextMixin
 from bot.games.godstorm.turn import TurnMixin
 from bot.i18n import t
@@ -49,6 +49,7 @@ def _state_json(s: dict[str, Any]) -> dict[str, Any]:
     out["players"] = [p.to_json() for p in s["players"]]
     out["neutral"] = None if s["neutral"] is None else s["neutral"].to_json()
     out["terr"] = {t: v.to_json() for t, v in s["terr"].items()}
+    out["turn"] = s["turn"].to_json()
     for key in ("battle", "move", "last"):
         out[key] = None if s[key] is None else s[key].to_json()
     out["uw"] = {sp: u.to_json() for sp, u in s["uw"].items()}
@@ -60,6 +61,7 @@ def _state_from_json(data: dict[str, Any]) -> dict[str, Any]:
     s["players"] = [PlayerState.from_json(p) for p in data["players"]]
     s["neutral"] = None if data["neutral"] is None else Neutral.from_json(data["neutral"])
     s["terr"] = {t: Territory.from_json(v) for t, v in data["terr"].items()}
+    s["turn"] = TurnFlags.from_json(data["turn"])
     s["battle"] = None if data["battle"] is None else Battle.from_json(data["battle"])
     s["move"] = None if data["move"] is None else Move.from_json(data["move"])
     s["last"] = None if data["last"] is None else Arrow.from_json(data["last"])

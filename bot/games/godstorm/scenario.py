@@ -8,7 +8,7 @@ from bot.games.base import Rng
 from bot.games.godstorm import board
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.game import Godstorm
-from bot.games.godstorm.state import Space, Territory
+from bot.games.godstorm.state import Space, Territory, TurnFlags
 
 
 class ScriptedRng(Rng):
@@ -43,9 +43,7 @@ def scenario(players: int = 3, ruleset: str = "godstorm", step: str = "invade", 
     s.update(phase="turn", step=step, current=0, turn_order=list(range(players)), turn_idx=0,
              epoch=1 if ruleset == "godstorm" else None, pending=0, battle=None, move=None, last=None,
              neutral_due=False, outcome=None)
-    s["turn"] = {"conquered": 0, "war_card": False, "sky_card": False, "bought": 0, "fortified": False,
-                 "crypts_used": [], "plague_done": step not in ("raise", "gods", "cards", "miracle"),
-                 "match_bonus": False, "forced_trade": False}
+    s["turn"] = TurnFlags(plague_done=step not in ("raise", "gods", "cards", "miracle"))
     rebalance(g)
     return g
 

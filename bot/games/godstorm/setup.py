@@ -7,7 +7,7 @@ from typing import Any
 from bot.games.base import Action, Rng
 from bot.games.godstorm import board, data
 from bot.games.godstorm.core import NEUTRAL, Core
-from bot.games.godstorm.state import Neutral, PlayerState, Space, Territory
+from bot.games.godstorm.state import Neutral, PlayerState, Space, Territory, TurnFlags
 
 
 def roll_order(rng: Any, seats: list[int]) -> tuple[list[int], list[dict[str, Any]]]:
@@ -67,7 +67,7 @@ def fresh_state(n: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
         "round_size": 3,
         "neutral_due": False,
         "pending": 0,
-        "turn": {},
+        "turn": TurnFlags(begun=False),
         "battle": None,
         "move": None,
         "last": None,

@@ -146,3 +146,37 @@ class Arrow:
     @classmethod
     def from_json(cls, d: JSON) -> Arrow:
         return cls(d["from"], d["to"])
+
+
+@dataclass(slots=True)
+class TurnFlags:
+    """What the current player has done this turn (the limits of the once-per-turn rules).
+
+    Before the first turn of a game the stored JSON holds ``{}``: ``begun`` is False then, every flag
+    reads as its default (no turn has done anything) and ``to_json`` writes ``{}`` back.
+    """
+
+    conquered: int = 0
+    war_card: bool = False
+    sky_card: bool = False
+    bought: int = 0
+    fortified: bool = False
+    crypts_used: list[str] = field(default_factory=list)
+    plague_done: bool = False
+    match_bonus: bool = False
+    forced_trade: bool = False
+    begun: bool = True
+
+    def to_json(self) -> JSON:
+        if not self.begun:
+            return {}
+        return {"conquered": self.conquered, "war_card": self.war_card, "sky_card": self.sky_card,
+                "bought": self.bought, "fortified": self.fortified, "crypts_used": list(self.crypts_used),
+                "plague_done": self.plague_done, "match_bonus": self.match_bonus, "forced_trade": self.forced_trade}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> TurnFlags:
+        if not d:
+            return cls(begun=False)
+        return cls(d["conquered"], d["war_card"], d["sky_card"], d["bought"], d["fortified"], list(d["crypts_used"]),
+                   d["plague_done"], d["match_bonus"], d["forced_trade"])

@@ -9,7 +9,7 @@ from bot.games.base import Action
 from bot.games.godstorm import board, data
 from bot.games.godstorm.core import CLASSIC_STEPS, GODSTORM_STEPS, NEUTRAL, Core
 from bot.games.godstorm.setup import _int
-from bot.games.godstorm.state import Arrow
+from bot.games.godstorm.state import Arrow, TurnFlags
 
 SUMMON_COST = 3
 TEMPLE_COST = 5
@@ -47,8 +47,7 @@ class TurnMixin(Core):
         seat = s["turn_order"][s["turn_idx"]]
         p = s["players"][seat]
         s["current"] = seat
-        s["turn"] = {"conquered": 0, "war_card": False, "sky_card": False, "bought": 0, "fortified": False,
-                     "crypts_used": [], "plague_done": False, "match_bonus": False, "forced_trade": False}
+        s["turn"] = TurnFlags()
         s["last"] = None
         s["battle"] = s["move"] = None
         s["step"] = "raise"
@@ -108,12 +107,12 @@ class TurnMixin(Core):
         s = self.s
         seat = s["current"]
         if self.godstorm:
-            if not s["turn"]["plague_done"]:
+            if not s["turn"].plague_done:
                 self._suffer_plague()
             crypts = [sp for sp in board.CRYPTS if s["uw"][sp].owner == seat]
             if crypts and "death" in self.gods_on_board(seat):
                 self._draw_miracle(seat, "death", "labour")
-        elif s["turn"]["conquered"] > 0 and s["tdeck"]:
+        elif s["turn"].conquered > 0 and s["tdeck"]:
             card = s["tdeck"].pop(0)
             s["players"][seat].tcards.append(card)
             self._emit("tcard_drawn", seat=seat)
@@ -136,7 +135,7 @@ class TurnMixin(Core):
         if step == "miracle":
             return self._miracle_actions(seat)
         if step == "invade":
-            if s["pending"] > 0 or s["turn"]["forced_trade"]:
+            if s["pending"] > 0 or s["turn"].forced_trade:
                 return self._raise_actions(seat)
             return self._attack_actions(seat, underworld=False)
         if step == "fortify":
@@ -152,7 +151,7 @@ class TurnMixin(Core):
         s = self.s
         acts = self._step_actions(seat)
         step = s["step"]
-        if step in ("raise", "invade") and (s["pending"] > 0 or s["turn"]["forced_trade"]):
+        if step in ("raise", "invade") and (s["pending"] > 0 or s["turn"].forced_trade):
             if step == "raise" and not self._must_trade(seat):
                 acts = acts + [{"type": "end_turn"}]
             return acts
@@ -168,7 +167,7 @@ class TurnMixin(Core):
         n = len(self.s["players"][seat].tcards)
         if self.s["step"] == "raise":
             return n >= 5
-        return bool(self.s["turn"].get("forced_trade")) and n > 4
+        return self.s["turn"].forced_trade and n > 4
 
     def _raise_actions(self, seat: int) -> list[Action]:
         s = self.s
@@ -184,7 +183,7 @@ class TurnMixin(Core):
             temples = self.temples_of(seat)
             for sp in board.CRYPTS:
                 u = s["uw"][sp]
-                if u.owner == seat and u.armies >= 2 and sp not in s["turn"]["crypts_used"]:
+                if u.owner == seat and u.armies >= 2 and sp not in s["turn"].crypts_used:
                     out += [{"type": "resurrect", "space": sp, "territory": t} for t in temples]
         return out
 
@@ -201,8 +200,8 @@ class TurnMixin(Core):
         s["terr"][t].armies += n
         s["pending"] -= n
         self._emit("placed", seat=seat, territory=t, count=n)
-        if s["pending"] == 0 and s["turn"]["forced_trade"]:
-            s["turn"]["forced_trade"] = False
+        if s["pending"] == 0 and s["turn"].forced_trade:
+            s["turn"].forced_trade = False
         self._settle()
 
     def _auto_place(self, seat: int) -> None:
@@ -225,7 +224,7 @@ class TurnMixin(Core):
     def _act_resurrect(self, seat: int, a: Action) -> None:
         s = self.s
         sp, t = a.get("space"), a.get("territory")
-        if s["step"] != "raise" or sp not in board.CRYPTS or sp in s["turn"]["crypts_used"]:
+        if s["step"] != "raise" or sp not in board.CRYPTS or sp in s["turn"].crypts_used:
             raise self._refuse("bad_crypt")
         u = s["uw"][sp]
         if u.owner != seat or u.armies < 2:
@@ -234,7 +233,7 @@ class TurnMixin(Core):
             raise self._refuse("bad_territory")
         u.armies -= 1
         s["terr"][t].armies += 1
-        s["turn"]["crypts_used"].append(sp)
+        s["turn"].crypts_used.append(sp)
         self._emit("resurrected", seat=seat, space=sp, territory=t)
         self._settle()
 
@@ -250,7 +249,7 @@ class TurnMixin(Core):
         if (self.godstorm or not isinstance(cards, list) or len(set(cards)) != 3
                 or any(c not in p.tcards for c in cards) or not is_set([board.CARD_SYMBOL[c] for c in cards])):
             raise self._refuse("bad_set")
-        if s["step"] not in ("raise", "invade") or (s["step"] == "invade" and not s["turn"]["forced_trade"]):
+        if s["step"] not in ("raise", "invade") or (s["step"] == "invade" and not s["turn"].forced_trade):
             raise self._refuse("not_now")
         value = set_value(s["sets_traded"])
         s["sets_traded"] += 1
@@ -259,7 +258,7 @@ class TurnMixin(Core):
         s["tdeck"].extend(sorted(cards))
         s["pending"] += value
         bonus_t = None
-        if not s["turn"]["match_bonus"]:
+        if not s["turn"].match_bonus:
             owned = self.owned(seat)
             for c in sorted(cards):
                 terr = board.CARD_TERR[c]
@@ -267,7 +266,7 @@ class TurnMixin(Core):
                     bonus_t = terr
                     break
         if bonus_t is not None:
-            s["turn"]["match_bonus"] = True
+            s["turn"].match_bonus = True
             self._take(seat, 2)
             s["terr"][bonus_t].armies += 2
         self._emit("traded", seat=seat, cards=sorted(cards), armies=value, bonus_territory=bonus_t)
@@ -326,7 +325,7 @@ class TurnMixin(Core):
     def _buy_actions(self, seat: int) -> list[Action]:
         s = self.s
         p = s["players"][seat]
-        room = min(MAX_BOUGHT - s["turn"]["bought"], p.faith // CARD_COST)
+        room = min(MAX_BOUGHT - s["turn"].bought, p.faith // CARD_COST)
         if room <= 0:
             return []
         gods = self.gods_on_board(seat)
@@ -345,12 +344,12 @@ class TurnMixin(Core):
             raise self._refuse("not_now")
         if kind not in board.GOD_KINDS or kind not in self.gods_on_board(seat):
             raise self._refuse("bad_deck")
-        if n is None or n < 1 or s["turn"]["bought"] + n > MAX_BOUGHT or n > s["decks"][kind]:
+        if n is None or n < 1 or s["turn"].bought + n > MAX_BOUGHT or n > s["decks"][kind]:
             raise self._refuse("bad_count")
         if p.faith < CARD_COST * n:
             raise self._refuse("no_faith")
         p.faith -= CARD_COST * n
-        s["turn"]["bought"] += n
+        s["turn"].bought += n
         s["decks"][kind] -= n
         p.cards[kind] += n
         self._emit("cards_bought", seat=seat, kind=kind, count=n, cost=CARD_COST * n)
@@ -364,7 +363,7 @@ class TurnMixin(Core):
     def _suffer_plague(self) -> None:
         s = self.s
         seat = s["current"]
-        s["turn"]["plague_done"] = True
+        s["turn"].plague_done = True
         for t in board.TERR_IDS:
             v = s["terr"][t]
             if v.owner == seat and v.plague:
@@ -378,7 +377,7 @@ class TurnMixin(Core):
     # ---- fortify ------------------------------------------------------------------------
     def _fortify_actions(self, seat: int) -> list[Action]:
         s = self.s
-        if s["turn"]["fortified"]:
+        if s["turn"].fortified:
             return []
         owned = self.owned(seat)
         out: list[Action] = []
@@ -398,7 +397,7 @@ class TurnMixin(Core):
         s = self.s
         src, dst, n = a.get("from"), a.get("to"), _int(a.get("count"))
         gods = a.get("gods") or []
-        if s["step"] != "fortify" or s["turn"]["fortified"]:
+        if s["step"] != "fortify" or s["turn"].fortified:
             raise self._refuse("not_now")
         owned = self.owned(seat)
         if src not in owned or dst not in owned or src == dst:
@@ -418,7 +417,7 @@ class TurnMixin(Core):
         for g in gods:
             v.gods.remove(g)
             s["terr"][dst].gods.append(g)
-        s["turn"]["fortified"] = True
+        s["turn"].fortified = True
         s["last"] = Arrow(src, dst)
         self._emit("fortified", seat=seat, frm=src, dst=dst, count=n, gods=sorted(gods))
         self._settle()
@@ -471,7 +470,7 @@ class TurnMixin(Core):
             raise self._refuse("place_first")
         if s["pending"] > 0:
             self._auto_place(seat)
-        s["turn"]["forced_trade"] = False
+        s["turn"].forced_trade = False
         self._end_turn_effects()
 
 
