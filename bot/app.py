@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -13,7 +14,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.delivery import Publisher
 from bot.i18n import lang_of, t
-from bot.sessions import SessionManager
+from bot.sessions import Session, SessionManager
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ class TabletopBot(commands.Bot):
         self.sessions: SessionManager
         self.publisher: Publisher
         self._timer: asyncio.Task[None] | None = None
+        self._notices: set[asyncio.Task[Any]] = set()
         self.ready_once = asyncio.Event()
 
     async def setup_hook(self) -> None:
@@ -50,6 +52,7 @@ class TabletopBot(commands.Bot):
         self.sessions = SessionManager(self.store)
         self.publisher = Publisher(self, self.sessions, self.store)
         self.sessions.on_change = self.publisher.request
+        self.sessions.on_broken = self.announce_broken
         await self.publisher.load()
         stale = await self.sessions.restore()
         await self.tree.set_translator(CommandTranslator())
@@ -60,6 +63,15 @@ class TabletopBot(commands.Bot):
                  len(stale), time.perf_counter() - started)
         self._stale = stale
         self._timer = asyncio.create_task(self._timer_loop())
+
+    def announce_broken(self, session: Session) -> None:
+        """Tell a channel, once, that its game cannot be loaded and how to free the channel."""
+        row = session.row
+        text = t("notice.game_broken", row.lang, game=t(f"{row.game}.name", row.lang), id=row.id)
+        task = asyncio.get_running_loop().create_task(
+            self.publisher.post(row.channel_id, text, allowed_mentions=discord.AllowedMentions.none()))
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
 
     async def sync_commands(self) -> None:
         if self.config.guild_ids:

@@ -2,8 +2,13 @@
 
 This layer knows users and seats but nothing of Discord. Every accepted action goes
 game.apply -> Store.commit_action (one transaction) -> ``on_change(game_id)``, and only then may
-the delivery layer post anything. A failed commit restores the in-memory game from the last
-committed state, so memory never runs ahead of the database.
+the delivery layer post anything. Whatever fails on the way (the rules raising, a bad event, the
+commit) restores the in-memory game from the last committed state before the lock is released,
+so memory never runs ahead of the database.
+
+A game whose stored state cannot be loaded (bad JSON, an unknown shape, a state version the rules
+cannot migrate) is marked broken: it stays indexed so its channel stays busy and ``abort`` works,
+every move is refused with a clear message, and no other game is affected.
 """
 
 from __future__ import annotations
@@ -12,19 +17,31 @@ import asyncio
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games.base import ADMIN, Action, Event, Game, Player, Rng
+from bot.games.base import ADMIN, RNG_VERSION, Action, Event, Game, IllegalAction, Player, Rng, rng_version
 from bot.games.registry import game_class
-from bot.store import ChannelBusy, GameRow, Store, dumps
+from bot.store import ChannelBusy, Conflict, GameRow, Store, dumps
 
 log = logging.getLogger(__name__)
 
 MAX_AUTOPLAY = 500
 """Bound on consecutive automatic actions for conceded seats (a safety net, never reached in play)."""
+
+
+def _action_type(action: Any) -> str:
+    return str(action.get("type"))[:40] if isinstance(action, dict) else type(action).__name__
+
+
+def _log_text(value: Any) -> str:
+    try:
+        return dumps(value)[:500]
+    except (TypeError, ValueError):
+        return repr(value)[:500]
 
 
 class SessionError(Exception):
@@ -50,10 +67,17 @@ class Session:
     game: Game | None = None
     state_text: str | None = None
     deadlines: dict[int, tuple[float, float | None]] = field(default_factory=dict)
+    broken: str | None = None
+    """Why the stored state cannot be loaded (None: the game is fine)."""
 
     @property
     def id(self) -> int:
         return self.row.id
+
+    @property
+    def rng_version(self) -> int:
+        """Generator the game was created with (games stored before versioning used 1)."""
+        return int(self.row.settings.get("rng_version", 1))
 
     @property
     def cls(self) -> type[Game]:
@@ -112,19 +136,40 @@ class SessionManager:
         self.store = store
         self.clock = clock
         self.on_change = on_change or (lambda _gid: None)
+        self.on_broken: Callable[[Session], None] = lambda _session: None
+        """Called once when a game is newly marked broken (the Discord layer tells its channel)."""
         self.sessions: dict[int, Session] = {}
         self.channels: dict[int, int] = {}
 
     # ---- index -----------------------------------------------------------------------
     async def restore(self) -> list[int]:
-        """Index every unfinished game (states load lazily). Returns ids needing a re-publish."""
-        rows = await self.store.open_games()
+        """Index every unfinished game (states load lazily). Returns ids needing a re-publish.
+
+        A row that cannot be indexed (its columns do not parse, its game no longer exists) is
+        skipped and logged; one already marked broken is indexed as broken.
+        """
+        bad: dict[int, str] = {}
+        rows = await self.store.open_games(bad)
+        broken = await self.store.broken_games()
         stale: list[int] = []
         for row in rows:
-            self.sessions[row.id] = Session(row=row)
+            session = Session(row=row, broken=broken.get(row.id))
+            self.sessions[row.id] = session
             self.channels[row.channel_id] = row.id
-            if row.status == "running" and row.published_seq < row.seq:
+            if session.broken is None:
+                reason = bad.get(row.id)
+                if reason is None:
+                    try:
+                        game_class(row.game)
+                    except (KeyError, ImportError, AttributeError) as exc:
+                        reason = f"unknown game {row.game!r} ({type(exc).__name__})"
+                if reason is not None:
+                    await self._mark_broken(session, reason)
+            if session.broken is None and row.status == "running" and row.published_seq < row.seq:
                 stale.append(row.id)
+        count = sum(1 for s in self.sessions.values() if s.broken is not None)
+        if count:
+            log.warning("%d unfinished games cannot be loaded; each waits for /game abort in its channel", count)
         return stale
 
     def by_channel(self, channel_id: int) -> Session | None:
@@ -132,11 +177,14 @@ class SessionManager:
         return self.sessions.get(gid) if gid is not None else None
 
     async def get(self, game_id: int) -> Session:
+        """The game's session, its state loaded. A broken game is returned with ``game`` None and
+        ``broken`` set (so it can be listed and aborted); moves on it are refused."""
         session = self.sessions.get(game_id)
         if session is None:
-            row = await self.store.load_game(game_id)
-            if row is None:
+            loaded = await self.store.load_game_text(game_id)  # the state is parsed (and checked) by _load
+            if loaded is None:
                 raise SessionError("err.no_game")
+            row = loaded[0]
             session = Session(row=row)
             if row.status in ("lobby", "running"):
                 self.sessions[game_id] = session
@@ -145,26 +193,77 @@ class SessionManager:
         return session
 
     async def _ensure_loaded(self, session: Session) -> None:
-        if session.game is not None or session.row.status == "lobby":
+        if session.game is not None or session.broken is not None or session.row.status in ("lobby", "aborted"):
             return
         # two first interactions after a restart must not each load (and then act on) a copy
         async with session.lock:
-            if session.game is None:
+            if session.game is None and session.broken is None:
                 await self._load(session)
 
     async def _load(self, session: Session) -> None:
-        if session.row.state is None:
-            full = await self.store.load_game(session.id)
-            if full is None:
-                raise SessionError("err.no_game")
-            session.row = full
-        if session.row.state is None:
+        """Load the stored state into a live game, migrating an older state version; a state
+        that does not load marks the game broken instead of raising."""
+        loaded = await self.store.load_game_text(session.id)
+        if loaded is None:
+            raise SessionError("err.no_game")
+        session.row, text = loaded
+        if text is None:
             return
-        session.game = session.cls.from_json(session.row.state)
-        session.game.seat_names = session.seat_names()
-        session.state_text = dumps(session.row.state)
-        session.row.state = None  # the game object is the live copy; the text is the committed one
+        try:
+            game, text, migrated = self._game_from_text(session, text)
+        except Exception as exc:
+            await self._mark_broken(session, f"{type(exc).__name__}: {exc}")
+            return
+        if migrated:
+            await self.store.save_state(session.id, session.row.seq, text, session.row.settings)
+            log.info("game %s: state migrated to version %s", session.id, session.cls.STATE_VERSION)
+        session.game = game
+        session.state_text = text  # the game object is the live copy; the text is the committed one
         session.deadlines = {s: (d, r) for s, d, r in await self.store.deadlines(session.id)}
+
+    @staticmethod
+    def _game_from_text(session: Session, text: str) -> tuple[Game, str, bool]:
+        """The live game of a stored state text (migrated when stored by an older version of the
+        rules), the committed text to restore from, and whether a migration happened."""
+        cls = session.cls
+        data = json.loads(text)
+        settings = session.row.settings
+        version = int(settings.get("state_version", 1))
+        if version > cls.STATE_VERSION:
+            raise ValueError(f"state version {version} is newer than these rules ({cls.STATE_VERSION})")
+        migrated = version < cls.STATE_VERSION
+        if migrated:
+            data = cls.migrate_state(data, version)
+        with rng_version(session.rng_version):
+            game = cls.from_json(data)
+            # an unknown shape often loads and fails on first use: use it once now
+            actors = game.actors()
+            game.outcome()
+            for seat in actors:
+                game.legal_actions(seat)
+            game.view(None)
+        game.seat_names = session.seat_names()
+        if migrated:
+            text = game.to_json_text()
+            settings["state_version"] = cls.STATE_VERSION
+        return game, text, migrated
+
+    async def _mark_broken(self, session: Session, reason: str) -> None:
+        session.broken = reason
+        session.game = None
+        session.deadlines = {}
+        log.error("game %s (%s) in channel %s cannot be loaded and is marked broken: %s",
+                  session.id, session.row.game, session.row.channel_id, reason)
+        if await self.store.mark_broken(session.id, reason):
+            self.on_broken(session)
+
+    def _restore_committed(self, session: Session) -> None:
+        """Put back the game as last committed (after anything failed during a move)."""
+        if session.state_text is None:
+            return
+        with rng_version(session.rng_version):
+            session.game = session.cls.from_json(json.loads(session.state_text))
+        session.game.seat_names = session.seat_names()
 
     async def channel_session(self, channel_id: int) -> Session | None:
         gid = self.channels.get(channel_id)
@@ -202,6 +301,8 @@ class SessionManager:
 
     async def _lobby(self, game_id: int) -> Session:
         session = await self.get(game_id)
+        if session.broken is not None:
+            raise SessionError("err.game_broken", id=session.id)
         if session.row.status != "lobby":
             raise SessionError("err.not_lobby")
         return session
@@ -268,8 +369,12 @@ class SessionManager:
                 raise SessionError("err.player_count", min=low, max=high, n=len(row.lobby))
             seed = secrets.randbits(62) if seed is None else seed
             players = [Player(user_id=p["user"], team=p.get("team")) for p in row.lobby]
-            arrangement = cls.arrange_seats(players, row.options, Rng(seed ^ 0x5EA75))
-            game = cls.new(arrangement.seat_info, row.options, seed)
+            with rng_version(RNG_VERSION):
+                arrangement = cls.arrange_seats(players, row.options, Rng(seed ^ 0x5EA75))
+                game = cls.new(arrangement.seat_info, row.options, seed)
+            # replays need the generator and the state's shape this game starts with
+            row.settings["rng_version"] = RNG_VERSION
+            row.settings["state_version"] = cls.STATE_VERSION
             row.seat_users = arrangement.seat_users
             game.seat_names = session.seat_names()
             row.seat_info = arrangement.seat_info
@@ -318,6 +423,8 @@ class SessionManager:
 
     async def _running(self, game_id: int) -> Session:
         session = await self.get(game_id)
+        if session.broken is not None:
+            raise SessionError("err.game_broken", id=session.id)
         if session.row.status != "running" or session.game is None:
             raise SessionError("err.not_running")
         return session
@@ -332,16 +439,45 @@ class SessionManager:
         game = session.game
         assert game is not None
         row = session.row
-        before = set(game.actors())
-        # another seat that stays an actor is prompted again only if its decision changed
-        # (a moderator's penalty, say), not when a simultaneous choice of someone else lands
-        others = {s: dumps(game.legal_actions(s)) for s in before - {seat}}
-        # the acting seat's teammates must hear of its next decision too (the clicker sees it already)
-        shared = seat in before and len(self._users(session, seat)) > 1
-        own_before = dumps(game.legal_actions(seat)) if shared else None
-        events = game.apply(seat, action)  # IllegalAction propagates; the game is unchanged then
-        self._check_recipients(session, events)
-        stored_events = (meta or []) + events
+        secret = False
+        try:
+            before = set(game.actors())
+            secret = game.is_simultaneous()
+            # another seat that stays an actor is prompted again only if its decision changed
+            # (a moderator's penalty, say), not when a simultaneous choice of someone else lands
+            others = {s: dumps(game.legal_actions(s)) for s in before - {seat}}
+            # the acting seat's teammates must hear of its next decision too (the clicker sees it already)
+            shared = seat in before and len(self._users(session, seat)) > 1
+            own_before = dumps(game.legal_actions(seat)) if shared else None
+            with rng_version(session.rng_version):
+                events = game.apply(seat, action)
+            self._check_recipients(session, events)
+            return await self._store_move(session, seat, user_id, action, meta or [], events, before, others,
+                                          own_before)
+        except IllegalAction:
+            self._restore_committed(session)  # a refusal should change nothing; make sure of it
+            raise
+        except Exception as exc:
+            self._restore_committed(session)
+            if isinstance(exc, (SessionError, Conflict, sqlite3.Error)):
+                raise  # a refusal, or the database (the commit had already been refused or rolled back)
+            # a secret choice (Cold War agents, Godstorm bids) is logged without its value
+            shown = action if not secret and isinstance(action, dict) else {"type": _action_type(action)}
+            log.exception("game %s (%s): seat %s's move %s failed; the game is back at seq %s",
+                          row.id, row.game, seat, _log_text(shown), row.seq)
+            raise SessionError("err.move_failed") from exc
+        except BaseException:
+            self._restore_committed(session)  # cancelled while committing: memory follows the database
+            raise
+
+    async def _store_move(self, session: Session, seat: int, user_id: int | None, action: Action,
+                          meta: list[Event], events: list[Event], before: set[int], others: dict[int, str],
+                          own_before: str | None) -> list[Event]:
+        """The second half of :meth:`_commit`: prompts, deadlines, the transaction, then the row."""
+        game = session.game
+        assert game is not None
+        row = session.row
+        stored_events = meta + events
         after = set(game.actors())
         newly = (after - before) | {s for s in after & set(others) if dumps(game.legal_actions(s)) != others[s]}
         prompt: Event = {"type": "platform.prompt", "seats": []}
@@ -359,18 +495,12 @@ class SessionManager:
         status = "finished" if session.outcome() is not None else row.status
         deadlines = self._deadlines_for(session, game, acting_seat=seat)
         state_text = game.to_json_text()
-        try:
-            await self.store.commit_action(
-                row.id, old_seq=row.seq, new_seq=new_seq, status=status, seat_counts=seat_counts,
-                settings=row.settings, seat=seat, user_id=user_id, action=action, events=stored_events,
-                state_text=state_text,
-                deadlines=None if deadlines == session.deadlines else self._deadline_rows(deadlines),
-            )
-        except BaseException:
-            if session.state_text is not None:
-                session.game = session.cls.from_json(json.loads(session.state_text))
-                session.game.seat_names = session.seat_names()
-            raise
+        await self.store.commit_action(
+            row.id, old_seq=row.seq, new_seq=new_seq, status=status, seat_counts=seat_counts,
+            settings=row.settings, seat=seat, user_id=user_id, action=action, events=stored_events,
+            state_text=state_text,
+            deadlines=None if deadlines == session.deadlines else self._deadline_rows(deadlines),
+        )
         row.seq, row.status, row.seat_counts = new_seq, status, seat_counts
         session.state_text = state_text
         session.deadlines = deadlines
@@ -386,9 +516,6 @@ class SessionManager:
             if to is None:
                 continue
             if not isinstance(to, list) or not all(isinstance(s, int) and 0 <= s < n for s in to):
-                if session.state_text is not None:
-                    session.game = session.cls.from_json(json.loads(session.state_text))
-                    session.game.seat_names = session.seat_names()
                 raise RuntimeError(f"{session.row.game}: event {event.get('type')!r} has a malformed 'to'")
 
     @staticmethod
@@ -414,7 +541,14 @@ class SessionManager:
                 if not legal:
                     break
                 action = legal[0]
-            events += await self._commit(session, seat, None, action)
+            try:
+                events += await self._commit(session, seat, None, action)
+            except (SessionError, IllegalAction) as exc:
+                # the move before is committed and stays; the conceded seat waits for the next try
+                log.warning("game %s: automatic move of conceded seat %s refused (%s)", session.id, seat, exc)
+                break
+            game = session.game
+            assert game is not None
         return events
 
     async def act(self, game_id: int, user_id: int, seat: int, action: Action,
@@ -439,6 +573,9 @@ class SessionManager:
             assert game is not None
             if seat not in game.actors():
                 raise SessionError("err.not_your_turn")
+            if not game.is_listed(seat, action):
+                # only what the game lists reaches its rules (a slash command can build any dict)
+                raise SessionError("err.not_legal")
             events = await self._commit(session, seat, user_id, action)
             events += await self._autoplay(session)
             self._drop_if_done(session)

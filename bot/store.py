@@ -355,28 +355,82 @@ class Store:
             "UPDATE games SET published_seq = MAX(published_seq, ?) WHERE id = ?", (seq, game_id)
         )
 
-    async def open_games(self) -> list[GameRow]:
-        """Index of every unfinished game, without states (cheap even for many thousands)."""
+    async def open_games(self, bad: dict[int, str] | None = None) -> list[GameRow]:
+        """Index of every unfinished game, without states (cheap even for many thousands).
+
+        With ``bad``, a row whose JSON columns do not parse does not fail the whole index: it is
+        returned with empty options, lobby and settings, and its id maps to the reason in ``bad``.
+        """
         async with self.db.execute(
             "SELECT id, guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, seq,"
             " published_seq FROM games WHERE status IN ('lobby', 'running')"
         ) as cur:
             rows = await cur.fetchall()
-        return [GameRow.from_row(r, with_state=False) for r in rows]
+        if bad is None:
+            return [GameRow.from_row(r, with_state=False) for r in rows]
+        return [self._index_row(r, bad) for r in rows]
+
+    @staticmethod
+    def _index_row(r: sqlite3.Row, bad: dict[int, str]) -> GameRow:
+        try:
+            return GameRow.from_row(r, with_state=False)
+        except (ValueError, TypeError) as exc:
+            bad[int(r["id"])] = f"{type(exc).__name__}: {exc}"
+            return GameRow(id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], game=str(r["game"]),
+                           status=r["status"], host_id=r["host_id"], lang=str(r["lang"]), options={}, lobby=[],
+                           settings={}, seq=r["seq"], published_seq=r["published_seq"])
 
     async def load_game(self, game_id: int) -> GameRow | None:
         async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
             row = await cur.fetchone()
         return GameRow.from_row(row) if row else None
 
+    async def load_game_text(self, game_id: int) -> tuple[GameRow, str | None] | None:
+        """The game's row with its state left as the stored text (parsed by the caller, which
+        can then tell a state that does not load from a game that does not exist)."""
+        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return GameRow.from_row(row, with_state=False), row["state"]
+
+    async def save_state(self, game_id: int, seq: int, state_text: str, settings: dict[str, Any]) -> None:
+        """Replace the stored state without an action (a state migrated to the rules' version)."""
+        async with self.transaction():
+            cur = await self.db.execute(
+                "UPDATE games SET state = ?, settings = ?, updated_at = ? WHERE id = ? AND seq = ?",
+                (state_text, dumps(settings), time.time(), game_id, seq),
+            )
+            if cur.rowcount != 1:
+                raise Conflict(game_id)
+
+    # ---- games whose state cannot be loaded --------------------------------------------
+    async def mark_broken(self, game_id: int, reason: str) -> bool:
+        """Record that the game cannot be loaded and drop its deadlines (nothing can be played
+        for it). True when it was not marked before, so its channel is told only once."""
+        async with self.transaction():
+            cur = await self.db.execute(
+                "INSERT OR IGNORE INTO broken_games (game_id, reason, since) VALUES (?, ?, ?)",
+                (game_id, reason[:1000], time.time()),
+            )
+            await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+        return cur.rowcount == 1
+
+    async def broken_games(self) -> dict[int, str]:
+        """Reasons of the games marked broken, by game id."""
+        async with self.db.execute("SELECT game_id, reason FROM broken_games") as cur:
+            return {r[0]: r[1] for r in await cur.fetchall()}
+
     async def games_in_guild(self, guild_id: int) -> list[GameRow]:
+        """The guild's unfinished games, without states (a row that does not parse is listed with
+        empty options and lobby rather than failing the list)."""
         async with self.db.execute(
             "SELECT id, guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, seq,"
             " published_seq FROM games WHERE guild_id = ? AND status IN ('lobby', 'running') ORDER BY id",
             (guild_id,),
         ) as cur:
             rows = await cur.fetchall()
-        return [GameRow.from_row(r, with_state=False) for r in rows]
+        return [self._index_row(r, {}) for r in rows]
 
     async def actions(self, game_id: int, after_seq: int = 0, limit: int | None = None) -> list[ActionRow]:
         sql = "SELECT seq, seat, user_id, action, events, created_at FROM actions WHERE game_id = ? AND seq > ?"

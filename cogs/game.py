@@ -45,15 +45,21 @@ class GameCog(commands.Cog):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
-    async def _session(self, interaction: discord.Interaction) -> Session | None:
+    async def _session(self, interaction: discord.Interaction, *, broken_ok: bool = False) -> Session | None:
+        """The channel's game (None, after answering, when there is none or it cannot be loaded
+        and the command needs it loaded)."""
         session = await self.bot.sessions.channel_session(interaction.channel_id or 0)
         if session is None:
             await reply(interaction, "ℹ️ " + t("err.no_game_here", lang(interaction)))
+        elif session.broken is not None and not broken_ok:
+            await refuse(interaction, SessionError("err.game_broken", id=session.id))
+            return None
         return session
 
-    async def _moderated_session(self, interaction: discord.Interaction) -> Session | None:
+    async def _moderated_session(self, interaction: discord.Interaction, *, broken_ok: bool = False
+                                 ) -> Session | None:
         """The channel's game, if the caller is its host or a moderator (else refused)."""
-        session = await self._session(interaction)
+        session = await self._session(interaction, broken_ok=broken_ok)
         if session is not None and not is_moderator(interaction, session):
             await refuse(interaction, SessionError("err.moderator_only"))
             return None
@@ -186,7 +192,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="abort", description=_("End the game without a result (host or moderators)", key="cmd.abort"))
     async def abort(self, interaction: discord.Interaction) -> None:
-        session = await self._moderated_session(interaction)
+        session = await self._moderated_session(interaction, broken_ok=True)  # a broken game can be ended
         if session is None:
             return
         language = lang(interaction)
@@ -220,6 +226,7 @@ class GameCog(commands.Cog):
     async def games(self, interaction: discord.Interaction) -> None:
         language = lang(interaction)
         rows = await self.bot.store.games_in_guild(interaction.guild_id or 0)
+        broken = await self.bot.store.broken_games()
         if not rows:
             await reply(interaction, "ℹ️ " + t("games.none", language))
             return
@@ -230,8 +237,9 @@ class GameCog(commands.Cog):
                                                                                                           "lobby")
             if stored:
                 link += f" — https://discord.com/channels/{row.guild_id}/{stored[0]}/{stored[1]}"
+            status = t("games.broken", language) if row.id in broken else t("lobby.status_" + row.status, language)
             lines.append(f"• **{t(f'{row.game}.name', language)}** #{row.id} "
-                         f"({t('lobby.status_' + row.status, language)}, {len(row.lobby)}) {link}")
+                         f"({status}, {len(row.lobby)}) {link}")
         if len(rows) > 30:
             lines.append(t("games.more", language, n=len(rows) - 30))
         await reply(interaction, "\n".join(lines)[:1990])

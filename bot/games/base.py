@@ -39,7 +39,9 @@ import hashlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -64,49 +66,145 @@ class IllegalAction(Exception):
         self.params = params
 
 
-class Rng:
-    """A deterministic, JSON-serialisable random source.
+RNG_VERSION = 2
+"""Generator of new games: 2 is SplitMix64 in pure Python; 1 (CPython's ``random``) only replays old games."""
 
-    Each draw builds a ``random.Random`` from ``(seed, counter)``, so the whole state is two
-    integers and a replay from the stored seed reproduces every draw.
+_MASK64 = (1 << 64) - 1
+_GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+_rng_version: ContextVar[int] = ContextVar("rng_version", default=RNG_VERSION)
+
+
+@contextmanager
+def rng_version(version: int) -> Iterator[None]:
+    """Within this block ``Rng(seed)`` builds generator ``version`` (the platform replays and
+    plays a stored game under the version it was created with)."""
+    if version not in (1, 2):
+        raise ValueError(f"unknown Rng version {version}")
+    token = _rng_version.set(version)
+    try:
+        yield
+    finally:
+        _rng_version.reset(token)
+
+
+def splitmix64(seed: int, index: int) -> int:
+    """Output number ``index`` (0-based) of SplitMix64 started from ``seed``.
+
+    SplitMix64 (Steele, Lea and Flood, 2014) adds a constant to a 64-bit counter and scrambles
+    it with two xor-shift-multiply rounds, so output ``i`` depends only on ``seed + (i+1)*gamma``.
+    """
+    z = (seed + (index + 1) * _GOLDEN_GAMMA) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+class Rng:
+    """A deterministic, JSON-serialisable random source; the whole state is two integers.
+
+    Version 2 (new games) is SplitMix64 written out here with its own ``randbelow``, so draws
+    never depend on the Python version: ``n`` counts the 64-bit words used so far. Its JSON is
+    ``{"v": 2, "seed": s, "n": n}``.
+
+    Version 1 (games stored by earlier releases) builds a ``random.Random`` from a hash of
+    ``(seed, n)`` for each draw. It depends on CPython's ``random`` internals and is kept only
+    so stored games replay byte for byte; its JSON is the one those releases wrote,
+    ``{"seed": s, "n": n}`` (no ``"v"`` means version 1).
+
+    ``Rng(seed)`` builds the version of the current :func:`rng_version` block (default: the
+    newest); ``from_json`` restores whatever version the JSON says.
     """
 
-    __slots__ = ("seed", "n")
+    __slots__ = ("seed", "n", "version")
 
-    def __init__(self, seed: int, n: int = 0) -> None:
-        self.seed = int(seed)
+    def __init__(self, seed: int, n: int = 0, version: int | None = None) -> None:
+        self.version = _rng_version.get() if version is None else int(version)
+        if self.version not in (1, 2):
+            raise ValueError(f"unknown Rng version {self.version}")
+        self.seed = int(seed) if self.version == 1 else int(seed) & _MASK64
         self.n = int(n)
 
+    # ---- version 2: SplitMix64 -----------------------------------------------------------
+    def _word(self) -> int:
+        word = splitmix64(self.seed, self.n)
+        self.n += 1
+        return word
+
+    def randbelow(self, k: int) -> int:
+        """Uniform in ``0..k-1``: the top ``k.bit_length()`` bits of a word, redrawn while >= k
+        (rejection keeps every value equally likely; a modulo would favour the small ones)."""
+        if k <= 0:
+            raise ValueError("randbelow needs k >= 1")
+        if self.version == 1:
+            return self._next().randrange(k)
+        bits = k.bit_length()
+        if bits > 64:
+            raise ValueError("randbelow supports k <= 2**64")
+        while True:
+            value = self._word() >> (64 - bits)
+            if value < k:
+                return value
+
+    # ---- version 1: CPython's random, one instance per draw ------------------------------
     def _next(self) -> random.Random:
         digest = hashlib.blake2b(f"{self.seed}:{self.n}".encode(), digest_size=8).digest()
         self.n += 1
         return random.Random(int.from_bytes(digest, "big"))
 
+    # ---- draws ---------------------------------------------------------------------------
     def random(self) -> float:
-        return self._next().random()
+        if self.version == 1:
+            return self._next().random()
+        return (self._word() >> 11) * (1.0 / (1 << 53))
 
     def randint(self, a: int, b: int) -> int:
-        return self._next().randint(a, b)
+        if self.version == 1:
+            return self._next().randint(a, b)
+        if b < a:
+            raise ValueError(f"empty range {a}..{b}")
+        return a + self.randbelow(b - a + 1)
 
     def choice(self, seq: Sequence[Any]) -> Any:
-        return self._next().choice(seq)
+        if self.version == 1:
+            return self._next().choice(seq)
+        if not seq:
+            raise IndexError("choice from an empty sequence")
+        return seq[self.randbelow(len(seq))]
 
     def shuffle(self, items: list[Any]) -> None:
-        self._next().shuffle(items)
+        if self.version == 1:
+            self._next().shuffle(items)
+            return
+        for i in range(len(items) - 1, 0, -1):  # Fisher-Yates
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
 
     def sample(self, seq: Sequence[Any], k: int) -> list[Any]:
-        return self._next().sample(list(seq), k)
+        if self.version == 1:
+            return self._next().sample(list(seq), k)
+        pool = list(seq)
+        if not 0 <= k <= len(pool):
+            raise ValueError("sample larger than the population or negative")
+        for i in range(k):  # the first k steps of a Fisher-Yates shuffle
+            j = i + self.randbelow(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
 
     def dice(self, count: int, sides: int = 6) -> list[int]:
-        r = self._next()
-        return [r.randint(1, sides) for _ in range(count)]
+        if self.version == 1:
+            r = self._next()
+            return [r.randint(1, sides) for _ in range(count)]
+        return [1 + self.randbelow(sides) for _ in range(count)]
 
+    # ---- state ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, int]:
-        return {"seed": self.seed, "n": self.n}
+        if self.version == 1:
+            return {"seed": self.seed, "n": self.n}
+        return {"v": self.version, "seed": self.seed, "n": self.n}
 
     @classmethod
     def from_json(cls, data: dict[str, int]) -> Rng:
-        return cls(data["seed"], data["n"])
+        return cls(data["seed"], data["n"], data.get("v", 1))
 
 
 @dataclass(frozen=True)
@@ -144,6 +242,24 @@ class Game(ABC):
 
     key: ClassVar[str]
     """Stable key: ``pobeda``, ``coldwar``, ``godstorm``..."""
+
+    STATE_VERSION: ClassVar[int] = 1
+    """Version of the shape ``to_json`` writes. Bump it when the shape changes, and teach
+    :meth:`migrate_state` to bring older states up: the platform stores the version beside each
+    state and migrates (or marks the game broken) when it loads a state of another version."""
+
+    free_keys: ClassVar[frozenset[str]] = frozenset()
+    """Action keys whose values ``legal_actions`` only samples (Godstorm lists 1, half and all
+    armies; its rules take any count): see :meth:`is_listed`."""
+
+    @classmethod
+    def migrate_state(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """``data`` as written by ``to_json`` of version ``from_version``, brought up to
+        ``STATE_VERSION``. A game that changes its state's shape overrides this; raising means the
+        state cannot be brought up (the platform then marks the game broken)."""
+        if from_version == cls.STATE_VERSION:
+            return data
+        raise ValueError(f"{cls.key}: no migration of a version-{from_version} state to {cls.STATE_VERSION}")
 
     # ---- lobby -------------------------------------------------------------------------
     @classmethod
@@ -196,6 +312,22 @@ class Game(ABC):
     @abstractmethod
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Validate and apply; raise IllegalAction (changing nothing) when not legal."""
+
+    def is_listed(self, seat: int, action: Any) -> bool:
+        """Whether ``action`` is one of ``legal_actions(seat)``: the platform refuses anything else
+        before it reaches :meth:`apply` (a slash command can build any dict). A value under one of
+        :attr:`free_keys` may be any integer; :meth:`apply` checks its range."""
+        if not isinstance(action, dict):
+            return False
+        legal = self.legal_actions(seat)
+        if action in legal:
+            return True
+        free = self.free_keys & action.keys()
+        if not free or not all(type(action[k]) is int for k in free):
+            return False
+        fixed = {k: v for k, v in action.items() if k not in free}
+        return any(a.keys() == action.keys() and {k: v for k, v in a.items() if k not in free} == fixed
+                   for a in legal)
 
     def admin_actions(self) -> list[Action]:
         """Moderator actions available now (applied with ``seat=ADMIN``)."""

@@ -84,6 +84,10 @@ def give(game: ColdWar, seat: int, targets: list[str], won: int = 0) -> None:
     """Put targets into a side's trophies as if captured in round ``won``."""
     s = game.s
     for tid in targets:
-        s["tdeck"].remove(tid)
+        if tid == s["target"]:  # the revealed target is handed out: the next one of the deck replaces it
+            s["target"] = next(other for other in s["tdeck"] if other not in targets)
+            s["tdeck"].remove(s["target"])
+        else:
+            s["tdeck"].remove(tid)
         s["trophies"][seat].append(tid)
         s["won_round"][tid] = won

@@ -108,10 +108,24 @@ async def test_act_commits_and_refuses(env) -> None:
     with pytest.raises(SessionError, match="err.not_your_turn"):
         await sessions.act(session.id, other_user, 1 - seat, {"type": "add", "n": 1})
     before = await store.load_game(session.id)
-    from bot.games.base import IllegalAction
+    # an action the game does not list never reaches its rules (a slash command can build anything)
+    from tests.platform.toy import Toy
 
-    with pytest.raises(IllegalAction):
-        await sessions.act(session.id, user, seat, {"type": "add", "n": 7})
+    calls: list[dict] = []
+    original = Toy.apply
+
+    def spy(self, seat, action):
+        calls.append(action)
+        return original(self, seat, action)
+
+    Toy.apply = spy
+    try:
+        for bogus in ({"type": "add", "n": 7}, {"type": "add", "n": "2"}, {"type": "add"}, ["add", 2]):
+            with pytest.raises(SessionError, match="err.not_legal"):
+                await sessions.act(session.id, user, seat, bogus)
+    finally:
+        Toy.apply = original
+    assert calls == []
     after = await store.load_game(session.id)
     assert after.state == before.state and after.seq == before.seq == 0
     result = await sessions.act(session.id, user, seat, {"type": "add", "n": 2}, stamp=0)
@@ -260,17 +274,28 @@ async def test_admin_action_logged_and_replayed(env) -> None:
 
 
 async def test_restore_ten_thousand_index_is_cheap(tmp_path: Path) -> None:
-    """Restore reads an index, not the states (the benchmark measures time; this checks shape)."""
+    """Restore of 10,000 unfinished games reads an index, never a state (the benchmark measures
+    the time): every game is indexed by channel, none is loaded, and no query reads ``state``."""
+    count = 10_000
     store = await Store.open(tmp_path / "many.sqlite3")
-    rows = [(5, 10_000 + i, "toy", "running", 1, "en", "{}", "[]", "{}", json.dumps({"big": "x" * 100}), 0, 0)
-            for i in range(500)]
-    await store.db.executemany(
-        "INSERT INTO games (guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, state,"
-        " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+    state = json.dumps({"big": "x" * 100})
+    rows = [(5, 10_000 + i, "toy", "running" if i % 4 else "lobby", 1, "en", "{}", "[]", "{}", state, i % 3, 0, 0)
+            for i in range(count)]
+    async with store.transaction():  # one transaction: a bulk insert, not 10,000 commits
+        await store.db.executemany(
+            "INSERT INTO games (guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, state,"
+            " seq, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+    statements: list[str] = []
+    await store.db.set_trace_callback(statements.append)
     sessions = SessionManager(store)
-    await sessions.restore()
-    assert len(sessions.sessions) == 500
-    assert all(s.game is None and s.row.state is None for s in sessions.sessions.values())
+    stale = await sessions.restore()
+    await store.db.set_trace_callback(None)
+    assert len(sessions.sessions) == count
+    assert sessions.channels == {10_000 + i: i + 1 for i in range(count)}
+    assert all(s.game is None and s.row.state is None and s.broken is None for s in sessions.sessions.values())
+    # running games whose last actions were not announced yet (seq 1 or 2, published 0)
+    assert sorted(stale) == [i + 1 for i in range(count) if i % 4 and i % 3]
+    assert statements and not any("state" in sql.split("FROM")[0] or "*" in sql for sql in statements)
     await store.close()
 
 
@@ -312,8 +337,9 @@ async def test_event_with_malformed_recipients_is_refused_and_undone(env, monkey
         return [*events, {"type": "secret", "to": "Gaul"}]
 
     monkeypatch.setattr(Toy, "apply", leaky)
-    with pytest.raises(RuntimeError, match="malformed"):
+    with pytest.raises(SessionError, match="err.move_failed") as err:
         await sessions.act(session.id, user, seat, {"type": "add", "n": 2})
+    assert "malformed" in str(err.value.__cause__)
     assert session.game.to_json()["total"] == 0 and session.row.seq == 0
     assert (await store.load_game(session.id)).seq == 0
 
