@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.delivery import inert
-from bot.games.base import IllegalAction
+from bot.games.base import IllegalAction, Player, Rng
 from bot.games.registry import game_class
 from bot.i18n import lang_of, t
 from bot.sessions import Session, SessionError, UserInfo
@@ -82,6 +82,21 @@ def deadline_text(seconds: int, language: str) -> str:
     return t("lobby.deadline_minutes", language, n=f"{seconds / 60:.3g}")
 
 
+def start_refusal(session: Session) -> IllegalAction | None:
+    """Why the lobby, with its player count in range, could not start as it stands (e.g. Pobeda's
+    teams too lopsided to sit alternately), so the lobby can say it before the host clicks Start."""
+    row = session.row
+    low, high = session.cls.player_range(row.options)
+    if not low <= len(row.lobby) <= high:
+        return None
+    players = [Player(user_id=p["user"], team=p.get("team")) for p in row.lobby]
+    try:
+        session.cls.arrange_seats(players, row.options, Rng(0))
+    except IllegalAction as exc:
+        return exc
+    return None
+
+
 def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | None]:
     row = session.row
     language = row.lang
@@ -104,6 +119,8 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
     opts.append(f"{t('lobby.deadline', language)}: **{deadline_text(row.settings.get('deadline_s', 0), language)}**")
     embed.add_field(name=t("lobby.options", language), value="\n".join(opts), inline=False)
     if row.status == "lobby":
+        if (refusal := start_refusal(session)) is not None:
+            embed.description = refusal_text(refusal, language)
         embed.set_footer(text=t("lobby.footer", language))
         view = discord.ui.View(timeout=None)
         gid = row.id

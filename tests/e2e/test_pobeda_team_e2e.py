@@ -1,4 +1,5 @@
-"""End to end: a Pobeda team game (two teams of three) with the moderator's penalty, to a result."""
+"""End to end: a Pobeda team game (two teams of three) with the moderator's penalty, to a result;
+a lobby whose team picks cannot sit alternately says so and refuses to start until evened out."""
 
 from __future__ import annotations
 
@@ -110,4 +111,36 @@ async def test_two_teams_of_three_with_penalty(tmp_path: Path) -> None:
             assert await verify(store, row["id"])
         finally:
             await store.close()
+        assert_clean_output(table.bot.output())
+
+
+async def test_lopsided_picks_are_shown_and_refused_until_evened_out(tmp_path: Path) -> None:
+    """Rulebook: «Сядьте вокруг игрового поля через одного так, чтобы участники разных команд
+    чередовались». Three Red players and one Blue cannot; moving one Red player to Blue can."""
+    names = NAMES[:4]
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, names)
+        r = await fake.slash(table.user("ann"), table.channel, "game new", {"game": "pobeda", "options": "teams=2"})
+        lobby = r.message
+        team_select = f"tt:t:{custom_ids(lobby, 'tt:l:')[0].split(':')[2]}"
+        for name, team in zip(names, (0, 0, 0, 1), strict=True):
+            result = await fake.select(table.user(name), lobby, values=[str(team)], custom_id=team_select)
+            assert not result.content.startswith("⛔"), result.content
+        advice = "Move 1 player from Team Red to Team Blue."
+        assert advice in (lobby.embeds[0].get("description") or "")  # said before anyone clicks Start
+        r = await start_lobby(table, "ann", lobby)
+        assert r.ephemeral and r.content.startswith("⛔") and advice in r.content
+        assert game_row(table.db, table.channel.id)["status"] == "lobby"
+
+        result = await fake.select(table.user("clara"), lobby, values=["1"], custom_id=team_select)
+        assert not result.content.startswith("⛔"), result.content
+        assert not lobby.embeds[0].get("description")
+        await start_lobby(table, "ann", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=20)
+        row = game_row(table.db, table.channel.id)
+        assert row["status"] == "running"
+        by_team = {table.user(name).id: team for name, team in zip(names, (0, 0, 1, 1), strict=True)}
+        sides = [by_team[users[0]] for users in row["seat_users"]]
+        assert sides == row["state"]["seat_sides"]
+        assert all(sides[i] != sides[i - 1] for i in range(4))  # alternate, the last seat beside the first
         assert_clean_output(table.bot.output())
