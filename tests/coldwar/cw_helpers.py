@@ -9,8 +9,11 @@ from bot.games.coldwar import ColdWar
 Table = list[tuple[str, bool]]
 
 
-def fresh(seed: int = 1, goal: int = 100) -> ColdWar:
-    return ColdWar.new([{"side": 0}, {"side": 1}], {"goal": goal}, seed)
+def fresh(seed: int = 1, goal: int = 100, cards: int | None = None) -> ColdWar:
+    """A new game; ``cards=1`` starts it with the old card set (as a game stored before the printed
+    cards were adopted)."""
+    options: dict[str, Any] = {"goal": goal} if cards is None else {"goal": goal, "cards": cards}
+    return ColdWar.new([{"side": 0}, {"side": 1}], options, seed)
 
 
 def rig_briefing(game: ColdWar, target: str, balance: int = 0, top_groups: list[str] | None = None,

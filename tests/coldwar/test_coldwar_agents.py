@@ -1,12 +1,14 @@
 """One test per agent ability and its exceptions (report phase)."""
 
+import pytest
+
 from bot.games.coldwar.cards import ANALYST, ASSASSIN, DEPUTY, DIRECTOR, DOUBLE, SPY
 from tests.coldwar.cw_helpers import play_round, setup_round, types
 
 CIA, KGB = 0, 1
-WIN = [("army", True), ("radio", True)]          # 9 on Cuba (stability 11)
-LOSE = [("church", True)]                        # 2
-BUST = [("oil", True), ("television", True)]     # 12 > 11
+WIN = [("generals", True), ("ngos", True)]        # 6 + 2 = 8 on Cuba (stability 9)
+LOSE = [("unions", True)]                          # 2
+BUST = [("bankers", True), ("television", True)]   # 6 + 6 = 12 > 9
 
 
 def captures(ev: list[dict]) -> list[tuple[int, str, str]]:
@@ -125,9 +127,34 @@ def test_analyst_reorders_the_top_three_groups_next_briefing() -> None:
 
 
 def test_two_analysts_only_the_non_placer_acts() -> None:
+    """"Если два аналитика встречаются на одной арене, применяется свойство аналитика того игрока, чей
+    жетон превосходства не лежит на карте цели": the CIA places its token, so only the KGB looks."""
     g, ev = play_round("cuba", WIN, LOSE, (ANALYST, ANALYST))
     assert [e["seat"] for e in ev if e["type"] == "ability"] == [KGB]
-    assert g.s["analyst"] == KGB or g.s["dec"]["kind"] in ("first", "analyst")
+    g.apply(g.s["balance"], {"type": "first", "seat": CIA})
+    assert g.s["dec"] == {"kind": "analyst", "seat": KGB, "cards": g.s["gdeck"][:3]}
+
+
+@pytest.mark.parametrize("bust", [CIA, KGB])
+def test_two_analysts_non_placer_lost_to_unrest_nobody_looks(bust: int) -> None:
+    """Same line: only the Analyst of the player whose token is *not* on the target may act. The side in
+    civil unrest places no token, so that is its Analyst; it is eliminated ("свойства агентов, погибших
+    из-за гражданских беспорядков, не применяются"), and the placer's Analyst does not act in its place."""
+    tables = (BUST, LOSE) if bust == CIA else (LOSE, BUST)
+    g, ev = play_round("cuba", *tables, (ANALYST, ANALYST))
+    assert [(e["seat"], e["agent"]) for e in ev if e["type"] == "unrest"] == [(bust, ANALYST)]
+    assert captures(ev) == [(1 - bust, "cuba", "unrest")]
+    assert not [e for e in ev if e["type"] == "ability"]
+    assert g.s["analyst"] is None
+    g.apply(g.s["balance"], {"type": "first", "seat": CIA})
+    assert g.s["dec"]["kind"] == "plan"                      # no Analyst look at this briefing
+
+
+def test_one_analyst_still_acts_when_the_opponent_is_in_unrest() -> None:
+    """Only two Analysts meeting are restricted: "Если один из игроков вызвал гражданские беспорядки и
+    потерял агента, его соперник всё равно применяет свойство своего агента, если это возможно"."""
+    g, ev = play_round("cuba", LOSE, BUST, (ANALYST, SPY))
+    assert {"type": "ability", "seat": CIA, "agent": ANALYST, "effect": "analyst"} in ev
 
 
 def test_assassin_kills_and_sends_the_target_under() -> None:

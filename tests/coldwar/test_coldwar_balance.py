@@ -23,37 +23,38 @@ def test_holder_chooses_who_acts_first() -> None:
 
 
 def test_player_behind_takes_the_token() -> None:
-    g, ev = play_round("cuba", [("army", True)], [("church", True)], (DEPUTY, DEPUTY), balance=CIA)
+    g, ev = play_round("cuba", [("generals", True)], [("unions", True)], (DEPUTY, DEPUTY), balance=CIA)
     assert g.s["trophies"][CIA] == ["cuba"]
     assert {"type": "balance", "seat": KGB, "why": "behind"} in ev
 
 
 def test_equal_points_token_goes_to_last_truce_loser() -> None:
     # CIA wins the truce but its Assassin sends the target under: 0-0, KGB lost the truce
-    g, ev = play_round("cuba", [("army", True)], [("church", True)], (ASSASSIN, DEPUTY), balance=CIA)
+    g, ev = play_round("cuba", [("generals", True)], [("unions", True)], (ASSASSIN, DEPUTY), balance=CIA)
     assert g.s["trophies"] == [[], []]
     assert {"type": "balance", "seat": KGB, "why": "loser"} in ev
 
 
 def test_goal_reached_wins() -> None:
     g = fresh(4)
-    give(g, CIA, ["vietnam", "korea", "afghanistan", "egypt", "turkey", "iran"])   # 95
-    g2, ev = _round_on(g, [("army", True)], [("church", True)])
+    give(g, CIA, ["vietnam", "korea", "afghanistan", "egypt", "turkey", "iran"])   # 20+10+15+20+15+15 = 95
+    g2, ev = _round_on(g, [("generals", True)], [("unions", True)])
     assert g2.outcome() == {"winners": [CIA], "draw": False, "scores": [105, 0], "exhausted": False}
     assert g2.actors() == []
 
 
 def test_both_over_goal_equal_points_play_extra_rounds_then_more_points_wins() -> None:
     g = fresh(4)
-    give(g, CIA, ["vietnam", "korea", "afghanistan", "egypt", "turkey", "iran"])   # 95
-    give(g, KGB, ["nuclear", "angola", "greece", "space_race", "olympics", "summit", "chile"])  # 105
-    g, ev = _round_on(g, [("army", True)], [("church", True)])
+    give(g, CIA, ["vietnam", "korea", "afghanistan", "egypt", "turkey", "iran"])   # 20+10+15+20+15+15 = 95
+    give(g, KGB, ["czechoslovakia", "panama", "libya", "angola", "honduras", "greece", "congo",
+                  "nuclear", "space_race", "olympics"])   # 20 + 15 + 15 + 10 * 4 + 5 * 3 = 105
+    g, ev = _round_on(g, [("generals", True)], [("unions", True)])
     assert "extra_round" in types(ev) and g.outcome() is None
     assert g.engine.score(CIA) == g.engine.score(KGB) == 105
     # next round KGB wins the truce: 105 vs 115
     while g.s["dec"]["kind"] == "event":
         g.apply(g.actors()[0], {"type": "skip"})
-    g, ev = _round_on(g, [("church", True)], [("army", True)], target="czechoslovakia")
+    g, ev = _round_on(g, [("unions", True)], [("generals", True)], target="chile")   # Chile: 10
     assert g.outcome()["winners"] == [KGB]
 
 

@@ -1,5 +1,6 @@
 """A whole game as the channel sees it: agent choices go by DM; the public log names no agent X
-between planning and the truce (civil unrest and the report are the rule's own reveals)."""
+between planning and the truce (civil unrest, the report and a played Summit Meeting are the rules' own
+reveals, and a Summit Meeting names only the opponent's agent)."""
 
 from bot.games.base import Rng
 from bot.games.coldwar import ColdWar
@@ -27,6 +28,9 @@ def test_channel_log_hides_agents_until_report() -> None:
                     if "to" in e:
                         for s in e["to"]:
                             dms[s].append(text)
+                    elif secret_window and e["type"] == "x_revealed":
+                        # Summit Meeting: exactly the revealed agent, and only once it was played
+                        assert e["agent"] == g.s["x"][e["seat"]] and t(f"coldwar.agent.{e['agent']}", lang) in text
                     elif secret_window:
                         assert not any(name in text for name in AGENT_NAMES), text
             if secret_window:

@@ -7,10 +7,15 @@ CIA, KGB = 0, 1
 
 
 def test_cuba_worked_example() -> None:
+    """The rulebook's example round, played on the printed Cuba (stability 9, limit 5, 10 points):
+    "Теперь влияние обеих сторон равно 9", "Джордж выигрывает спор", "Куба переходит в трофеи СССР",
+    "шпион Бориса погибает", "вторая часть свойства киллера ... не применяется", "на деление «10»"."""
     g = fresh(seed=3)
     # George (CIA) holds the balance token; the group deck is stacked as in the rulebook
     rig_briefing(g, "cuba", balance=CIA,
                  top_groups=["opposition", "industry", "newspapers", "mafia", "food"])
+    assert g.view(None)["target"] | {"priority": None} == {
+        "id": "cuba", "kind": "country", "stability": 9, "limit": 5, "priority": None, "vp": 10, "phase": None}
     g.apply(CIA, {"type": "first", "seat": CIA})
     assert g.is_simultaneous() and sorted(g.actors()) == [CIA, KGB]
     ev = g.apply(CIA, {"type": "agent", "agent": ASSASSIN})
@@ -36,7 +41,7 @@ def test_cuba_worked_example() -> None:
     assert g.view(KGB)["private"]["media_top"] == "food"
     assert "media_top" not in g.view(None)
     g.apply(KGB, {"type": "media", "choice": "take"})                            # Food Companies 3
-    assert (g.engine.inf(CIA), g.engine.inf(KGB)) == (9, 9)
+    assert (g.engine.inf(CIA), g.engine.inf(KGB)) == (9, 9)                    # = stability: no unrest
 
     g.apply(CIA, {"type": "wait"})
     ev = g.apply(KGB, {"type": "wait"})

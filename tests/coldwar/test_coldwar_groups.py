@@ -15,55 +15,56 @@ def uses(g, seat: int, group: str) -> list:
 
 
 def test_military_destroys_any_other_group_never_itself() -> None:
-    g = setup_round("cuba", [("army", True), ("radio", True)], [("church", True)], X)
-    assert sorted(uses(g, CIA, "army")) == ["church", "radio"]
-    ev = g.apply(CIA, {"type": "use", "group": "army", "target": "church"})
-    assert g.s["table"][KGB] == [] and g.s["gdiscard"][-1] == "church"
-    assert g.s["table"][CIA][0] == ["army", False]
+    g = setup_round("cuba", [("generals", True), ("radio", True)], [("unions", True)], X)
+    assert sorted(uses(g, CIA, "generals")) == ["radio", "unions"]
+    ev = g.apply(CIA, {"type": "use", "group": "generals", "target": "unions"})
+    assert g.s["table"][KGB] == [] and g.s["gdiscard"][-1] == "unions"
+    assert g.s["table"][CIA][0] == ["generals", False]
     assert ev[0]["effect"] == "destroy"
     assert g.legal_actions(KGB) == [{"type": "recruit"}]
 
 
 def test_inactive_group_cannot_be_used() -> None:
-    g = setup_round("cuba", [("army", False)], [("church", True)], X)
-    assert uses(g, CIA, "army") == []
+    g = setup_round("cuba", [("generals", False)], [("unions", True)], X)
+    assert uses(g, CIA, "generals") == []
     with pytest.raises(IllegalAction):
-        g.apply(CIA, {"type": "use", "group": "army", "target": "church"})
+        g.apply(CIA, {"type": "use", "group": "generals", "target": "unions"})
 
 
 def test_political_steal_respects_receiver_limit_and_keeps_state() -> None:
-    g = setup_round("cuba", [("opposition", True)], [("army", False), ("radio", True)], X)
-    assert sorted(uses(g, CIA, "opposition")) == ["army", "radio"]
-    g.apply(CIA, {"type": "use", "group": "opposition", "target": "army"})
-    assert ["army", False] in g.s["table"][CIA]
-    full = setup_round("chile", [("opposition", True), ("farmers", True)], [("army", True)], X)
-    assert uses(full, CIA, "opposition") == ["farmers"]  # Chile: limit 2, CIA may only give
+    g = setup_round("cuba", [("opposition", True)], [("infantry", False), ("ngos", True)], X)   # KGB at 7
+    assert sorted(uses(g, CIA, "opposition")) == ["infantry", "ngos"]
+    g.apply(CIA, {"type": "use", "group": "opposition", "target": "infantry"})
+    assert ["infantry", False] in g.s["table"][CIA]
+    full = setup_round("greece", [("opposition", True), ("workers", True), ("artists", True)],
+                       [("generals", True)], X)
+    assert uses(full, CIA, "opposition") == ["workers", "artists"]  # Greece: limit 3, CIA may only give
 
 
 def test_political_may_steal_into_own_bust() -> None:
-    g = setup_round("cuba", [("opposition", True), ("government", True)], [("army", True)], X)
-    assert "army" in uses(g, CIA, "opposition")         # 5 + 6 + 6 = 17 > 11 is allowed
-    g.apply(CIA, {"type": "use", "group": "opposition", "target": "army"})
+    g = setup_round("cuba", [("opposition", True), ("government", True)], [("generals", True)], X)
+    assert "generals" in uses(g, CIA, "opposition")     # 5 + 6 + 6 = 17 > 9 is allowed
+    g.apply(CIA, {"type": "use", "group": "opposition", "target": "generals"})
     assert g.engine.inf(CIA) == 17
 
 
 def test_political_give_never_pushes_the_opponent_over() -> None:
-    g = setup_round("cuba", [("opposition", True), ("army", True), ("farmers", True)],
-                    [("banks", True), ("radio", True)], X)   # KGB at 8, stability 11
+    g = setup_round("cuba", [("opposition", True), ("generals", True), ("workers", True)],
+                    [("police", True), ("ngos", True)], X)   # KGB at 6, stability 9
     targets = uses(g, CIA, "opposition")
-    assert "farmers" in targets and "army" not in targets     # 8 + 6 > 11
+    assert "workers" in targets and "generals" not in targets     # 6 + 1 <= 9 but 6 + 6 > 9
 
 
 def test_political_unusable_when_opponent_already_over() -> None:
-    g = setup_round("cuba", [("opposition", True)], [("oil", True), ("television", True)], X)
+    g = setup_round("cuba", [("opposition", True)], [("bankers", True), ("television", True)], X)  # 12 > 9
     assert uses(g, CIA, "opposition") == []
 
 
 def test_economic_flips_a_non_economic_group_without_triggering_it() -> None:
-    g = setup_round("cuba", [("industry", True), ("mafia", True)], [("army", True), ("radio", False)], X)
-    assert sorted(uses(g, CIA, "industry")) == ["army", "radio"]
-    g.apply(CIA, {"type": "use", "group": "industry", "target": "army"})
-    assert g.s["table"][KGB][0] == ["army", False] and len(g.s["table"][CIA]) == 2
+    g = setup_round("cuba", [("industry", True), ("mafia", True)], [("generals", True), ("radio", False)], X)
+    assert sorted(uses(g, CIA, "industry")) == ["generals", "radio"]
+    g.apply(CIA, {"type": "use", "group": "industry", "target": "generals"})
+    assert g.s["table"][KGB][0] == ["generals", False] and len(g.s["table"][CIA]) == 2
     g.apply(KGB, {"type": "wait"})
     g.apply(CIA, {"type": "use", "group": "mafia", "target": "radio"})
     assert g.s["table"][KGB][1] == ["radio", True]
@@ -71,7 +72,7 @@ def test_economic_flips_a_non_economic_group_without_triggering_it() -> None:
 
 @pytest.mark.parametrize("choice", ["take", "discard", "return"])
 def test_media_peek_then_take_discard_or_return(choice: str) -> None:
-    g = setup_round("cuba", [("radio", True)], [("church", True)], X)
+    g = setup_round("cuba", [("radio", True)], [("unions", True)], X)
     top = g.s["gdeck"][0]
     ev = g.apply(CIA, {"type": "use", "group": "radio"})
     assert [e for e in ev if "to" in e] == [{"type": "media_peek", "seat": CIA, "group": top, "to": [CIA]}]
@@ -87,28 +88,28 @@ def test_media_peek_then_take_discard_or_return(choice: str) -> None:
 
 
 def test_media_take_respects_the_limit() -> None:
-    g = setup_round("chile", [("radio", True), ("farmers", True)], [("church", True)], X)
+    g = setup_round("greece", [("radio", True), ("workers", True), ("artists", True)], [("unions", True)], X)
     g.apply(CIA, {"type": "use", "group": "radio"})
     assert {"type": "media", "choice": "take"} not in g.legal_actions(CIA)
 
 
 def test_recruit_never_past_the_group_limit() -> None:
-    g = setup_round("chile", [("radio", True), ("farmers", True)], [("church", True)], X)
-    assert {"type": "recruit"} not in g.legal_actions(CIA)
+    g = setup_round("greece", [("radio", True), ("workers", True), ("artists", True)], [("unions", True)], X)
+    assert {"type": "recruit"} not in g.legal_actions(CIA)                      # Greece: limit 3
     with pytest.raises(IllegalAction):
         g.apply(CIA, {"type": "recruit"})
     assert {"type": "recruit"} in g.legal_actions(KGB) or g.actors() == [CIA]
 
 
 def test_recruit_is_face_up_and_active() -> None:
-    g = setup_round("cuba", [("radio", True)], [("church", True)], X)
+    g = setup_round("cuba", [("radio", True)], [("unions", True)], X)
     top = g.s["gdeck"][0]
     ev = g.apply(CIA, {"type": "recruit"})
     assert g.s["table"][CIA][-1] == [top, True] and ev[0]["group"] == top
 
 
 def test_only_two_waits_in_a_row_end_the_struggle() -> None:
-    g = setup_round("cuba", [("radio", True)], [("church", True)], X)
+    g = setup_round("cuba", [("radio", True)], [("unions", True)], X)
     g.apply(CIA, {"type": "wait"})
     g.apply(KGB, {"type": "recruit"})
     ev = g.apply(CIA, {"type": "wait"})
@@ -118,7 +119,7 @@ def test_only_two_waits_in_a_row_end_the_struggle() -> None:
 
 
 def test_out_of_turn_is_refused_and_changes_nothing() -> None:
-    g = setup_round("cuba", [("radio", True)], [("church", True)], X)
+    g = setup_round("cuba", [("radio", True)], [("unions", True)], X)
     before = g.to_json()
     with pytest.raises(IllegalAction) as err:
         g.apply(KGB, {"type": "wait"})

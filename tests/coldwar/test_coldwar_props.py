@@ -33,7 +33,9 @@ def _public_has_no_secret(g: ColdWar, events: list[dict]) -> None:
     if s["phase"] in ("planning", "struggle"):
         for seat in (0, 1):
             if s["x"][seat] is not None:
-                assert g.view(None)["sides"][seat]["x"] == "hidden"
+                # hidden unless a Summit Meeting revealed it this round (and then to everyone)
+                want = s["x"][seat] if g.engine.shown(seat) else "hidden"
+                assert g.view(None)["sides"][seat]["x"] == want
                 text = " ".join(g.status_lines("en"))
                 assert "Spy" not in text and "Assassin" not in text and "Analyst" not in text
     for e in events:

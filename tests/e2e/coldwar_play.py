@@ -352,9 +352,11 @@ class ColdWarDriver:
 def report_lines(db: Path, game_id: int) -> dict[int, list[str]]:
     """Round -> the public lines revealing agents X (report, civil unrest), from the action log,
     in the channel's language."""
+    from bot.games.coldwar.cards import card_set
     from bot.games.coldwar.text import event_text
 
-    (lang,), = db_query(db, "SELECT lang FROM games WHERE id = ?", (game_id,))
+    (lang, state), = db_query(db, "SELECT lang, state FROM games WHERE id = ?", (game_id,))
+    cards = card_set(json.loads(state)["state"])
     out: dict[int, list[str]] = {}
     n = 1  # round 1 starts with the game (its header is no logged action)
     for (events,) in db_query(db, "SELECT events FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)):
@@ -363,7 +365,7 @@ def report_lines(db: Path, game_id: int) -> dict[int, list[str]]:
                 n = e["round"]
             elif e.get("type") in ("report", "unrest") and "to" not in e:
                 # the round header comes after the report of the previous round in the same action
-                out.setdefault(n, []).append(event_text(e, lang) or "")
+                out.setdefault(n, []).append(event_text(e, lang, cards) or "")
     return out
 
 

@@ -1,15 +1,25 @@
-"""Card data of Cold War (numbers from data/coldwar/cards.json; names live in the i18n file)."""
+"""Card data of Cold War (numbers from data/coldwar/; names live in the i18n file).
+
+Two card sets exist. Set 2 (``cards.json``) holds the printed cards and is used by every new game.
+Set 1 (``cards_v1.json``) holds this edition's earlier, mostly invented values; a game records its
+set in ``state["cards"]`` (absent in states stored before set 2 existed, which means set 1), so a
+game started with the old cards finishes with them.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.paths import DATA_DIR
 
-DATA_FILE = DATA_DIR / "coldwar" / "cards.json"
+DATA_FILES = {1: DATA_DIR / "coldwar" / "cards_v1.json", 2: DATA_DIR / "coldwar" / "cards.json"}
+DATA_FILE = DATA_FILES[2]
+CURRENT = 2
 
 FACTIONS = ("military", "economic", "political", "media")
+PHASES = ("briefing", "struggle", "truce", "detente")
 SPY, DEPUTY, DOUBLE, ANALYST, ASSASSIN, DIRECTOR = 1, 2, 3, 4, 5, 6
 AGENTS = (SPY, DEPUTY, DOUBLE, ANALYST, ASSASSIN, DIRECTOR)
 AGENT_KEYS = {SPY: "spy", DEPUTY: "deputy", DOUBLE: "double", ANALYST: "analyst",
@@ -17,25 +27,63 @@ AGENT_KEYS = {SPY: "spy", DEPUTY: "deputy", DOUBLE: "double", ANALYST: "analyst"
 CIA, KGB = 0, 1
 
 
-def _load() -> dict[str, Any]:
-    return json.loads(DATA_FILE.read_text(encoding="utf-8"))
+@dataclass(frozen=True)
+class CardSet:
+    """One version of the targets and groups, looked up by card id."""
+
+    version: int
+    targets: dict[str, dict[str, Any]]
+    groups: dict[str, dict[str, Any]]
+    target_ids: list[str] = field(default_factory=list)
+    group_ids: list[str] = field(default_factory=list)
+
+    def influence(self, gid: str) -> int:
+        return int(self.groups[gid]["influence"])
+
+    def faction(self, gid: str) -> str:
+        return str(self.groups[gid]["faction"])
+
+    def vp(self, tid: str) -> int:
+        return int(self.targets[tid]["vp"])
+
+    def phase(self, tid: str) -> str | None:
+        """The phase in which a captured event's ability may be used (None for a country)."""
+        return self.targets[tid]["phase"]
+
+    def ability(self, tid: str) -> str | None:
+        """The key of an event's ability (the engine's behaviour and the i18n description)."""
+        return self.targets[tid]["ability"]
 
 
-_DATA = _load()
-TARGETS: dict[str, dict[str, Any]] = {t["id"]: t for t in _DATA["targets"]}
-GROUPS: dict[str, dict[str, Any]] = {g["id"]: g for g in _DATA["groups"]}
-TARGET_IDS: list[str] = [t["id"] for t in _DATA["targets"]]
-GROUP_IDS: list[str] = [g["id"] for g in _DATA["groups"]]
-EVENT_PHASE: dict[str, str] = {t["id"]: t["phase"] for t in _DATA["targets"] if t["kind"] == "event"}
+def _load(version: int) -> CardSet:
+    data = json.loads(DATA_FILES[version].read_text(encoding="utf-8"))
+    return CardSet(version, {t["id"]: t for t in data["targets"]}, {g["id"]: g for g in data["groups"]},
+                   [t["id"] for t in data["targets"]], [g["id"] for g in data["groups"]])
+
+
+CARD_SETS: dict[int, CardSet] = {v: _load(v) for v in DATA_FILES}
+
+
+def card_set(state: dict[str, Any]) -> CardSet:
+    """The card set a game state was started with."""
+    return CARD_SETS[int(state.get("cards", 1))]
+
+
+# the current set, for code that needs no particular game
+_NOW = CARD_SETS[CURRENT]
+TARGETS: dict[str, dict[str, Any]] = _NOW.targets
+GROUPS: dict[str, dict[str, Any]] = _NOW.groups
+TARGET_IDS: list[str] = _NOW.target_ids
+GROUP_IDS: list[str] = _NOW.group_ids
 
 
 def influence(gid: str) -> int:
-    return int(GROUPS[gid]["influence"])
+    return _NOW.influence(gid)
 
 
 def faction(gid: str) -> str:
-    return str(GROUPS[gid]["faction"])
+    return _NOW.faction(gid)
 
 
 def vp(tid: str) -> int:
-    return int(TARGETS[tid]["vp"])
+    return _NOW.vp(tid)

@@ -14,21 +14,20 @@ from bot.games.base import Action, Event, IllegalAction, Rng
 from bot.games.coldwar.cards import (
     ANALYST,
     ASSASSIN,
+    CARD_SETS,
+    CURRENT,
     DEPUTY,
     DIRECTOR,
     DOUBLE,
-    EVENT_PHASE,
-    GROUP_IDS,
     SPY,
-    TARGET_IDS,
-    TARGETS,
-    faction,
-    influence,
-    vp,
+    card_set,
 )
 
 ROUND_STEPS = ["reveal", "balance", "win:briefing", "first", "shuffle", "analyst", "plan", "return",
                "struggle", "win:truce", "truce", "report", "win:detente", "detente"]
+NO_GROUP_EVENTS = ("protest", "benefit_discard", "summit_reveal")
+"""Struggle abilities a seat without groups may use: the recruiting ones, and Summit Meeting (not an
+action, so the seat still has to recruit afterwards)."""
 PHASE_OF_STEP = {"reveal": "briefing", "balance": "briefing", "win:briefing": "briefing",
                  "first": "briefing", "shuffle": "briefing", "analyst": "briefing", "plan": "planning",
                  "return": "planning", "struggle": "struggle", "win:truce": "truce", "truce": "truce",
@@ -36,19 +35,20 @@ PHASE_OF_STEP = {"reveal": "briefing", "balance": "briefing", "win:briefing": "b
                  "detente": "detente"}
 
 
-def new_state(seed: int, goal: int = 100) -> dict[str, Any]:
+def new_state(seed: int, goal: int = 100, cards: int = CURRENT) -> dict[str, Any]:
     rng = Rng(seed)
-    tdeck = list(TARGET_IDS)
+    tdeck = list(CARD_SETS[cards].target_ids)
     rng.shuffle(tdeck)
-    gdeck = list(GROUP_IDS)
+    gdeck = list(CARD_SETS[cards].group_ids)
     rng.shuffle(gdeck)
     return {
-        "rng": rng.to_json(), "goal": goal, "round": 0, "phase": "briefing",
+        "cards": cards, "rng": rng.to_json(), "goal": goal, "round": 0, "phase": "briefing",
         "tdeck": tdeck, "target": None, "tdiscard": [], "burnt": [[], []],
         "gdeck": gdeck, "gdiscard": [], "table": [[], []],
         "trophies": [[], []], "won_round": {},
         "agents": [{"hq": list(range(1, 7)), "leave": [], "dead": []} for _ in range(2)],
         "x": [None, None], "exposed": [False, False], "saved": [False, False],
+        "shown": [False, False], "unrest_x": [None, None],
         "balance": None, "token": None, "claimed": None, "unrest_capture": False,
         "last_loser": None, "double_unrest": False, "analyst": None, "peek": None,
         "turn": None, "waits": 0, "queue": [], "dec": None, "offered": [], "over": None,
@@ -60,6 +60,7 @@ class Engine:
 
     def __init__(self, state: dict[str, Any]) -> None:
         self.s = state
+        self.c = card_set(state)
         self.rng = Rng.from_json(state["rng"])
         self.ev: list[Event] = []
 
@@ -72,19 +73,19 @@ class Engine:
         self.s["rng"] = self.rng.to_json()
 
     def inf(self, seat: int) -> int:
-        return sum(influence(g) for g, _ in self.s["table"][seat])
+        return sum(self.c.influence(g) for g, _ in self.s["table"][seat])
 
     def count(self, seat: int) -> int:
         return len(self.s["table"][seat])
 
     def limit(self) -> int:
-        return int(TARGETS[self.s["target"]]["limit"])
+        return int(self.c.targets[self.s["target"]]["limit"])
 
     def stability(self) -> int:
-        return int(TARGETS[self.s["target"]]["stability"])
+        return int(self.c.targets[self.s["target"]]["stability"])
 
     def score(self, seat: int) -> int:
-        return sum(vp(t) for t in self.s["trophies"][seat])
+        return sum(self.c.vp(t) for t in self.s["trophies"][seat])
 
     def where(self, gid: str) -> tuple[int, int]:
         for seat in (0, 1):
@@ -99,7 +100,7 @@ class Engine:
     def usable_events(self, seat: int, phase: str) -> list[str]:
         """Captured events of ``seat`` usable in ``phase`` (never in the round they were won)."""
         s = self.s
-        return [t for t in s["trophies"][seat] if EVENT_PHASE.get(t) == phase
+        return [t for t in s["trophies"][seat] if self.c.phase(t) == phase
                 and s["won_round"].get(t, s["round"]) < s["round"]]
 
     def _draw_group(self) -> str:
@@ -124,7 +125,7 @@ class Engine:
     def _capture(self, seat: int, tid: str, how: str) -> None:
         self.s["trophies"][seat].append(tid)
         self.s["won_round"][tid] = self.s["round"]
-        self._emit("capture", seat=seat, target=tid, how=how, vp=vp(tid))
+        self._emit("capture", seat=seat, target=tid, how=how, vp=self.c.vp(tid))
 
     def _eliminate(self, seat: int, reason: str) -> None:
         """Agent X of ``seat`` dies, except the Deputy Director who returns to headquarters."""
@@ -220,19 +221,37 @@ class Engine:
     def _step_win_detente(self) -> None:
         self._window("detente")
 
+    def military_in_play(self) -> list[str]:
+        return [g for g in self.in_play() if self.c.faction(g) == "military"]
+
     def _event_possible(self, seat: int, card: str) -> bool:
+        """Whether using ``card`` now would do anything (an event is never offered in vain)."""
         s = self.s
-        if card == "summit":
-            return bool(s["tdeck"])
-        if card == "nobel":
+        ability = self.c.ability(card)
+        if ability == "nobel":
             return self.inf(seat) > self.stability() and s["x"][seat] not in (None, DEPUTY)
-        if card == "space_race":
+        if ability == "space_race":
             return len(s["tdeck"]) >= 2
-        if card == "protest":
+        if ability == "summit_reveal":
+            return s["x"][1 - seat] is not None and not self.shown(1 - seat)
+        if ability == "olympics_return":
+            return bool(s["agents"][seat]["dead"])
+        if ability == "nuclear_military":
+            return bool(self.military_in_play())
+        if ability == "benefit_discard":
+            return bool(s["gdiscard"]) and self.count(seat) < self.limit()
+        # card set 1
+        if ability == "summit":
+            return bool(s["tdeck"])
+        if ability == "protest":
             return self.count(seat) < self.limit()
-        if card == "nuclear":
+        if ability == "nuclear":
             return self.count(seat) > 0
         return True
+
+    def shown(self, seat: int) -> bool:
+        """Agent X of ``seat`` was revealed by Summit Meeting during this round."""
+        return bool(self.s.get("shown", [False, False])[seat])
 
     def _step_first(self) -> None:
         self.s["dec"] = {"kind": "first", "seat": self.s["balance"]}
@@ -309,8 +328,9 @@ class Engine:
     def _truce_winner(self, infl: list[int]) -> tuple[int | None, str]:
         if infl[0] != infl[1]:
             return (0 if infl[0] > infl[1] else 1), "influence"
-        for fac in TARGETS[self.s["target"]]["priority"]:
-            best = [max((influence(g) for g, _ in self.s["table"][seat] if faction(g) == fac), default=0)
+        for fac in self.c.targets[self.s["target"]]["priority"]:
+            best = [max((self.c.influence(g) for g, _ in self.s["table"][seat] if self.c.faction(g) == fac),
+                        default=0)
                     for seat in (0, 1)]
             if best[0] != best[1]:
                 return (0 if best[0] > best[1] else 1), fac
@@ -319,6 +339,7 @@ class Engine:
     def _unrest(self, seat: int) -> None:
         s = self.s
         s["exposed"][seat] = True
+        s.setdefault("unrest_x", [None, None])[seat] = s["x"][seat]
         self._emit("unrest", seat=seat, agent=s["x"][seat])
         self._eliminate(seat, "unrest")
 
@@ -333,12 +354,22 @@ class Engine:
         first = s["balance"] if s["balance"] is not None else 0
         return [seat for seat in (first, 1 - first) if s["x"][seat] == agent and not s["exposed"][seat]]
 
+    def _sent(self, agent: int) -> list[int]:
+        """Seats that sent ``agent`` as agent X this round, including one lost to civil unrest."""
+        s = self.s
+        lost = s.get("unrest_x", [None, None])
+        return [seat for seat in (0, 1) if agent in (s["x"][seat], lost[seat])]
+
     def _ability(self, agent: int) -> None:
         s = self.s
         seats = self._resolving(agent)
+        token = s["token"]
+        if agent == ANALYST and len(self._sent(ANALYST)) == 2:
+            # "применяется свойство аналитика того игрока, чей жетон превосходства не лежит на карте
+            # цели": only that Analyst; if it was lost to civil unrest, nobody looks
+            seats = [seat for seat in seats if token is not None and seat == 1 - token]
         if not seats:
             return
-        token = s["token"]
         if agent == SPY:
             for seat in seats:
                 if s["claimed"] is None and token is not None:
@@ -356,8 +387,6 @@ class Engine:
             for seat in seats:
                 s["dec"] = {"kind": "double", "seat": seat}
         elif agent == ANALYST:
-            if len(seats) == 2:
-                seats = [1 - token] if token is not None else []
             for seat in seats:
                 s["analyst"] = seat
                 self._emit("ability", seat=seat, agent=ANALYST, effect="analyst")
@@ -398,8 +427,9 @@ class Engine:
             s["table"][seat] = []
         scores = [self.score(0), self.score(1)]
         self._emit("detente", scores=scores)
-        s.update(x=[None, None], exposed=[False, False], saved=[False, False], token=None, claimed=None,
-                 unrest_capture=False, target=None, turn=None, waits=0)
+        s.update(x=[None, None], exposed=[False, False], saved=[False, False], shown=[False, False],
+                 unrest_x=[None, None], token=None, claimed=None, unrest_capture=False, target=None,
+                 turn=None, waits=0)
         goal = s["goal"]
         if max(scores) >= goal and scores[0] != scores[1]:
             self._finish()
@@ -447,7 +477,13 @@ class Engine:
         return [{"type": "first", "seat": seat}, {"type": "first", "seat": 1 - seat}]
 
     def _legal_event(self, seat: int, d: dict[str, Any]) -> list[Action]:
-        return [{"type": "event", "card": d["card"]}, {"type": "skip"}]
+        card = d["card"]
+        if self.c.ability(card) == "olympics_return":
+            uses: list[Action] = [{"type": "event", "card": card, "agent": a}
+                                  for a in sorted(self.s["agents"][seat]["dead"])]
+        else:
+            uses = [{"type": "event", "card": card}]
+        return uses + [{"type": "skip"}]
 
     def _legal_analyst(self, seat: int, d: dict[str, Any]) -> list[Action]:
         return [{"type": "order", "order": list(p)} for p in itertools.permutations(d["cards"])]
@@ -487,12 +523,12 @@ class Engine:
             for gid, active in mine:
                 if not active:
                     continue
-                fac = faction(gid)
+                fac = self.c.faction(gid)
                 if fac == "military":
                     acts += [{"type": "use", "group": gid, "target": t} for t in others if t != gid]
                 elif fac == "economic":
                     acts += [{"type": "use", "group": gid, "target": t} for t in others
-                             if t != gid and faction(t) != "economic"]
+                             if t != gid and self.c.faction(t) != "economic"]
                 elif fac == "media":
                     acts.append({"type": "use", "group": gid})
                 elif fac == "political" and opp_inf <= stab:
@@ -500,13 +536,14 @@ class Engine:
                         acts += [{"type": "use", "group": gid, "target": t} for t, _ in s["table"][opp]]
                     if len(s["table"][opp]) < lim:
                         acts += [{"type": "use", "group": gid, "target": t} for t, _ in mine
-                                 if t != gid and opp_inf + influence(t) <= stab]
+                                 if t != gid and opp_inf + self.c.influence(t) <= stab]
             acts += [{"type": "event", "card": c} for c in self.usable_events(seat, "struggle")
                      if self._event_possible(seat, c)]
             acts.append({"type": "wait"})
         else:
+            # without groups a seat must recruit: a recruiting event, or one that is not an action
             acts += [{"type": "event", "card": c} for c in self.usable_events(seat, "struggle")
-                     if c == "protest" and self._event_possible(seat, c)]
+                     if self.c.ability(c) in NO_GROUP_EVENTS and self._event_possible(seat, c)]
         return acts
 
     # ---- applying ------------------------------------------------------------------------
@@ -572,36 +609,57 @@ class Engine:
             s["dec"] = None
             return
         s["dec"] = None
-        self._use_event(seat, a["card"])
+        self._use_event(seat, a)
 
     def _burn(self, seat: int, card: str) -> None:
         s = self.s
         s["trophies"][seat].remove(card)
         s["tdiscard"].append(card)
         s["burnt"][seat].append(card)
-        self._emit("event_used", seat=seat, card=card, vp=vp(card))
+        self._emit("event_used", seat=seat, card=card, vp=self.c.vp(card))
 
-    def _use_event(self, seat: int, card: str) -> None:
+    def _use_event(self, seat: int, a: Action) -> None:
+        """Burn the event and apply its ability; sets the next decision where the ability needs one."""
         s = self.s
+        card = a["card"]
+        ability = self.c.ability(card)
         self._burn(seat, card)
-        if card == "summit":
+        if ability == "summit_reveal":
+            # not an action: the reveal is public and the same seat still has its turn
+            opp = 1 - seat
+            s.setdefault("shown", [False, False])[opp] = True
+            self._emit("x_revealed", seat=opp, agent=s["x"][opp], by=seat)
+            s["dec"] = {"kind": "turn", "seat": seat}
+        elif ability == "olympics_return":
+            ag = s["agents"][seat]
+            ag["dead"].remove(a["agent"])
+            ag["leave"].append(a["agent"])
+            self._emit("agent_returned", seat=seat, agent=a["agent"])
+        elif ability == "nuclear_military":
+            s["dec"] = {"kind": "discard", "seat": seat, "cards": self.military_in_play()}
+        elif ability == "benefit_discard":
+            gid = s["gdiscard"].pop()
+            s["table"][seat].append([gid, True])
+            self._emit("recruit", seat=seat, group=gid, how="benefit")
+            self._next_turn(seat, False)
+        elif ability == "summit":
             s["tdeck"].append(s["target"])
             s["target"] = s["tdeck"].pop(0)
             self._emit("reveal", target=s["target"])
-        elif card == "olympics":
+        elif ability == "olympics":
             s["balance"] = seat
             self._emit("balance", seat=seat, why="olympics")
-        elif card == "nobel":
+        elif ability == "nobel":
             s["saved"][seat] = True
-        elif card == "space_race":
+        elif ability == "space_race":
             s["dec"] = {"kind": "space", "seat": seat, "cards": s["tdeck"][:3]}
-        elif card == "protest":
+        elif ability == "protest":
             gid = self._draw_group()
             s["table"][seat].append([gid, True])
             s["waits"] = 0
             self._emit("recruit", seat=seat, group=gid, how="protest")
             s["dec"] = {"kind": "turn", "seat": seat}
-        elif card == "nuclear":
+        elif ability == "nuclear":
             s["dec"] = {"kind": "discard", "seat": seat, "cards": self.in_play()}
 
     def _next_turn(self, seat: int, waited: bool) -> None:
@@ -661,14 +719,15 @@ class Engine:
             self._next_turn(seat, False)
             return
         if kind == "event":
-            self._use_event(seat, a["card"])
-            if a["card"] == "nuclear" and len(s["dec"]["cards"]) <= 1:
-                self._do_discard(seat, s["dec"], {"type": "discard", "group": s["dec"]["cards"][0]})
+            self._use_event(seat, a)
+            d = s["dec"]
+            if d is not None and d["kind"] == "discard" and len(d["cards"]) <= 1:
+                self._do_discard(seat, d, {"type": "discard", "group": d["cards"][0]})
             return
         gid = a["group"]
         _, i = self.where(gid)
         s["table"][seat][i][1] = False
-        fac = faction(gid)
+        fac = self.c.faction(gid)
         if fac == "media":
             top = self._peek_group()
             self._emit("media_use", seat=seat, group=gid)

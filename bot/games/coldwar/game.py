@@ -17,7 +17,7 @@ from bot.games.base import (
     state_text,
 )
 from bot.games.coldwar import text
-from bot.games.coldwar.cards import TARGETS, faction, influence
+from bot.games.coldwar.cards import CARD_SETS, CURRENT
 from bot.games.coldwar.engine import Engine, new_state
 
 GOALS = (100, 75, 50)
@@ -72,9 +72,11 @@ class ColdWar(Game):
     @classmethod
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> ColdWar:
         goal = int(options.get("goal", 100)) if options else 100
-        if goal not in GOALS:
+        # "cards" is no lobby option: it lets a replay rebuild a game stored with an older card set
+        cards = int(options.get("cards", CURRENT)) if options else CURRENT
+        if goal not in GOALS or cards not in CARD_SETS:
             raise IllegalAction("coldwar.err.option")
-        game = cls(new_state(seed, goal), list(seat_info) or [{}, {}])
+        game = cls(new_state(seed, goal, cards), list(seat_info) or [{}, {}])
         game.engine.start()
         return game
 
@@ -119,7 +121,7 @@ class ColdWar(Game):
     # ---- views ---------------------------------------------------------------------------
     def _x_public(self, seat: int) -> int | str | None:
         s = self.s
-        shown = s["phase"] in ("report", "detente") or s["exposed"][seat]
+        shown = s["phase"] in ("report", "detente") or s["exposed"][seat] or self.engine.shown(seat)
         if s["x"][seat] is None:
             return None
         return s["x"][seat] if shown else "hidden"
@@ -127,9 +129,10 @@ class ColdWar(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         s = self.s
         eng = self.engine
+        c = eng.c
         target = None
         if s["target"] is not None:
-            t = TARGETS[s["target"]]
+            t = c.targets[s["target"]]
             target = {k: t[k] for k in ("id", "kind", "stability", "limit", "priority", "vp", "phase")}
         sides = []
         for side in (0, 1):
@@ -137,7 +140,7 @@ class ColdWar(Game):
             ag = s["agents"][side]
             hq = sorted(ag["hq"] + ([s["x"][side]] if x == "hidden" else []))
             sides.append({
-                "groups": [{"id": g, "faction": faction(g), "influence": influence(g), "active": a}
+                "groups": [{"id": g, "faction": c.faction(g), "influence": c.influence(g), "active": a}
                            for g, a in s["table"][side]],
                 "influence": eng.inf(side),
                 "score": eng.score(side),
@@ -190,7 +193,7 @@ class ColdWar(Game):
         return text.action_path(self.s, seat, action, lang)
 
     def event_text(self, event: Event, lang: str) -> str | None:
-        return text.event_text(event, lang)
+        return text.event_text(event, lang, self.engine.c)
 
     @classmethod
     def team_label(cls, team: int, options: dict[str, Any], lang: str) -> str:

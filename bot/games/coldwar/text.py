@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.games.coldwar.cards import TARGETS, faction, influence
+from bot.games.coldwar.cards import CURRENT, CardSet, card_set
 from bot.i18n import t
 
 if TYPE_CHECKING:
@@ -25,9 +25,9 @@ def group_name(gid: str, lang: str) -> str:
     return t(f"{P}group.{gid}", lang)
 
 
-def group_label(gid: str, lang: str) -> str:
-    """'Military: Army (6)'."""
-    return f"{t(P + 'faction.' + faction(gid), lang)}: {group_name(gid, lang)} ({influence(gid)})"
+def group_label(gid: str, lang: str, c: CardSet) -> str:
+    """'Military: Generals (6)' (the values of the game's card set)."""
+    return f"{t(P + 'faction.' + c.faction(gid), lang)}: {group_name(gid, lang)} ({c.influence(gid)})"
 
 
 def agent_name(agent: int, lang: str) -> str:
@@ -43,6 +43,7 @@ def _owner_of(state: dict[str, Any], gid: str) -> int:
 
 def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) -> list[str]:
     kind = a["type"]
+    c = card_set(state)
     if kind == "agent":
         return [t(P + "act.agent", lang, agent=agent_name(a["agent"], lang), n=a["agent"])]
     if kind == "first":
@@ -50,7 +51,10 @@ def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) 
     if kind in ("recruit", "wait", "skip"):
         return [t(P + "act." + kind, lang)]
     if kind == "event":
-        return [t(P + "act.event", lang, card=target_name(a["card"], lang))]
+        path = [t(P + "act.event", lang, card=target_name(a["card"], lang))]
+        if "agent" in a:       # Olympic Games: which eliminated agent comes back
+            path.append(t(P + "act.bring_back", lang, agent=agent_name(a["agent"], lang)))
+        return path
     if kind == "order":
         names = " → ".join(_clip(_short(state, c, lang), 20) for c in a["order"])
         return [t(P + "act.order", lang, cards=names)[:80]]
@@ -61,12 +65,12 @@ def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) 
     if kind == "media":
         return [t(P + "act.media_" + a["choice"], lang)]
     if kind == "discard":
-        return [t(P + "act.discard", lang, group=group_label(a["group"], lang))[:80]]
+        return [t(P + "act.discard", lang, group=group_label(a["group"], lang, c))[:80]]
     if kind == "use":
-        path = [t(P + "act.use", lang), group_label(a["group"], lang)[:80]]
+        path = [t(P + "act.use", lang), group_label(a["group"], lang, c)[:80]]
         if "target" in a:
             owner = _owner_of(state, a["target"])
-            path.append(f"→ {side(owner, lang)}: {group_label(a['target'], lang)}"[:80])
+            path.append(f"→ {side(owner, lang)}: {group_label(a['target'], lang, c)}"[:80])
         return path
     return [kind]
 
@@ -76,10 +80,10 @@ def _clip(text: str, n: int) -> str:
 
 
 def _short(state: dict[str, Any], card: str, lang: str) -> str:
-    return target_name(card, lang) if card in TARGETS else group_name(card, lang)
+    return target_name(card, lang) if card in card_set(state).targets else group_name(card, lang)
 
 
-def event_text(e: dict[str, Any], lang: str) -> str | None:
+def event_text(e: dict[str, Any], lang: str, c: CardSet) -> str | None:
     kind = e["type"]
     p: dict[str, Any] = {}
     if "seat" in e:
@@ -87,9 +91,9 @@ def event_text(e: dict[str, Any], lang: str) -> str | None:
     if "owner" in e:
         p["owner"] = side(e["owner"], lang)
     if "target" in e:
-        p["target"] = _card(e["target"], lang)
+        p["target"] = _card(e["target"], lang, c)
     if "group" in e:
-        p["group"] = group_label(e["group"], lang)
+        p["group"] = group_label(e["group"], lang, c)
     if "agent" in e and e["agent"] is not None:
         p["agent"] = agent_name(e["agent"], lang)
     if kind == "round":
@@ -116,10 +120,13 @@ def event_text(e: dict[str, Any], lang: str) -> str | None:
             p["victim"] = agent_name(e["victim"], lang)
         return t(key, lang, **p)
     if kind == "use":
-        return t(P + "evt.use." + e["effect"], lang, used=group_label(e["group"], lang),
-                 side=p["side"], owner=p["owner"], target=group_label(e["on"], lang))
+        return t(P + "evt.use." + e["effect"], lang, used=group_label(e["group"], lang, c),
+                 side=p["side"], owner=p["owner"], target=group_label(e["on"], lang, c))
     if kind == "recruit":
-        return t(P + ("evt.recruit" if e["how"] == "recruit" else "evt.recruit_protest"), lang, **p)
+        how = {"recruit": "evt.recruit", "benefit": "evt.recruit_benefit"}.get(e["how"], "evt.recruit_protest")
+        return t(P + how, lang, **p)
+    if kind == "x_revealed":
+        return t(P + "evt.x_revealed", lang, by=side(e["by"], lang), **p)
     if kind == "game_over":
         scores = e["scores"]
         if not e["winners"]:
@@ -128,27 +135,26 @@ def event_text(e: dict[str, Any], lang: str) -> str | None:
     if kind == "detente":
         return t(P + "evt.detente", lang, cia=e["scores"][0], kgb=e["scores"][1])
     if kind == "event_used":
-        return t(P + "evt.event_used", lang, card=_card(e["card"], lang), vp=e["vp"], **p)
+        return t(P + "evt.event_used", lang, card=_card(e["card"], lang, c), vp=e["vp"], **p)
     if kind in ("analyst_done", "space_done", "planning", "struggle_over", "shuffle", "group_reshuffle",
                 "target_reshuffle", "extra_round", "chosen", "wait", "media_use", "media_take",
                 "media_discard", "media_return", "destroyed", "unrest", "double_unrest", "no_winner",
                 "to_bottom", "eliminated", "deputy_survives", "nobel_saved", "reveal",
-                "agent_chosen", "peek_x", "media_peek"):
+                "agent_chosen", "peek_x", "media_peek", "agent_returned"):
         extra = {"reason": t(P + "reason." + e["reason"], lang)} if "reason" in e else {}
         return t(P + "evt." + kind, lang, **p, **extra)
     return None
 
 
-def _card(tid: str, lang: str) -> str:
-    tt = TARGETS[tid]
-    return t(P + "card", lang, name=target_name(tid, lang), vp=tt["vp"])
+def _card(tid: str, lang: str, c: CardSet) -> str:
+    return t(P + "card", lang, name=target_name(tid, lang), vp=c.vp(tid))
 
 
 def _target_line(s: dict[str, Any], lang: str) -> str:
     tid = s["target"]
     if tid is None:
         return ""
-    tt = TARGETS[tid]
+    tt = card_set(s).targets[tid]
     prio = " > ".join(t(P + "faction." + f, lang) for f in tt["priority"])
     return t(P + "status.target", lang, name=target_name(tid, lang), stability=tt["stability"],
              limit=tt["limit"], vp=tt["vp"], priority=prio)
@@ -184,7 +190,7 @@ def private_text(game: ColdWar, seat: int, lang: str) -> str:
     if "opponent_x" in v:
         parts.append(t(P + "priv.peek", lang, agent=agent_name(v["opponent_x"], lang)))
     if "media_top" in v:
-        parts.append(t(P + "priv.media", lang, group=group_label(v["media_top"], lang)))
+        parts.append(t(P + "priv.media", lang, group=group_label(v["media_top"], lang, game.engine.c)))
     if "cards" in v:
         names = ", ".join(_short(s, c, lang) for c in v["cards"])
         parts.append(t(P + "priv.cards", lang, cards=names))
@@ -198,5 +204,8 @@ def prompt_text(game: ColdWar, seat: int, lang: str) -> str:
     p: dict[str, Any] = {}
     if d["kind"] == "event":
         p["card"] = target_name(d["card"], lang)
-        return t(P + "prompt.event", lang, **p) + "\n" + t(P + "evdesc." + d["card"], lang)
+        c = game.engine.c
+        # the description of the card's ability in the game's own card set
+        desc = f"{P}evdesc.{d['card']}" if c.version == CURRENT else f"{P}evdesc.v{c.version}.{d['card']}"
+        return t(P + "prompt.event", lang, **p) + "\n" + t(desc, lang)
     return t(P + "prompt." + d["kind"], lang, **p)

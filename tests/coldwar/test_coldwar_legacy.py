@@ -1,0 +1,102 @@
+"""Games stored before the printed cards were adopted keep the card set they started with (set 1).
+
+Their states either say ``"cards": 1`` or (stored before card sets existed) have no ``"cards"`` key at
+all; both must finish with the old values and the old event powers, while new games use set 2.
+"""
+
+import json
+
+from bot.games.coldwar import ColdWar
+from bot.games.coldwar.cards import CARD_SETS, DEPUTY
+from tests.coldwar.cw_helpers import both_wait, fresh, give, rig_briefing, to_struggle, types
+
+CIA, KGB = 0, 1
+OLD = CARD_SETS[1]
+
+
+def _stored_before_card_sets(seed: int) -> ColdWar:
+    """A set-1 game as an earlier release stored it: no ``cards``, ``shown`` or ``unrest_x`` keys."""
+    data = fresh(seed, cards=1).to_json()
+    for key in ("cards", "shown", "unrest_x"):
+        del data["state"][key]
+    return ColdWar.from_json(json.loads(json.dumps(data)))
+
+
+def test_new_games_use_the_printed_set_and_old_states_keep_theirs() -> None:
+    assert fresh(1).s["cards"] == 2
+    old = _stored_before_card_sets(1)
+    assert old.engine.c is OLD
+    deck = old.s["tdeck"] + [old.s["target"]]
+    assert "hungary" in deck and "panama" not in deck
+    assert sorted(old.s["gdeck"]) == sorted(OLD.group_ids)
+
+
+def test_old_game_plays_a_round_with_the_old_values() -> None:
+    """Set 1's Cuba had stability 11: 6 + 6 = 12 is civil unrest there, as it is on the printed card."""
+    g = _stored_before_card_sets(2)
+    rig_briefing(g, "cuba", 0, tables=([("army", True), ("navy", True)], [("church", True)]))
+    assert g.view(None)["target"]["stability"] == 11
+    assert "Army (6)" in g.action_path(CIA, {"type": "use", "group": "army", "target": "church"}, "en")[1]
+    to_struggle(g, 0, (DEPUTY, DEPUTY))
+    ev = both_wait(g)
+    assert {"type": "token", "seat": CIA, "why": "influence"} in ev     # 10 <= 11
+    assert g.s["trophies"][CIA] == ["cuba"] and g.engine.score(CIA) == OLD.vp("cuba")
+    assert all(g.event_text(e, "en") is not None for e in ev if e["type"] != "platform.prompt")
+    assert g.s["round"] == 2 and "cards" not in g.s
+
+
+def _round_two_with(seat: int, card: str, seed: int = 5) -> ColdWar:
+    """Set 1: round 1 ends quietly with ``card`` already in ``seat``'s trophies; the game in round 2."""
+    g = fresh(seed, cards=1)
+    give(g, seat, [card])
+    rig_briefing(g, "cuba", 0, tables=([("army", True)], [("church", True)]))
+    to_struggle(g, 0, (DEPUTY, DEPUTY))
+    both_wait(g)
+    while g.s["dec"]["kind"] == "event" and g.s["dec"]["card"] != card:
+        g.apply(g.actors()[0], {"type": "skip"})
+    return g
+
+
+def test_old_summit_meeting_replaces_the_target_at_briefing() -> None:
+    g = _round_two_with(KGB, "summit")
+    assert g.s["round"] == 2 and g.s["dec"] == {"kind": "event", "seat": KGB, "card": "summit"}
+    assert "reveal the next one" in g.prompt_text(KGB, "en")
+    old, nxt = g.s["target"], g.s["tdeck"][0]
+    before = g.engine.score(KGB)
+    ev = g.apply(KGB, {"type": "event", "card": "summit"})
+    assert g.s["target"] == nxt and g.s["tdeck"][-1] == old
+    assert g.engine.score(KGB) == before - OLD.vp("summit") and "summit" in g.s["tdiscard"]
+    assert {"type": "reveal", "target": nxt} in ev
+
+
+def test_old_olympic_games_take_the_balance_token() -> None:
+    g = _round_two_with(CIA, "olympics")   # CIA captured Cuba, so KGB is behind and holds the token
+    assert g.s["balance"] == KGB
+    g.apply(CIA, {"type": "event", "card": "olympics"})
+    assert g.s["balance"] == CIA and g.s["dec"] == {"kind": "first", "seat": CIA}
+
+
+def test_old_nuclear_escalation_destroys_every_group() -> None:
+    g = fresh(8, cards=1)
+    give(g, CIA, ["nuclear"])
+    g.s["round"] = 2
+    rig_briefing(g, "cuba", 0, tables=([("army", True), ("radio", False)], [("church", True)]))
+    to_struggle(g, 0, (DEPUTY, DEPUTY))
+    g.apply(CIA, {"type": "event", "card": "nuclear"})
+    assert g.s["dec"]["kind"] == "discard" and len(g.legal_actions(CIA)) == 3
+    g.apply(CIA, {"type": "discard", "group": "church"})
+    g.apply(CIA, {"type": "discard", "group": "radio"})
+    assert g.s["gdiscard"][-3:] == ["church", "radio", "army"] and g.s["table"] == [[], []]
+
+
+def test_old_live_benefit_recruits_from_the_deck_in_addition() -> None:
+    g = fresh(9, cards=1)
+    give(g, CIA, ["protest"])
+    g.s["round"] = 2
+    rig_briefing(g, "cuba", 0, tables=([("army", True)], [("church", True)]))
+    to_struggle(g, 0, (DEPUTY, DEPUTY))
+    top = g.s["gdeck"][0]
+    ev = g.apply(CIA, {"type": "event", "card": "protest"})
+    assert [top, True] in g.s["table"][CIA] and g.actors() == [CIA]
+    assert "recruit" in types(ev)
+
