@@ -9,7 +9,10 @@ Figures (keys of the JSON object):
   session layer, with publishing stubbed at the delivery boundary;
 - per game ``<game>_render_ms_p50``, ``<game>_render_kb`` and ``<game>_apply_ms_p50``, on the
   game's own crowded late-game state (``bench_state()`` in its rules package);
-- ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions.
+- ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions;
+- ``publish_retry_ms_p50``: a Discord outage (every post refused with 503) while games publish, through
+  the real ``Publisher`` with a stub channel: time from Discord answering again to each lost post
+  being delivered.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import argparse
 import asyncio
 import importlib
 import json
+import logging
 import random
 import statistics
 import subprocess
@@ -181,6 +185,69 @@ async def fill_games(db: Path, key: str, count: int) -> None:
     await store.close()
 
 
+async def bench_publish_retry(db: Path, key: str, games: int, rounds: int) -> dict[str, float]:
+    """Posts refused by a Discord outage: how long after Discord is back is each lost post delivered?"""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.delivery import Publisher
+
+    outage = {"on": True}
+    delivered: dict[int, float] = {}
+
+    class Channel:
+        def __init__(self, channel_id: int) -> None:
+            self.id = channel_id
+            self.attempts = 0
+
+        async def send(self, content: str, **kwargs: Any) -> Any:
+            self.attempts += 1
+            if outage["on"]:
+                raise discord.DiscordServerError(SimpleNamespace(status=503, reason="Service Unavailable"),
+                                                 {"code": 0, "message": "Service Unavailable"})
+            delivered.setdefault(self.id, time.perf_counter())
+            return SimpleNamespace(id=self.attempts)
+
+        def get_partial_message(self, message_id: int) -> Any:
+            return SimpleNamespace(edit=self._edit)
+
+        async def _edit(self, **kwargs: Any) -> None:
+            await self.send("")
+
+    channels: dict[int, Channel] = {}
+
+    class Client:
+        def get_channel(self, channel_id: int) -> Channel:
+            return channels.setdefault(channel_id, Channel(channel_id))
+
+        async def create_dm(self, user: Any) -> Channel:
+            return channels.setdefault(-user.id, Channel(-user.id))
+
+    logging.getLogger("bot.delivery").setLevel(logging.CRITICAL)  # the refusals are the point, not news
+    store = await Store.open(db)
+    sessions = SessionManager(store)
+    publisher = Publisher(Client(), sessions, store)  # type: ignore[arg-type]
+    rng = random.Random(5)
+    samples: list[float] = []
+    for r in range(rounds):
+        outage["on"] = True
+        delivered.clear()
+        ids = [await new_game(sessions, 7000 + r * games + g, key, 3) for g in range(games)]
+        table = [7000 + r * games + g for g in range(games)]
+        for game_id in ids:
+            publisher.request(game_id)
+        while any(channels.get(c) is None or channels[c].attempts == 0 for c in table):
+            await asyncio.sleep(0.01)  # every board is drawn and its post refused once
+        await asyncio.sleep(rng.uniform(1.0, 3.0))
+        outage["on"] = False
+        back = time.perf_counter()
+        await publisher.idle()
+        samples += [(delivered[c] - back) * 1000 for c in table]
+    await store.close()
+    return {"publish_retry_ms_p50": round(percentile(samples, 0.5), 1)}
+
+
 RESTORE_CHILD = """
 import asyncio, json, resource, sys, time
 t0 = time.perf_counter()
@@ -225,6 +292,8 @@ async def run(quick: bool) -> dict[str, Any]:
             result[f"{game}_error"] = repr(exc)
     if "godstorm" in games:
         result.update(bench_godstorm_playout(3 if quick else 11))
+    with tempfile.TemporaryDirectory() as tmp:
+        result.update(await bench_publish_retry(Path(tmp) / "retry.sqlite3", key, 10, 2 if quick else 6))
     return result
 
 
