@@ -169,12 +169,15 @@ def test_option_turn_keeps_the_old_reading() -> None:
 
 
 def test_a_game_saved_before_the_option_keeps_the_old_reading() -> None:
-    """A running game stored without the option started under the old rule and keeps it."""
+    """A running game stored by state version 1 (no option) started under the old rule and keeps it."""
     game = make(2)
     state = game.to_json()
     del state["options"]["dead"]
     del state["replaced"]
-    old = Pobeda.from_json(state)
+    assert Pobeda.STATE_VERSION == 2
+    old = Pobeda.from_json(Pobeda.migrate_state(state, 1))
+    assert old.s["options"]["dead"] == "turn" and old.s["replaced"] is False
+    assert Pobeda.migrate_state(game.to_json(), 2) == game.to_json()
     dead, _ = dead_and_live(old)
     assert {"type": "discard_dead", "card": dead} in old.legal_actions(0)
     assert not any(x["type"] == "replace_dead" for x in old.legal_actions(0))

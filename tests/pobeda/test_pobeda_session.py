@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.games.base import IllegalAction
+from bot.games.base import Action, IllegalAction
 from bot.replay import verify
-from bot.sessions import SessionManager, UserInfo
+from bot.sessions import Session, SessionManager, UserInfo
 from bot.store import Store
 
 ANN, BORIS, CLARA, DIMA = UserInfo(1, "ann"), UserInfo(2, "boris"), UserInfo(3, "clara", "ru"), UserInfo(4, "dima")
@@ -29,24 +29,32 @@ async def env(tmp_path: Path):
     await store.close()
 
 
+async def game_with_a_dead_card(sessions: SessionManager, channel: int) -> tuple[Session, int, Action]:
+    """A two-player game (deadlines on) played with the first listed action of each turn until
+    the player to move may replace a dead card; that seat and action."""
+    for seed in range(channel, channel + 20):
+        session = await sessions.create(guild_id=5, channel_id=channel, host=ANN, game_key="pobeda",
+                                        options={}, deadline_s=600)
+        await sessions.join(session.id, BORIS)
+        await sessions.start(session.id, ANN.id, seed=seed)
+        assert session.game is not None and session.game.s["options"]["dead"] == "replace"  # the default
+        while session.game.outcome() is None:
+            seat = session.game.actors()[0]
+            legal = session.game.legal_actions(seat)
+            replace = next((a for a in legal if a["type"] == "replace_dead"), None)
+            if replace is not None:
+                return session, seat, replace
+            await sessions.act(session.id, session.row.seat_users[seat][0], seat, legal[0])
+        channel += 1
+    pytest.fail("no dead card in 20 games")
+
+
 async def test_replace_dead_card_then_timeout_replays(env) -> None:
     store, sessions, clock = env
-    session = await sessions.create(guild_id=5, channel_id=100, host=ANN, game_key="pobeda", options={},
-                                    deadline_s=600)
-    await sessions.join(session.id, BORIS)
-    await sessions.start(session.id, ANN.id, seed=77)
+    session, seat, replace = await game_with_a_dead_card(sessions, 100)
     game = session.game
-    assert game is not None and game.s["options"]["dead"] == "replace"  # the default
-    for _ in range(400):  # play the first listed card until someone holds a dead card
-        seat = game.actors()[0]
-        legal = game.legal_actions(seat)
-        if any(a["type"] == "replace_dead" for a in legal):
-            break
-        await sessions.act(session.id, session.row.seat_users[seat][0], seat, legal[0])
-    else:
-        pytest.fail("no dead card in 400 moves")
+    assert game is not None
     user = session.row.seat_users[seat][0]
-    replace = next(a for a in legal if a["type"] == "replace_dead")
     turn = game.s["turn"]
     result = await sessions.act(session.id, user, seat, replace, stamp=session.row.seat_counts[seat])
     public = [e for e in result.events if e["type"] == "replaced"]
@@ -65,7 +73,7 @@ async def test_lopsided_teams_cannot_start(env) -> None:
     """Rulebook: «Сядьте вокруг игрового поля через одного так, чтобы участники разных команд
     чередовались»: three Red players and one Blue cannot, two and two can."""
     _, sessions, _ = env
-    session = await sessions.create(guild_id=5, channel_id=101, host=ANN, game_key="pobeda",
+    session = await sessions.create(guild_id=5, channel_id=900, host=ANN, game_key="pobeda",
                                     options={"teams": 2})
     for user, team in ((ANN, 0), (BORIS, 0), (CLARA, 0), (DIMA, 1)):
         await sessions.join(session.id, user, team=team)
@@ -73,7 +81,7 @@ async def test_lopsided_teams_cannot_start(env) -> None:
         await sessions.start(session.id, ANN.id, seed=3)
     assert err.value.key == "pobeda.err.no_alternation"
     assert session.row.status == "lobby" and session.game is None
-    await sessions.join(session.id, CLARA, team=1)
+    await sessions.join(session.id, CLARA, team=1)  # one Red player moves to Blue, as advised
     await sessions.start(session.id, ANN.id, seed=3)
     assert session.row.status == "running"
     assert [info["side"] for info in session.row.seat_info] == [0, 1, 0, 1]

@@ -43,6 +43,23 @@ FREE = -1
 
 class Pobeda(TextMixin, Game):
     key = "pobeda"
+    STATE_VERSION = 2  # 2: the dead-card option (``options.dead``) and the turn's ``replaced`` flag
+
+    @classmethod
+    def migrate_state(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """Version 1 games started before the dead-card option: they keep the reading they were
+        started with (discarding a dead card is the whole turn)."""
+        if from_version == 1:
+            data = copy.deepcopy(data)
+            data["options"]["dead"] = "turn"
+            data["replaced"] = False
+            return data
+        return super().migrate_state(data, from_version)
+
+    @classmethod
+    def migrate_options(cls, options: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """A replay rebuilds a version-1 game with the reading it was started with."""
+        return {**options, "dead": "turn"} if from_version == 1 else options
 
     # ---- lobby -------------------------------------------------------------------------
     @classmethod
@@ -251,13 +268,12 @@ class Pobeda(TextMixin, Game):
         return not self._targets(side, kind)
 
     def replace_rule(self) -> bool:
-        """Dead cards are replaced before playing (the default), rather than discarded as the
-        turn. A game saved before the option existed keeps the rule it started with."""
-        return self.s["options"].get("dead", "turn") == "replace"
+        """Dead cards are replaced before playing (the default), rather than discarded as the turn."""
+        return self.s["options"]["dead"] == "replace"
 
     def can_replace(self, seat: int) -> bool:
         """``seat`` (the player to move) may still replace a dead card this turn."""
-        return self.replace_rule() and not self.s.get("replaced", False) and bool(self.s["deck"])
+        return self.replace_rule() and not self.s["replaced"] and bool(self.s["deck"])
 
     def has_play(self, seat: int) -> bool:
         return any(not self.is_dead(seat, card) for card in self.s["hands"][seat])
@@ -493,7 +509,7 @@ class Pobeda(TextMixin, Game):
         card = self._card_in_hand(seat, action)
         if not self.replace_rule():
             raise IllegalAction("pobeda.err.replace_off")
-        if self.s.get("replaced", False):
+        if self.s["replaced"]:
             raise IllegalAction("pobeda.err.replaced_already")
         if not self.is_dead(seat, card):
             raise IllegalAction("pobeda.err.not_dead")

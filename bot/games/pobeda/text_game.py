@@ -167,6 +167,6 @@ class TextMixin:
         if not self.has_play(seat):
             key = "pobeda.prompt.all_dead_replace" if self.can_replace(seat) else "pobeda.prompt.all_dead"
             return t(key, lang)
-        if s.get("replaced"):
+        if s["replaced"]:
             return t("pobeda.prompt.after_replace", lang)
         return t("pobeda.prompt.turn", lang)
