@@ -38,11 +38,19 @@ def stored_state(game_key: str, state: dict[str, Any], settings: dict[str, Any])
     return state if version == cls.STATE_VERSION else cls.migrate_state(state, version)
 
 
+def stored_options(game_key: str, options: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """The stored options brought up to the rules' current state version (see ``migrate_options``)."""
+    cls = game_class(game_key)
+    version = int(settings.get("state_version", 1))
+    return options if version == cls.STATE_VERSION else cls.migrate_options(dict(options), version)
+
+
 async def verify(store: Store, game_id: int) -> bool:
     row = await store.load_game(game_id)
     if row is None or row.state is None or row.seed is None:
         return False
-    game = replay(row.game, row.seat_info or [], row.options, row.seed, await store.actions(game_id),
+    options = stored_options(row.game, row.options, row.settings)
+    game = replay(row.game, row.seat_info or [], options, row.seed, await store.actions(game_id),
                   rng=int(row.settings.get("rng_version", 1)))
     return json.loads(json.dumps(game.to_json())) == stored_state(row.game, row.state, row.settings)
 

@@ -215,7 +215,8 @@ class SessionManager:
             await self._mark_broken(session, f"{type(exc).__name__}: {exc}")
             return
         if migrated:
-            await self.store.save_state(session.id, session.row.seq, text, session.row.settings)
+            await self.store.save_state(session.id, session.row.seq, text, session.row.settings,
+                                        session.row.options)
             log.info("game %s: state migrated to version %s", session.id, session.cls.STATE_VERSION)
         session.game = game
         session.state_text = text  # the game object is the live copy; the text is the committed one
@@ -234,6 +235,7 @@ class SessionManager:
         migrated = version < cls.STATE_VERSION
         if migrated:
             data = cls.migrate_state(data, version)
+            options = cls.migrate_options(dict(session.row.options), version)
         with rng_version(session.rng_version):
             game = cls.from_json(data)
             # an unknown shape often loads and fails on first use: use it once now
@@ -246,6 +248,7 @@ class SessionManager:
         if migrated:
             text = game.to_json_text()
             settings["state_version"] = cls.STATE_VERSION
+            session.row.options = options
         return game, text, migrated
 
     async def _mark_broken(self, session: Session, reason: str) -> None:

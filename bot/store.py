@@ -394,12 +394,14 @@ class Store:
             return None
         return GameRow.from_row(row, with_state=False), row["state"]
 
-    async def save_state(self, game_id: int, seq: int, state_text: str, settings: dict[str, Any]) -> None:
-        """Replace the stored state without an action (a state migrated to the rules' version)."""
+    async def save_state(self, game_id: int, seq: int, state_text: str, settings: dict[str, Any],
+                         options: dict[str, Any]) -> None:
+        """Replace the stored state and options without an action (a game migrated to the rules'
+        current state version)."""
         async with self.transaction():
             cur = await self.db.execute(
-                "UPDATE games SET state = ?, settings = ?, updated_at = ? WHERE id = ? AND seq = ?",
-                (state_text, dumps(settings), time.time(), game_id, seq),
+                "UPDATE games SET state = ?, settings = ?, options = ?, updated_at = ? WHERE id = ? AND seq = ?",
+                (state_text, dumps(settings), dumps(options), time.time(), game_id, seq),
             )
             if cur.rowcount != 1:
                 raise Conflict(game_id)

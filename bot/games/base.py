@@ -131,13 +131,13 @@ class Rng:
         return word
 
     def randbelow(self, k: int) -> int:
-        """Uniform in ``0..k-1``: the top ``k.bit_length()`` bits of a word, redrawn while >= k
+        """Uniform in ``0..k-1``: the top ``(k-1).bit_length()`` bits of a word, redrawn while >= k
         (rejection keeps every value equally likely; a modulo would favour the small ones)."""
         if k <= 0:
             raise ValueError("randbelow needs k >= 1")
         if self.version == 1:
             return self._next().randrange(k)
-        bits = k.bit_length()
+        bits = (k - 1).bit_length()
         if bits > 64:
             raise ValueError("randbelow supports k <= 2**64")
         while True:
@@ -260,6 +260,14 @@ class Game(ABC):
         if from_version == cls.STATE_VERSION:
             return data
         raise ValueError(f"{cls.key}: no migration of a version-{from_version} state to {cls.STATE_VERSION}")
+
+    @classmethod
+    def migrate_options(cls, options: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """The stored options of a game started under state version ``from_version``, such that
+        ``new(seat_info, options, seed)`` still starts the game it was: replays rebuild games from
+        their options. A rule change that adds an option whose default differs from the old
+        behaviour sets the old value here (called together with :meth:`migrate_state`)."""
+        return options
 
     # ---- lobby -------------------------------------------------------------------------
     @classmethod
