@@ -7,7 +7,7 @@ all; both must finish with the old values and the old event powers, while new ga
 import json
 
 from bot.games.coldwar import ColdWar
-from bot.games.coldwar.cards import CARD_SETS, DEPUTY
+from bot.games.coldwar.cards import ANALYST, CARD_SETS, DEPUTY
 from tests.coldwar.cw_helpers import both_wait, fresh, give, rig_briefing, to_struggle, types
 
 CIA, KGB = 0, 1
@@ -15,11 +15,23 @@ OLD = CARD_SETS[1]
 
 
 def _stored_before_card_sets(seed: int) -> ColdWar:
-    """A set-1 game as an earlier release stored it: no ``cards``, ``shown`` or ``unrest_x`` keys."""
+    """A set-1 game as an earlier release stored it (state version 1: no ``cards`` key), loaded as
+    the platform loads it (through ``migrate_state``)."""
     data = fresh(seed, cards=1).to_json()
-    for key in ("cards", "shown", "unrest_x"):
-        del data["state"][key]
-    return ColdWar.from_json(json.loads(json.dumps(data)))
+    del data["state"]["cards"]
+    return ColdWar.from_json(ColdWar.migrate_state(json.loads(json.dumps(data)), 1))
+
+
+def test_version_1_states_and_options_are_card_set_1() -> None:
+    data = fresh(3, cards=1).to_json()
+    del data["state"]["cards"]
+    assert ColdWar.STATE_VERSION == 2
+    assert ColdWar.migrate_state(data, 1)["state"]["cards"] == 1 and "cards" not in data["state"]
+    assert ColdWar.migrate_options({"goal": 75}, 1) == {"goal": 75, "cards": 1}
+    assert ColdWar.from_json(data).engine.c is OLD          # even unmigrated, no "cards" means set 1
+    # a replay of an old game: new() with the migrated options rebuilds the old deck
+    replayed = ColdWar.new([{"side": 0}, {"side": 1}], ColdWar.migrate_options({"goal": 100}, 1), 3)
+    assert replayed.s["tdeck"] == fresh(3, cards=1).s["tdeck"] and replayed.engine.c is OLD
 
 
 def test_new_games_use_the_printed_set_and_old_states_keep_theirs() -> None:
@@ -42,7 +54,17 @@ def test_old_game_plays_a_round_with_the_old_values() -> None:
     assert {"type": "token", "seat": CIA, "why": "influence"} in ev     # 10 <= 11
     assert g.s["trophies"][CIA] == ["cuba"] and g.engine.score(CIA) == OLD.vp("cuba")
     assert all(g.event_text(e, "en") is not None for e in ev if e["type"] != "platform.prompt")
-    assert g.s["round"] == 2 and "cards" not in g.s
+    assert g.s["round"] == 2 and g.s["cards"] == 1
+
+
+def test_old_game_two_analysts_rule_applies_too() -> None:
+    """The two-Analysts correction is a rule, not a card: an old game follows it as well."""
+    g = _stored_before_card_sets(4)
+    rig_briefing(g, "cuba", 0, tables=([("army", True)], [("oil", True), ("television", True)]))
+    to_struggle(g, 0, (ANALYST, ANALYST))
+    ev = both_wait(g)
+    assert [e["seat"] for e in ev if e["type"] == "unrest"] == [KGB]
+    assert not [e for e in ev if e["type"] == "ability"] and g.s["analyst"] is None
 
 
 def _round_two_with(seat: int, card: str, seed: int = 5) -> ColdWar:

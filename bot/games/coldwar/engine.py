@@ -48,7 +48,6 @@ def new_state(seed: int, goal: int = 100, cards: int = CURRENT) -> dict[str, Any
         "trophies": [[], []], "won_round": {},
         "agents": [{"hq": list(range(1, 7)), "leave": [], "dead": []} for _ in range(2)],
         "x": [None, None], "exposed": [False, False], "saved": [False, False],
-        "shown": [False, False], "unrest_x": [None, None],
         "balance": None, "token": None, "claimed": None, "unrest_capture": False,
         "last_loser": None, "double_unrest": False, "analyst": None, "peek": None,
         "turn": None, "waits": 0, "queue": [], "dec": None, "offered": [], "over": None,
@@ -427,9 +426,11 @@ class Engine:
             s["table"][seat] = []
         scores = [self.score(0), self.score(1)]
         self._emit("detente", scores=scores)
-        s.update(x=[None, None], exposed=[False, False], saved=[False, False], shown=[False, False],
-                 unrest_x=[None, None], token=None, claimed=None, unrest_capture=False, target=None,
-                 turn=None, waits=0)
+        s.update(x=[None, None], exposed=[False, False], saved=[False, False], token=None, claimed=None,
+                 unrest_capture=False, target=None, turn=None, waits=0)
+        # round-only records, present only in a round that needed them
+        s.pop("shown", None)
+        s.pop("unrest_x", None)
         goal = s["goal"]
         if max(scores) >= goal and scores[0] != scores[1]:
             self._finish()

@@ -27,6 +27,8 @@ class ColdWar(Game):
     """Cold War: CIA vs KGB. Seat 0 is the CIA, seat 1 the KGB; a seat may be a team of users."""
 
     key: ClassVar[str] = "coldwar"
+    STATE_VERSION: ClassVar[int] = 2
+    """2: the state names its card set (``state["cards"]``); version-1 states used card set 1."""
 
     def __init__(self, state: dict[str, Any], seat_info: list[dict[str, Any]] | None = None) -> None:
         self.engine = Engine(state)
@@ -35,6 +37,23 @@ class ColdWar(Game):
     @property
     def s(self) -> dict[str, Any]:
         return self.engine.s
+
+    @classmethod
+    def migrate_state(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """A version-1 state was started with card set 1 (this edition's earlier values): say so, so
+        the game finishes with the cards it started with."""
+        if from_version == 1:
+            data = copy.deepcopy(data)
+            data["state"].setdefault("cards", 1)
+            return data
+        return super().migrate_state(data, from_version)
+
+    @classmethod
+    def migrate_options(cls, options: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """A replay of a version-1 game starts it with card set 1, as it was."""
+        if from_version == 1:
+            return {**options, "cards": options.get("cards", 1)}
+        return options
 
     # ---- lobby ---------------------------------------------------------------------------
     @classmethod
