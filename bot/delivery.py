@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import aiohttp
 import discord
 
+from bot import limits
 from bot.games.registry import renderer
 from bot.i18n import t
 from bot.panels import build_panel, channel_view
@@ -82,11 +83,7 @@ def mentions(user_ids: list[int]) -> discord.AllowedMentions:
 
 
 def clip_lines(lines: list[str], limit: int = MAX_CONTENT) -> str:
-    text = "\n".join(lines)
-    while len(text) > limit and len(lines) > 1:
-        lines = lines[1:]
-        text = "\n".join(lines)
-    return text[:limit]
+    return limits.tail_lines(lines, limit)
 
 
 def result_line(session: Session, lang: str) -> str:

@@ -1,0 +1,141 @@
+"""bot/limits.py: Discord's size limits and the helpers that shorten or split long texts.
+
+The limits are Discord's documented ones (message content 2000; embed title 256, description 4096,
+field value 1024, 25 fields, 6000 in total; select 25 options with labels of 100; button label 80;
+custom id 100; five action rows).
+"""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot import limits
+
+RU_WORDS = ("Армия Рима переходит через Альпы и занимает Галлию, пока Карфаген укрепляет "
+            "побережье Испании и ждёт подкреплений из Африки").split()
+
+
+def russian(n_words: int) -> str:
+    return " ".join(RU_WORDS[i % len(RU_WORDS)] for i in range(n_words))
+
+
+def test_size_counts_utf16_units() -> None:
+    # Discord counts JavaScript string length: a Cyrillic letter is one unit, 🛑 (U+1F6D1) two
+    assert limits.size("Рим") == 3
+    assert limits.size("🛑") == 2
+
+
+def test_shorten_cuts_long_russian_at_a_word_break() -> None:
+    text = russian(600)
+    out = limits.shorten(text, limits.CONTENT)
+    assert limits.size(out) <= 2000
+    assert out.endswith("…")
+    head = out[:-1]
+    assert text.startswith(head)
+    # the cut falls between words: the last kept word is a whole word of the text
+    assert head.split()[-1] in RU_WORDS
+    assert text[len(head)] == " "
+    assert limits.size(out) > 1000  # a word break near the end was used, not a tiny prefix
+
+
+def test_shorten_keeps_short_text_and_hard_cuts_one_long_word() -> None:
+    assert limits.shorten("Галлия", 80) == "Галлия"
+    word = "Ы" * 300
+    out = limits.shorten(word, 100)
+    assert out == "Ы" * 99 + "…"
+
+
+def test_shorten_never_splits_an_emoji() -> None:
+    out = limits.shorten("🛑" * 100, 51)
+    assert limits.size(out) <= 51
+    assert out == "🛑" * 25 + "…"
+
+
+def test_shorten_closes_a_code_block_and_bold() -> None:
+    text = "**Журнал:\n```\n" + "\n".join(f"{i}. {russian(8)}" for i in range(200)) + "\n```**"
+    out = limits.shorten(text, 500)
+    assert limits.size(out) <= 500
+    assert out.count("```") % 2 == 0
+    assert out.count("**") % 2 == 0
+
+
+def test_split_long_russian_text_into_message_sized_chunks() -> None:
+    text = "\n\n".join(russian(40 + i) for i in range(60))
+    chunks = limits.split(text, limits.CONTENT)
+    assert len(chunks) > 1
+    assert all(limits.size(c) <= 2000 for c in chunks)
+    # nothing is lost or reordered: the words of the chunks are the words of the text
+    assert " ".join(" ".join(chunks).split()) == " ".join(text.split())
+    # every chunk ends at a paragraph end (all paragraphs here are far shorter than a chunk)
+    paragraphs = set(text.split("\n\n"))
+    assert all(c.split("\n\n")[-1] in paragraphs for c in chunks)
+
+
+def test_split_reopens_a_code_block() -> None:
+    body = "\n".join(f"{i:>3} {russian(10)}" for i in range(120))
+    text = "Ходы:\n```text\n" + body + "\n```\nКонец."
+    chunks = limits.split(text, 1000)
+    assert len(chunks) > 2
+    for chunk in chunks:
+        assert limits.size(chunk) <= 1000
+        assert chunk.count("```") % 2 == 0, chunk
+    assert chunks[1].startswith("```text\n")
+    lines = [ln for c in chunks for ln in c.splitlines() if not ln.startswith("```")]
+    assert [ln for ln in lines if ln[:3].strip().isdigit()] == body.splitlines()
+
+
+def test_tail_lines_drops_the_oldest_first() -> None:
+    lines = [f"{i}: {russian(12)}" for i in range(100)]
+    out = limits.tail_lines(lines, 1900)
+    assert limits.size(out) <= 1900
+    kept = out.split("\n")
+    assert kept[-1] == lines[-1]
+    assert kept == lines[-len(kept):]
+    assert len(kept) < 100
+    # one line that is too long alone is shortened rather than dropped
+    assert limits.size(limits.tail_lines([russian(500)], 300)) <= 300
+
+
+def test_echo_clips_user_text_and_defuses_mentions() -> None:
+    out = limits.echo("@everyone " + "опция=" * 500)
+    assert limits.size(out) <= limits.ECHO
+    assert "@everyone" not in out
+    assert "\n" not in limits.echo("строка\nвторая")
+
+
+def test_fit_embed_respects_every_limit() -> None:
+    embed = discord.Embed(title=russian(100), description=russian(1200))
+    for i in range(30):
+        embed.add_field(name=f"{i}. {russian(60)}", value=russian(300), inline=False)
+    embed.set_footer(text=russian(500))
+    limits.fit_embed(embed)
+    assert limits.size(embed.title or "") <= 256
+    assert limits.size(embed.description or "") <= 4096
+    assert len(embed.fields) == 25
+    assert all(limits.size(f.value or "") <= 1024 and limits.size(f.name or "") <= 256 for f in embed.fields)
+    assert limits.embed_size(embed) <= 6000
+    assert len(embed) <= 6000  # discord.py's own count agrees
+
+
+def test_fit_view_shortens_labels_and_options() -> None:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=russian(40), custom_id="tt:a:1:0:0:x"))
+    select = discord.ui.Select(custom_id="tt:n:1:0:0:-:0", placeholder=russian(60),
+                               options=[discord.SelectOption(label=russian(30), value=str(i), description=russian(30))
+                                        for i in range(25)])
+    view.add_item(select)
+    limits.fit_view(view)
+    button = view.children[0]
+    assert isinstance(button, discord.ui.Button)
+    assert limits.size(button.label or "") <= 80
+    assert limits.size(select.placeholder or "") <= 150
+    assert all(limits.size(o.label) <= 100 and limits.size(o.description or "") <= 100 for o in select.options)
+    assert [o.value for o in select.options] == [str(i) for i in range(25)]
+
+
+def test_fit_view_refuses_a_long_custom_id() -> None:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="x", custom_id="tt:" + "9" * 98))
+    with pytest.raises(ValueError):
+        limits.fit_view(view)
