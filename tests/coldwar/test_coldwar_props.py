@@ -45,8 +45,9 @@ def _public_has_no_secret(g: ColdWar, events: list[dict]) -> None:
             assert set(e) == {"type", "seat", "group"}
 
 
-def play_random(seed: int, pick: int, max_steps: int = 20000) -> tuple[ColdWar, list[tuple[int, dict]]]:
-    g = ColdWar.new([{"side": 0}, {"side": 1}], {}, seed)
+def play_random(seed: int, pick: int, max_steps: int = 20000,
+                goal: int = 100) -> tuple[ColdWar, list[tuple[int, dict]]]:
+    g = ColdWar.new([{"side": 0}, {"side": 1}], {"goal": goal}, seed)
     rng = Rng(pick)
     log: list[tuple[int, dict]] = []
     while g.outcome() is None:
@@ -77,6 +78,17 @@ def test_random_games_end_conserve_cards_and_replay(seed: int, pick: int) -> Non
     assert replay.to_json() == g.to_json()
     assert json.loads(json.dumps(g.to_json())) == g.to_json()
     assert ColdWar.from_json(g.to_json()).to_json() == g.to_json()
+
+
+@pytest.mark.parametrize("goal", [75, 50])
+def test_shorter_goals_end_with_the_printed_cards(goal: int) -> None:
+    """The house variants: the first side at the goal at détente with strictly more points wins."""
+    for seed in range(4):
+        g, _ = play_random(seed, seed + 100, goal=goal)
+        out = g.outcome()
+        assert out is not None
+        if not out["exhausted"]:
+            assert max(out["scores"]) >= goal and out["winners"] == [out["scores"].index(max(out["scores"]))]
 
 
 def test_legal_actions_are_exactly_accepted() -> None:
