@@ -185,3 +185,14 @@ def test_space_race_reorders_the_target_deck_at_detente() -> None:
     order = list(reversed(cards))
     g.apply(KGB, {"type": "order", "order": order})
     assert g.s["round"] == 3 and g.s["target"] == order[0] and g.s["tdeck"][:2] == order[1:]
+
+
+def test_private_text_explains_the_owners_events() -> None:
+    """Struggle events are only a button label ("Event: Nuclear Escalation"): the owner's /game hand
+    says when and what each captured event can be played for."""
+    g = fresh(4)
+    give(g, CIA, ["nuclear", "cuba"])
+    text = g.private_text(CIA, "en")
+    assert "Nuclear Escalation (struggle for influence)" in text and "every military group" in text
+    assert "Cuba" not in text and "Nuclear" not in g.private_text(KGB, "en")
+    assert "Ядерная эскалация" in g.private_text(CIA, "ru")

@@ -146,6 +146,12 @@ def event_text(e: dict[str, Any], lang: str, c: CardSet) -> str | None:
     return None
 
 
+def event_description(c: CardSet, card: str, lang: str) -> str:
+    """What the event ``card`` does in the game's own card set."""
+    key = f"{P}evdesc.{card}" if c.version == CURRENT else f"{P}evdesc.v{c.version}.{card}"
+    return t(key, lang)
+
+
 def _card(tid: str, lang: str, c: CardSet) -> str:
     return t(P + "card", lang, name=target_name(tid, lang), vp=c.vp(tid))
 
@@ -194,6 +200,12 @@ def private_text(game: ColdWar, seat: int, lang: str) -> str:
     if "cards" in v:
         names = ", ".join(_short(s, c, lang) for c in v["cards"])
         parts.append(t(P + "priv.cards", lang, cards=names))
+    cards = game.engine.c
+    for tid in s["trophies"][seat]:         # captured events: when and what they can be played for
+        phase = cards.phase(tid)
+        if phase is not None:
+            parts.append(t(P + "priv.events", lang, card=target_name(tid, lang), phase=t(P + "phase." + phase, lang),
+                           desc=event_description(cards, tid, lang)))
     return "\n".join(parts)
 
 
@@ -204,8 +216,5 @@ def prompt_text(game: ColdWar, seat: int, lang: str) -> str:
     p: dict[str, Any] = {}
     if d["kind"] == "event":
         p["card"] = target_name(d["card"], lang)
-        c = game.engine.c
-        # the description of the card's ability in the game's own card set
-        desc = f"{P}evdesc.{d['card']}" if c.version == CURRENT else f"{P}evdesc.v{c.version}.{d['card']}"
-        return t(P + "prompt.event", lang, **p) + "\n" + t(desc, lang)
+        return t(P + "prompt.event", lang, **p) + "\n" + event_description(game.engine.c, d["card"], lang)
     return t(P + "prompt." + d["kind"], lang, **p)
