@@ -35,7 +35,7 @@ from bot.games.pobeda.data import (
 from bot.games.pobeda.lines import line_options
 from bot.games.pobeda.text import SIDE_COLOURS, colour_name, count_text
 from bot.games.pobeda.text_game import TextMixin
-from bot.i18n import LANGS, t
+from bot.i18n import LANGS
 
 PENALTY_SECONDS = 3600
 FREE = -1
@@ -136,20 +136,23 @@ class Pobeda(TextMixin, Game):
 
     @staticmethod
     def _lopsided(sizes: list[int]) -> IllegalAction:
-        """The refusal for teams that cannot alternate, naming the players to move. Its texts
-        are built for every language (``team_ru``, ``team_en``...) because a refusal's
-        parameters are formatted into whichever language the reader uses."""
+        """The refusal for teams that cannot alternate, naming the players to move (all from the
+        largest team, to one or two others). Its words are given for every language (``team_ru``,
+        ``team_en``...) because a refusal's parameters are formatted into the reader's language;
+        each is short, so no parameter is clipped as a quotation of user text."""
         big = max(range(len(sizes)), key=lambda k: (sizes[k], -k))
-        params: dict[str, Any] = {"others": sum(sizes) - sizes[big]}
         moves = seating.rebalance_moves(sizes)
+        assert moves and all(src == big for src, _, _ in moves) and len(moves) <= 2
+        params: dict[str, Any] = {"others": sum(sizes) - sizes[big]}
         for lang in LANGS:
             params[f"team_{lang}"] = colour_name(big, lang)
             params[f"count_{lang}"] = count_text("pobeda.players", sizes[big], lang)
-            params[f"fix_{lang}"] = t("pobeda.seating.and", lang).join(
-                t("pobeda.seating.move", lang, players=count_text("pobeda.move_players", n, lang),
-                  src=colour_name(a, lang), dst=colour_name(b, lang))
-                for a, b, n in moves)
-        return IllegalAction("pobeda.err.no_alternation", **params)
+            for i, (_, dst, n) in enumerate(moves, start=1):
+                suffix = "" if i == 1 else str(i)
+                params[f"moved{suffix}_{lang}"] = count_text("pobeda.move_players", n, lang)
+                params[f"to{suffix}_{lang}"] = colour_name(dst, lang)
+        key = "pobeda.err.no_alternation" if len(moves) == 1 else "pobeda.err.no_alternation_two"
+        return IllegalAction(key, **params)
 
     @classmethod
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> Pobeda:
