@@ -442,10 +442,10 @@ class SessionManager:
         game = session.game
         assert game is not None
         row = session.row
-        secret = False
+        secret = True  # until the game says otherwise, a failed action is logged by its type only
         try:
+            secret = game.is_secret(seat, action)
             before = set(game.actors())
-            secret = game.is_simultaneous()
             # another seat that stays an actor is prompted again only if its decision changed
             # (a moderator's penalty, say), not when a simultaneous choice of someone else lands
             others = {s: dumps(game.legal_actions(s)) for s in before - {seat}}

@@ -354,6 +354,12 @@ class Game(ABC):
         """True while the open decision is a secret simultaneous choice (bids, agent X)."""
         return False
 
+    def is_secret(self, seat: int, action: Action) -> bool:
+        """Whether ``action`` of ``seat`` would reveal a secret if it were shown before it is applied
+        (the platform then logs only its type when applying it fails). Default: while a
+        simultaneous choice is open."""
+        return self.is_simultaneous()
+
     @abstractmethod
     def outcome(self) -> dict[str, Any] | None:
         """None while running; else ``{"winners": [side...], "draw": bool, ...}``."""

@@ -323,8 +323,10 @@ async def test_many_channels_commit_concurrently_without_mixing_transactions(env
         assert await verify(store, session.id)
 
 
-async def test_event_with_malformed_recipients_is_refused_and_undone(env, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game bug that would misroute a private event never reaches the database."""
+async def test_event_with_malformed_recipients_is_refused_and_undone(env, monkeypatch: pytest.MonkeyPatch,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """A game bug that would misroute a private event never reaches the database; the error is
+    logged with the game and the (public) action."""
     from tests.platform.toy import Toy
 
     store, sessions, _, _ = env
@@ -340,6 +342,7 @@ async def test_event_with_malformed_recipients_is_refused_and_undone(env, monkey
     with pytest.raises(SessionError, match="err.move_failed") as err:
         await sessions.act(session.id, user, seat, {"type": "add", "n": 2})
     assert "malformed" in str(err.value.__cause__)
+    assert f"game {session.id} (toy): seat {seat}'s move {{\"type\":\"add\",\"n\":2}} failed" in caplog.text
     assert session.game.to_json()["total"] == 0 and session.row.seq == 0
     assert (await store.load_game(session.id)).seq == 0
 

@@ -113,6 +113,10 @@ class ColdWar(Game):
         d = self.s["dec"]
         return d is not None and d["kind"] == "plan" and len(self.actors()) == 2
 
+    def is_secret(self, seat: int, action: Action) -> bool:
+        d = self.s["dec"]
+        return d is not None and d["kind"] == "plan"  # agent X stays secret until both are revealed
+
     def timeout_action(self, seat: int) -> Action | None:
         """Planning: a random agent (not advancing the stored Rng); struggle: wait (or recruit
         when waiting is not allowed); others: the choice that changes least (skip an event,
