@@ -13,20 +13,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot import limits
 from bot.app import TabletopBot
 from bot.games.base import Action, Event, Game, IllegalAction
 from bot.games.registry import available
 from bot.i18n import LANGS, t
 from bot.panels import build_panel
 from bot.sessions import Session, SessionError
-from cogs.common import lang, refuse, reply
+from cogs.common import defer, lang, refuse, reply
+
+if TYPE_CHECKING:
+    from bot.games.godstorm.view import PlaceView
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +43,8 @@ HEAVEN = "heaven"
 ATTACKS = ("attack", "attack_until")
 
 Choices = list[app_commands.Choice[str]]
+PlaceText = app_commands.Range[str, 1, 100]
+"""A territory as typed or picked from the suggestions (bounded: Discord refuses longer input)."""
 IntChoices = list[app_commands.Choice[int]]
 
 
@@ -50,23 +56,21 @@ def place_name(where: str, language: str) -> str:
     return tname(where, language)
 
 
-def _state(game: Game) -> dict[str, Any]:
-    return getattr(game, "s", {})
+def _place(game: Game, where: str) -> PlaceView | None:
+    """Public facts about a place, through the game's view module (never its internal state)."""
+    from bot.games.godstorm.game import Godstorm
+
+    return game.place(where) if isinstance(game, Godstorm) else None
 
 
 def armies_at(game: Game, where: str) -> int | None:
-    s = _state(game)
-    if where == HEAVEN:
-        current = s.get("current")
-        return s["players"][current].heaven if current is not None else None
-    loc = s.get("terr", {}).get(where) or s.get("uw", {}).get(where)
-    return None if loc is None else int(loc.armies)
+    loc = _place(game, where)
+    return None if loc is None else loc["armies"]
 
 
 def owner_of(game: Game, where: str) -> int | None:
-    s = _state(game)
-    loc = s.get("terr", {}).get(where) or s.get("uw", {}).get(where)
-    return None if loc is None else loc.owner
+    loc = _place(game, where)
+    return None if loc is None else loc["owner"]
 
 
 def label(game: Game, where: str, language: str) -> str:
@@ -116,7 +120,7 @@ def place_choices(game: Game | None, ids: list[str], current: str, language: str
     for where in ids:
         text = labeller(game, where, language)
         if _matches(current, text, where):
-            out.append(app_commands.Choice(name=text[:100], value=where))
+            out.append(app_commands.Choice(name=limits.option_label(text), value=where))
     return out[:MAX_CHOICES]
 
 
@@ -130,7 +134,7 @@ def count_choices(values: Iterable[int], current: str, language: str, low: int, 
         shown = [v for v in values if str(v).startswith(typed)]
         values = ([n] if low <= n <= high and n not in shown else []) + shown
     namer = name or (lambda n: t("godstorm.act.armies_n", language, n=n))
-    return [app_commands.Choice(name=namer(v)[:100], value=v) for v in values][:MAX_CHOICES]
+    return [app_commands.Choice(name=limits.option_label(namer(v)), value=v) for v in values][:MAX_CHOICES]
 
 
 def event_notes(game: Game, events: list[Event], seat: int, language: str) -> list[str]:
@@ -146,6 +150,13 @@ class RiskCog(commands.Cog):
 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Defer every /risk command first: a move may be a long commit, an attack a loop of them,
+        and the answer a whole panel (the answers are ephemeral, so is the deferral)."""
+        if interaction.type is discord.InteractionType.application_command:
+            await defer(interaction)
+        return True
 
     # ---- who is asking ---------------------------------------------------------------
     async def context(self, interaction: discord.Interaction) -> tuple[Session, Game, int]:
@@ -215,7 +226,7 @@ class RiskCog(commands.Cog):
         until=_("Keep rolling until conquered or until this many armies are left",
                 key="godstorm.cmd.attack.until"),
     )
-    async def attack(self, interaction: discord.Interaction, from_: str, to: str,
+    async def attack(self, interaction: discord.Interaction, from_: PlaceText, to: PlaceText,
                      dice: app_commands.Range[int, 1, 3], until: app_commands.Range[int, 0, 9999] | None = None
                      ) -> None:
         if until is None:
@@ -230,7 +241,7 @@ class RiskCog(commands.Cog):
                 result = await self.bot.sessions.act(session.id, interaction.user.id, seat, self.pick(legal, rolls))
                 await self.answer(interaction, result.session, seat, result.events)
                 return
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction)
             events = await self.attack_loop(interaction.user.id, session, seat, base, until)
         except (SessionError, IllegalAction) as exc:
             await refuse(interaction, exc)
@@ -324,7 +335,7 @@ class RiskCog(commands.Cog):
     @risk.command(name="place", description=_("Place armies on one of your territories", key="godstorm.cmd.place"))
     @app_commands.describe(territory=_("Your territory", key="godstorm.cmd.place.territory"),
                            count=_("How many armies", key="godstorm.cmd.place.count"))
-    async def place(self, interaction: discord.Interaction, territory: str,
+    async def place(self, interaction: discord.Interaction, territory: PlaceText,
                     count: app_commands.Range[int, 1, 9999]) -> None:
         def build(game: Game, seat: int, legal: list[Action]) -> Action:
             ids = unique(a["territory"] for a in legal if a["type"] == "place")
@@ -356,7 +367,7 @@ class RiskCog(commands.Cog):
                            to=_("Territory to move to", key="godstorm.cmd.fortify.to"),
                            count=_("How many armies", key="godstorm.cmd.fortify.count"),
                            gods=_("Move the gods there too", key="godstorm.cmd.fortify.gods"))
-    async def fortify(self, interaction: discord.Interaction, from_: str, to: str,
+    async def fortify(self, interaction: discord.Interaction, from_: PlaceText, to: PlaceText,
                       count: app_commands.Range[int, 0, 9999], gods: bool = False) -> None:
         def build(game: Game, seat: int, legal: list[Action]) -> Action:
             moves = [a for a in legal if a["type"] == "fortify"]
@@ -365,7 +376,8 @@ class RiskCog(commands.Cog):
             moved: list[str] = []
             if gods:
                 with_gods = [a["gods"] for a in moves if a["from"] == src and a["to"] == dst and a["gods"]]
-                moved = with_gods[0] if with_gods else list(getattr(_state(game).get("terr", {}).get(src), "gods", []))
+                here = _place(game, src)
+                moved = with_gods[0] if with_gods else (here["gods"] if here is not None else [])
             return {"type": "fortify", "from": src, "to": dst, "count": int(count), "gods": sorted(moved)}
 
         await self.run(interaction, build)

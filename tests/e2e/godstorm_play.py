@@ -98,34 +98,34 @@ class RiskPlayer:
         if row["status"] == "finished":
             return False
         s = game.s
-        if s["phase"] == "bid":
+        if s.phase == "bid":
             await self.bid_round(row, game)
             return True
         seat = game.actors()[0]
         user = self.user_of(row, seat)
-        if s["phase"] == "setup_place":
+        if s.phase == "setup_place":
             where = max(sorted(game.owned(seat)), key=lambda x: self.border_weight(game, seat, x))
             if not self.log.risk_commands.get("place"):
                 spots = await self.fake.autocomplete(user, self.table.channel, "risk place", focused="territory")
                 assert {c["value"] for c in spots} <= game.owned(seat) and where in [c["value"] for c in spots]
                 counts = await self.fake.autocomplete(user, self.table.channel, "risk place", focused="count",
                                                       options={"territory": where})
-                assert [c["value"] for c in counts] == list(range(1, s["round_left"] + 1)), counts
-            await self.risk(user, "place", territory=where, count=s["round_left"])
-        elif s["phase"] != "turn":
+                assert [c["value"] for c in counts] == list(range(1, s.round_left + 1)), counts
+            await self.risk(user, "place", territory=where, count=s.round_left)
+        elif s.phase != "turn":
             await self.hand(user)  # pantheon, war god and temple, turn-order position
-        elif s["battle"] is not None:
+        elif s.battle is not None:
             await self.hand(user)  # a godswar champion (either side)
-        elif s["move"] is not None:
-            await self.risk(user, "move", count=s["move"].max)
-        elif s["pending"] > 0:
+        elif s.move is not None:
+            await self.risk(user, "move", count=s.move.max)
+        elif s.pending > 0:
             where = max(sorted(game.owned(seat)), key=lambda x: self.border_weight(game, seat, x))
-            await self.risk(user, "place", territory=where, count=s["pending"])
-        elif s["step"] == "invade":
+            await self.risk(user, "place", territory=where, count=s.pending)
+        elif s.step == "invade":
             await self.invade(row, game, seat, user)
-        elif s["step"] == "fortify" and self.log.fortified < 2 and self.fortify_move(game, seat):
+        elif s.step == "fortify" and self.log.fortified < 2 and self.fortify_move(game, seat):
             await self.fortify(game, seat, user)
-        elif s["step"] in ("gods", "cards", "raise"):
+        elif s.step in ("gods", "cards", "raise"):
             await self.risk(user, "end")
         else:
             await self.risk(user, "end", turn=True)
@@ -135,7 +135,7 @@ class RiskPlayer:
     def border_weight(game: Godstorm, seat: int, where: str) -> tuple[int, int]:
         owned = game.owned(seat)
         enemies = sum(1 for n in gboard.NEIGHBOURS[where] if n not in owned)
-        return (1 if enemies else 0, game.s["terr"][where].armies)
+        return (1 if enemies else 0, game.s.terr[where].armies)
 
     async def fortify(self, game: Godstorm, seat: int, user: Any) -> None:
         move = self.fortify_move(game, seat)
@@ -149,7 +149,7 @@ class RiskPlayer:
         assert dst in [c["value"] for c in tos] and {c["value"] for c in tos} <= owned - {src}, tos
         await self.risk(user, "fortify", **{"from": src, "to": dst, "count": count})
         _row, after = self.game()
-        assert after.s["terr"][dst].armies == game.s["terr"][dst].armies + count
+        assert after.s.terr[dst].armies == game.s.terr[dst].armies + count
         self.log.fortified += 1
 
     @staticmethod
@@ -200,9 +200,9 @@ class RiskPlayer:
         for n, seat in enumerate(seats):
             user = self.user_of(row, seat)
             panel = await self.fake.wait_for(lambda seat=seat: self.bid_panel(row, seat), timeout=30)
-            faith = game.s["players"][seat].faith
+            faith = game.s.players[seat].faith
             assert t("godstorm.prompt.bid", self.lang_of(user), n=faith) in panel.content, panel.content
-            bid = min(faith, (seat + game.s["epoch"]) % 3)
+            bid = min(faith, (seat + game.s.epoch) % 3)
             done = await play_panel(self.fake, user, panel, pick=bid)
             assert done.content.startswith("✅"), done.content
             assert t("godstorm.evt.bid_secret", self.lang_of(user), n=bid) in done.content, done.content
@@ -227,9 +227,9 @@ class RiskPlayer:
         s = game.s
         best: tuple[int, dict[str, Any]] | None = None
         for a in game.legal_actions(seat):
-            if a["type"] != "attack" or a["from"] not in s["terr"]:
+            if a["type"] != "attack" or a["from"] not in s.terr:
                 continue
-            src, dst = s["terr"][a["from"]], s["terr"][a["to"]]
+            src, dst = s.terr[a["from"]], s.terr[a["to"]]
             if src.gods and dst.gods:
                 continue  # a godswar: fine in play, but slow to drive here
             edge = src.armies - dst.armies
@@ -238,7 +238,7 @@ class RiskPlayer:
         return best[1] if best else None
 
     async def invade(self, row: dict[str, Any], game: Godstorm, seat: int, user: Any) -> None:
-        key = (game.s["epoch"], seat, row["seq"] // 1000, game.s["turn_idx"])
+        key = (game.s.epoch, seat, row["seq"] // 1000, game.s.turn_idx)
         done = self.turn_attacks.get(key, 0)
         attack = self.strong_attack(game, seat) if done < MAX_ATTACKS_PER_TURN else None
         if attack is None:
@@ -272,7 +272,7 @@ class RiskPlayer:
             untils = await fake.autocomplete(user, channel, "risk attack", focused="until", options=options)
             assert 1 in [c["value"] for c in untils], untils
             # until conquered, or (every other turn) until half of the attackers are left
-            here = game.s["terr"][attack["from"]].armies
+            here = game.s.terr[attack["from"]].armies
             options["until"] = 1 if self.log.until_attacks % 2 == 0 else max(1, here // 2)
         seq = row["seq"]
         r = await self.risk(user, "attack", **options)
@@ -287,11 +287,11 @@ class RiskPlayer:
             assert len(roll_lines) >= min(rolls, 8), r.content
             _after, now = self.game()
             s = now.s
-            conquered = s["move"] is not None or s["terr"][attack["to"]].owner == seat
-            assert conquered or s["terr"][attack["from"]].armies <= options["until"], options
-        if self.game()[1].s["move"] is not None and not self.log.move_autocompletes:
+            conquered = s.move is not None or s.terr[attack["to"]].owner == seat
+            assert conquered or s.terr[attack["from"]].armies <= options["until"], options
+        if self.game()[1].s.move is not None and not self.log.move_autocompletes:
             counts = await fake.autocomplete(user, channel, "risk move", focused="count")
-            m = self.game()[1].s["move"]
+            m = self.game()[1].s.move
             assert counts and all(m.min <= c["value"] <= m.max for c in counts), (counts, m)
             self.log.move_autocompletes += 1
 

@@ -174,11 +174,11 @@ async def test_autocomplete_offers_only_the_callers_own_territories(tmp_path: Pa
         rnd = random.Random(5)
         for _ in range(400):  # through the session layer up to the first invasion step with armies placed
             s = game.s
-            if s["phase"] == "turn" and s["step"] == "invade" and not s["pending"] and not s["battle"] and not s["move"]:
+            if s.phase == "turn" and s.step == "invade" and not s.pending and not s.battle and not s.move:
                 break
             seat = game.actors()[0]
             legal = game.legal_actions(seat)
-            action = next((a for a in legal if a["type"] == "end_step"), None) if s["phase"] == "turn" else None
+            action = next((a for a in legal if a["type"] == "end_step"), None) if s.phase == "turn" else None
             result = await sessions.act(session.id, session.row.seat_users[seat][0], seat,
                                         action or choose(game, seat, legal, rnd))
             # private events name their seats in a list (a target territory under "to" would be "private")
@@ -187,7 +187,7 @@ async def test_autocomplete_offers_only_the_callers_own_territories(tmp_path: Pa
         else:
             raise AssertionError("no invasion step reached")
         cog = RiskCog(SimpleNamespace(sessions=sessions))  # type: ignore[arg-type]
-        seat = game.s["current"]
+        seat = game.s.current
         mover = session.row.seat_users[seat][0]
         owned = game.owned(seat)
         sources = {a["from"] for a in game.legal_actions(seat) if a["type"] == "attack"}
@@ -196,7 +196,7 @@ async def test_autocomplete_offers_only_the_callers_own_territories(tmp_path: Pa
             values = [c.value for c in choices]
             assert values and set(values) <= owned
             assert set(values) == sources if len(sources) <= 25 else set(values) < sources
-            assert all(c.name == f"{tname(c.value, lang)} ({game.s['terr'][c.value].armies})" for c in choices)
+            assert all(c.name == f"{tname(c.value, lang)} ({game.s.terr[c.value].armies})" for c in choices)
             # typing narrows the list; a typed name (any language, or as suggested) resolves to the id
             first = choices[0]
             narrowed = await cog.attack_from(fake_interaction(mover, 7, locale), tname(first.value, lang)[:3].upper())
@@ -255,6 +255,6 @@ async def test_until_rolls_one_by_one_when_a_godswar_comes_first(tmp_path: Path)
         # the answer lists the godswar and every roll, in the caller's language
         assert answer.count("] vs [") == len(rolls) and "Godswar" in answer, answer
         s = game.s
-        assert s["move"] is not None or s["terr"][dst].owner == 0 or s["terr"][src].armies <= 1, s
+        assert s.move is not None or s.terr[dst].owner == 0 or s.terr[src].armies <= 1, s
     finally:
         await store.close()

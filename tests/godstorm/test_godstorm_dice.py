@@ -113,7 +113,7 @@ def test_magic_goddess_rerolls_attack_ones() -> None:
     events = g.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 3})
     roll_ev = next(e for e in events if e["type"] == "roll")
     assert roll_ev["att"] == [6, 5, 4] and roll_ev["dfn"] == [3, 3]
-    assert g.s["terr"]["Iberia"].armies == 1 and g.s["terr"]["Gaul"].armies == 5
+    assert g.s.terr["Iberia"].armies == 1 and g.s.terr["Gaul"].armies == 5
 
 
 def test_defending_temple_rerolls_defence_ones() -> None:

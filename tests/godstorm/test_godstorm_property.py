@@ -15,17 +15,17 @@ from bot.games.godstorm.scenario import ledger_ok
 
 def _check_board(g: Godstorm) -> None:
     s = g.s
-    move_to = s["move"].dst if s["move"] else None
-    dealt = s["phase"] not in ("setup", "pantheon", "claim")
-    for tid, v in s["terr"].items():
+    move_to = s.move.dst if s.move else None
+    dealt = s.phase not in ("setup", "pantheon", "claim")
+    for tid, v in s.terr.items():
         if tid != move_to and dealt:
             assert v.owner is not None and v.armies >= 1, tid
         if v.gods:
             assert v.owner is not None and v.owner >= 0 and not v.plague
-    for sp, u in s["uw"].items():
+    for sp, u in s.uw.items():
         if sp != move_to:
             assert (u.owner is None) == (u.armies == 0), sp
-    assert sum(v.temple for v in s["terr"].values()) <= 12
+    assert sum(v.temple for v in s.terr.values()) <= 12
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -63,7 +63,7 @@ def test_random_games(players: int, ruleset: str, placement: str, seed: int) -> 
             _check_board(g)
     assert g.actors() == []
     if ruleset == "godstorm":
-        assert g.s["epoch"] == 5 or len(g.active_seats()) == 1
+        assert g.s.epoch == 5 or len(g.active_seats()) == 1
     else:
         assert len(g.active_seats()) == 1
     replay = Godstorm.new([{} for _ in range(players)], {"ruleset": ruleset, "placement": placement}, seed)

@@ -62,7 +62,7 @@ def test_texts_over_a_whole_game(ruleset: str, players: int, placement: str) -> 
                 pass
             elif "to" not in e:
                 assert "faith" not in e or e["type"] not in ("has_bid",)
-        if g.s["phase"] == "bid":
+        if g.s.phase == "bid":
             view = g.view(None)
             assert "me" not in view and all("bid" not in p for p in view["players"])
     assert g.event_text({"type": "game_over", "winners": g.outcome()["winners"]}, "ru")

@@ -16,39 +16,39 @@ MAX_AUTO_ROLLS = 500
 class CombatMixin(Core):
     # ---- locations ----------------------------------------------------------------------
     def _loc(self, where: str) -> Territory | Space:
-        return self.s["terr"][where] if where in self.s["terr"] else self.s["uw"][where]
+        return self.s.terr[where] if where in self.s.terr else self.s.uw[where]
 
     def _available(self, seat: int, src: str) -> int:
         """Armies that may attack from ``src`` (the heavens need not leave one behind)."""
         if src == HEAVEN:
-            return self.s["players"][seat].heaven
+            return self.s.players[seat].heaven
         return self._loc(src).armies - 1
 
     def _add_src(self, seat: int, src: str, delta: int) -> None:
         if src == HEAVEN:
-            self.s["players"][seat].heaven += delta
+            self.s.players[seat].heaven += delta
         else:
             self._loc(src).armies += delta
 
     def _targets(self, seat: int, src: str) -> list[str]:
         s = self.s
-        if src in s["terr"]:
-            return [t for t in board.NEIGHBOURS[src] if s["terr"][t].owner != seat]
+        if src in s.terr:
+            return [t for t in board.NEIGHBOURS[src] if s.terr[t].owner != seat]
         if src == HEAVEN:
-            return [g for g in board.GATES if s["uw"][g].owner not in (None, seat)]
-        return [n for n in board.SPACE_LINKS[src] if s["uw"][n].owner != seat]
+            return [g for g in board.GATES if s.uw[g].owner not in (None, seat)]
+        return [n for n in board.SPACE_LINKS[src] if s.uw[n].owner != seat]
 
     def _godswar_due(self, src: str, dst: str) -> bool:
         s = self.s
-        return (self.godstorm and src in s["terr"] and bool(s["terr"][src].gods)
-                and bool(s["terr"][dst].gods))
+        return (self.godstorm and src in s.terr and bool(s.terr[src].gods)
+                and bool(s.terr[dst].gods))
 
     # ---- legal --------------------------------------------------------------------------
     def _attack_actions(self, seat: int, underworld: bool) -> list[Action]:
         s = self.s
         if underworld:
-            sources = [sp for sp in board.SPACE_IDS if s["uw"][sp].owner == seat]
-            if s["players"][seat].heaven > 0:
+            sources = [sp for sp in board.SPACE_IDS if s.uw[sp].owner == seat]
+            if s.players[seat].heaven > 0:
                 sources.append(HEAVEN)
         else:
             sources = sorted(self.owned(seat))
@@ -58,7 +58,7 @@ class CombatMixin(Core):
             if avail < 1:
                 continue
             for dst in self._targets(seat, src):
-                if dst in s["uw"] and s["uw"][dst].owner is None:
+                if dst in s.uw and s.uw[dst].owner is None:
                     out.append({"type": "attack", "from": src, "to": dst, "dice": 1})
                     continue
                 for d in range(1, min(3, avail) + 1):
@@ -73,15 +73,15 @@ class CombatMixin(Core):
     def _check_attack(self, seat: int, a: Action) -> tuple[str, str, int]:
         s = self.s
         src, dst, dice = a.get("from"), a.get("to"), _int(a.get("dice"))
-        underworld = s["step"] == "underworld"
-        if s["step"] not in ("invade", "underworld") or s["pending"] > 0 or s["turn"].forced_trade:
+        underworld = s.step == "underworld"
+        if s.step not in ("invade", "underworld") or s.pending > 0 or s.turn.forced_trade:
             raise self._refuse("not_now")
         if not isinstance(src, str) or not isinstance(dst, str):
             raise self._refuse("bad_territory")
         if underworld:
-            ok_src = src == HEAVEN or (src in s["uw"] and s["uw"][src].owner == seat)
+            ok_src = src == HEAVEN or (src in s.uw and s.uw[src].owner == seat)
         else:
-            ok_src = src in s["terr"] and s["terr"][src].owner == seat
+            ok_src = src in s.terr and s.terr[src].owner == seat
         if not ok_src or dst not in self._targets(seat, src):
             raise self._refuse("bad_target")
         avail = self._available(seat, src)
@@ -93,8 +93,8 @@ class CombatMixin(Core):
     def _act_attack(self, seat: int, a: Action) -> None:
         src, dst, dice = self._check_attack(seat, a)
         s = self.s
-        s["last"] = Arrow(src, dst)
-        if dst in s["uw"] and s["uw"][dst].owner is None:
+        s.last = Arrow(src, dst)
+        if dst in s.uw and s.uw[dst].owner is None:
             if dice != 1:
                 raise self._refuse("bad_dice")
             self._emit("advance", seat=seat, frm=src, dst=dst)
@@ -102,8 +102,8 @@ class CombatMixin(Core):
             return
         self._sky_window(seat, src, dst)
         if self._godswar_due(src, dst):
-            s["battle"] = Battle(src, dst, dice)
-            self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s["terr"][dst].owner)
+            s.battle = Battle(src, dst, dice)
+            self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s.terr[dst].owner)
             self._battle_autopick()
             return
         self._roll_once(seat, src, dst, dice)
@@ -115,9 +115,9 @@ class CombatMixin(Core):
         s = self.s
         if stop is None or stop < 0:
             raise self._refuse("bad_count")
-        if self._godswar_due(src, dst) or (dst in s["uw"] and s["uw"][dst].owner is None):
+        if self._godswar_due(src, dst) or (dst in s.uw and s.uw[dst].owner is None):
             raise self._refuse("godswar_first")
-        s["last"] = Arrow(src, dst)
+        s.last = Arrow(src, dst)
         self._sky_window(seat, src, dst)
         for i in range(MAX_AUTO_ROLLS):
             avail = self._available(seat, src)
@@ -133,26 +133,26 @@ class CombatMixin(Core):
 
     # ---- godswar ------------------------------------------------------------------------
     def _battle_actor(self) -> int | None:
-        b = self.s["battle"]
+        b = self.s.battle
         if b is None:
             return None
         if b.att is None:
-            return self.s["current"]
-        return self.s["terr"][b.dst].owner
+            return self.s.current
+        return self.s.terr[b.dst].owner
 
     def _battle_legal(self, seat: int) -> list[Action]:
-        b = self.s["battle"]
+        b = self.s.battle
         if b is None or self._battle_actor() != seat:
             return []
         where = b.src if b.att is None else b.dst
-        out: list[Action] = [{"type": "champion", "god": g} for g in sorted(self.s["terr"][where].gods)]
+        out: list[Action] = [{"type": "champion", "god": g} for g in sorted(self.s.terr[where].gods)]
         if b.att is None and b.rounds > 0:
             out.append({"type": "retreat"})
         return out
 
     def _battle_autopick(self) -> None:
-        b = self.s["battle"]
-        terr = self.s["terr"]
+        b = self.s.battle
+        terr = self.s.terr
         if b.att is None and b.rounds == 0 and len(terr[b.src].gods) == 1:
             b.att = terr[b.src].gods[0]
         if b.att is not None and b.def_ is None and len(terr[b.dst].gods) == 1:
@@ -161,12 +161,12 @@ class CombatMixin(Core):
             self._godswar_round()
 
     def _act_champion(self, seat: int, a: Action) -> None:
-        b = self.s["battle"]
+        b = self.s.battle
         if b is None or self._battle_actor() != seat:
             raise self._refuse("not_now")
         g = a.get("god")
         where = b.src if b.att is None else b.dst
-        if g not in self.s["terr"][where].gods:
+        if g not in self.s.terr[where].gods:
             raise self._refuse("bad_god")
         if b.att is None:
             b.att = g
@@ -176,18 +176,18 @@ class CombatMixin(Core):
         self._battle_autopick()
 
     def _act_retreat(self, seat: int, a: Action) -> None:
-        b = self.s["battle"]
+        b = self.s.battle
         if b is None or self._battle_actor() != seat or b.att is not None or b.rounds == 0:
             raise self._refuse("not_now")
-        self.s["battle"] = None
+        self.s.battle = None
         self._emit("retreat", seat=seat, frm=b.src, dst=b.dst)
         self._settle()
 
     def _godswar_round(self) -> None:
         s = self.s
-        b = s["battle"]
-        seat = s["current"]
-        src, dst = s["terr"][b.src], s["terr"][b.dst]
+        b = s.battle
+        seat = s.current
+        src, dst = s.terr[b.src], s.terr[b.dst]
         dfd = dst.owner
         att_gods, def_gods = list(src.gods), list(dst.gods)
         na = 3 + ("sky" in att_gods) + self.altars_of(seat)
@@ -208,15 +208,15 @@ class CombatMixin(Core):
             self._draw_miracle(seat, "magic", "triple")
         if def_magic and has_triple(d):
             self._draw_miracle(dfd, "magic", "triple")
-        if att_wins and not s["turn"].sky_card and "sky" in self.gods_on_board(seat):
+        if att_wins and not s.turn.sky_card and "sky" in self.gods_on_board(seat):
             if self._draw_miracle(seat, "sky", "labour"):
-                s["turn"].sky_card = True
+                s.turn.sky_card = True
         b.rounds += 1
         b.att = b.def_ = None
         if src.gods and dst.gods:
             self._battle_autopick()
             return
-        s["battle"] = None
+        s.battle = None
         self._roll_once(seat, b.src, b.dst, min(b.dice, src.armies - 1))
         self._settle()
 
@@ -224,11 +224,11 @@ class CombatMixin(Core):
     def _roll_once(self, seat: int, src: str, dst: str, dice: int) -> bool:
         """Roll one battle; True when the target fell (a move-in is then pending or done)."""
         s = self.s
-        earth = dst in s["terr"]
+        earth = dst in s.terr
         target = self._loc(dst)
         dfd = target.owner
         gs = self.godstorm and earth
-        att_gods = s["terr"][src].gods if gs else []
+        att_gods = s.terr[src].gods if gs else []
         def_gods = target.gods if gs else []
         temple = gs and target.temple
         a = roll(self.rng, dice, "magic" in att_gods)
@@ -253,20 +253,20 @@ class CombatMixin(Core):
     def _begin_move(self, seat: int, src: str, dst: str, minimum: int) -> None:
         maximum = self._available(seat, src)
         minimum = min(minimum, maximum)
-        self.s["move"] = Move(src, dst, minimum, maximum)
+        self.s.move = Move(src, dst, minimum, maximum)
         if minimum >= maximum:
             self._do_move(seat, maximum)
 
     def _move_legal(self, seat: int) -> list[Action]:
-        m = self.s["move"]
-        if m is None or self.s["current"] != seat:
+        m = self.s.move
+        if m is None or self.s.current != seat:
             return []
         return [{"type": "move_in", "count": c} for c in board.count_choices(m.max, m.min)]
 
     def _act_move_in(self, seat: int, a: Action) -> None:
-        m = self.s["move"]
+        m = self.s.move
         n = _int(a.get("count"))
-        if m is None or self.s["current"] != seat:
+        if m is None or self.s.current != seat:
             raise self._refuse("not_now")
         if n is None or not m.min <= n <= m.max:
             raise self._refuse("bad_count")
@@ -274,19 +274,19 @@ class CombatMixin(Core):
 
     def _do_move(self, seat: int, n: int) -> None:
         s = self.s
-        m = s["move"]
+        m = s.move
         src, dst = m.src, m.dst
         target = self._loc(dst)
         old = target.owner
         self._add_src(seat, src, -n)
         target.owner = seat
         target.armies = n
-        s["move"] = None
-        if dst in s["terr"]:
+        s.move = None
+        if dst in s.terr:
             self._banish_all(dst, "conquest")
-            gods = s["terr"][src].gods
+            gods = s.terr[src].gods
             target.gods = list(gods)
-            s["terr"][src].gods = []
+            s.terr[src].gods = []
             self._emit("conquered", seat=seat, frm=src, dst=dst, count=n, previous=old,
                        gods=list(target.gods), temple=target.temple)
             if self.godstorm and target.plague:
@@ -297,37 +297,37 @@ class CombatMixin(Core):
                     self._emit("plague_loss", seat=seat, territory=dst, lost=loss)
                 self._banish_all(dst, "plague")
             if old is not None:
-                s["turn"].conquered += 1
-            if (self.godstorm and s["turn"].conquered >= 3 and not s["turn"].war_card
+                s.turn.conquered += 1
+            if (self.godstorm and s.turn.conquered >= 3 and not s.turn.war_card
                     and "war" in self.gods_on_board(seat)):
                 if self._draw_miracle(seat, "war", "labour"):
-                    s["turn"].war_card = True
+                    s.turn.war_card = True
             if old is not None and old >= 0 and self.owned_count(old) == 0:
                 self._eliminate(old, seat)
         else:
             self._emit("conquered", seat=seat, frm=src, dst=dst, count=n, previous=old, gods=[], temple=False)
-        if s["outcome"] is None:
+        if s.outcome is None:
             self._settle()
 
     def _eliminate(self, seat: int, by: int) -> None:
         s = self.s
-        p = s["players"][seat]
+        p = s.players[seat]
         p.eliminated = True
         self._emit("eliminated", seat=seat, by=by)
         for k in p.cards:
             p.cards[k] = 0
         for sp in board.SPACE_IDS:
-            u = s["uw"][sp]
+            u = s.uw[sp]
             if u.owner == seat:
                 p.reserve += u.armies
                 u.owner, u.armies = None, 0
         if not self.godstorm and p.tcards:
-            winner = s["players"][by]
+            winner = s.players[by]
             winner.tcards.extend(p.tcards)
             self._emit("tcards_taken", seat=by, frm=seat, count=len(p.tcards))
             p.tcards = []
             if len(winner.tcards) >= 6:
-                s["turn"].forced_trade = True
+                s.turn.forced_trade = True
         if len(self.active_seats()) <= 1:
             self._finish_game()
 

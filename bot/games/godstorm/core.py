@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.games.base import IllegalAction, Rng
 from bot.games.godstorm import board
-from bot.games.godstorm.state import Neutral, PlayerState
+from bot.games.godstorm.state import Neutral, PlayerState, State
 
 NEUTRAL = -2
 """Owner id of the two-player neutral pantheon / neutral armies."""
@@ -18,9 +18,17 @@ CLASSIC_STEPS = ("raise", "invade", "fortify")
 class Core:
     """Helpers every mixin uses. ``self.s`` is the state; ``self.rng`` its Rng; ``self._ev`` collects events."""
 
-    s: dict[str, Any]
-    rng: Rng
+    s: State
     _ev: list[dict[str, Any]]
+
+    @property
+    def rng(self) -> Rng:
+        """The state's random source (tests may swap in a scripted one)."""
+        return self.s.rng
+
+    @rng.setter
+    def rng(self, value: Rng) -> None:
+        self.s.rng = value
 
     # ---- events -------------------------------------------------------------------------
     def _emit(self, etype: str, **kw: Any) -> None:
@@ -29,45 +37,45 @@ class Core:
     # ---- who ----------------------------------------------------------------------------
     @property
     def godstorm(self) -> bool:
-        return self.s["ruleset"] == "godstorm"
+        return self.s.ruleset == "godstorm"
 
     def side(self, owner: int) -> PlayerState | Neutral:
         """Player record, or the neutral record for ``NEUTRAL``."""
-        return self.s["neutral"] if owner == NEUTRAL else self.s["players"][owner]
+        return self.s.neutral if owner == NEUTRAL else self.s.players[owner]
 
     def active_seats(self) -> list[int]:
-        return [i for i, p in enumerate(self.s["players"]) if not p.eliminated]
+        return [i for i, p in enumerate(self.s.players) if not p.eliminated]
 
     def owned(self, seat: int) -> set[str]:
-        return {t for t, v in self.s["terr"].items() if v.owner == seat}
+        return {t for t, v in self.s.terr.items() if v.owner == seat}
 
     def owned_count(self, seat: int) -> int:
-        return sum(1 for v in self.s["terr"].values() if v.owner == seat)
+        return sum(1 for v in self.s.terr.values() if v.owner == seat)
 
     def gods_on_board(self, seat: int) -> set[str]:
         out: set[str] = set()
-        for v in self.s["terr"].values():
+        for v in self.s.terr.values():
             if v.owner == seat:
                 out.update(v.gods)
         return out
 
     def temples_of(self, seat: int) -> list[str]:
-        return sorted(t for t, v in self.s["terr"].items() if v.owner == seat and v.temple)
+        return sorted(t for t, v in self.s.terr.items() if v.owner == seat and v.temple)
 
     def temples_on_board(self) -> int:
-        return sum(1 for v in self.s["terr"].values() if v.temple)
+        return sum(1 for v in self.s.terr.values() if v.temple)
 
     def spaces_of(self, seat: int) -> list[str]:
-        return [sp for sp in board.SPACE_IDS if self.s["uw"][sp].owner == seat]
+        return [sp for sp in board.SPACE_IDS if self.s.uw[sp].owner == seat]
 
     def altars_of(self, seat: int) -> int:
-        return sum(1 for sp in board.ALTARS if self.s["uw"][sp].owner == seat)
+        return sum(1 for sp in board.ALTARS if self.s.uw[sp].owner == seat)
 
     def board_armies(self, owner: int) -> int:
-        return sum(v.armies for v in self.s["terr"].values() if v.owner == owner)
+        return sum(v.armies for v in self.s.terr.values() if v.owner == owner)
 
     def uw_armies(self, owner: int) -> int:
-        return sum(v.armies for v in self.s["uw"].values() if v.owner == owner)
+        return sum(v.armies for v in self.s.uw.values() if v.owner == owner)
 
     # ---- armies bookkeeping -------------------------------------------------------------
     def _take(self, owner: int, n: int) -> None:
@@ -90,17 +98,17 @@ class Core:
 
     # ---- gods and miracle cards ---------------------------------------------------------
     def _banish_all(self, tid: str, reason: str) -> None:
-        v = self.s["terr"][tid]
+        v = self.s.terr[tid]
         if v.gods:
             self._emit("banished", seat=v.owner, gods=list(v.gods), territory=tid, reason=reason)
             v.gods = []
 
     def _draw_miracle(self, seat: int, kind: str, reason: str) -> bool:
         """One card from a miracle deck (face down, counted by kind; effects come with the next issue)."""
-        if self.s["decks"][kind] <= 0:
+        if self.s.decks[kind] <= 0:
             return False
-        self.s["decks"][kind] -= 1
-        self.s["players"][seat].cards[kind] += 1
+        self.s.decks[kind] -= 1
+        self.s.players[seat].cards[kind] += 1
         self._emit("card_gained", seat=seat, kind=kind, reason=reason)
         return True
 

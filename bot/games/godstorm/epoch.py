@@ -12,7 +12,7 @@ def score_of(game: Core, seat: int) -> dict[str, int]:
     """Final score parts of one seat (relic territory bonuses arrive with the relic cards)."""
     owned = game.owned(seat)
     conts = board.continents_held(owned)
-    spaces = sum(1 for sp in board.CRYPTS + board.ALTARS if game.s["uw"][sp].owner == seat)
+    spaces = sum(1 for sp in board.CRYPTS + board.ALTARS if game.s.uw[sp].owner == seat)
     relics = game._relic_points(seat)
     return {
         "territories": len(owned),
@@ -25,7 +25,7 @@ def score_of(game: Core, seat: int) -> dict[str, int]:
 
 def tiebreak_key(game: Core, seat: int) -> tuple[int, int, int, int, int]:
     """Score, then the rulebook's chain: faith, temples, gods in play, armies on the Ancient Earth."""
-    p = game.s["players"][seat]
+    p = game.s.players[seat]
     return (
         score_of(game, seat)["total"],
         p.faith,
@@ -38,10 +38,10 @@ def tiebreak_key(game: Core, seat: int) -> tuple[int, int, int, int, int]:
 class EpochMixin(Core):
     def _start_epoch(self, epoch: int) -> None:
         s = self.s
-        s["epoch"] = epoch
-        s["current"] = None
-        s["phase"] = s["step"] = "bid"
-        for p in s["players"]:
+        s.epoch = epoch
+        s.current = None
+        s.phase = s.step = "bid"
+        for p in s.players:
             p.bid = None
         self._emit("epoch_start", epoch=epoch)
         if len(self.active_seats()) <= 1:
@@ -49,7 +49,7 @@ class EpochMixin(Core):
 
     # ---- bids ---------------------------------------------------------------------------
     def _bid_legal(self, seat: int) -> list[Action]:
-        p = self.s["players"][seat]
+        p = self.s.players[seat]
         if p.eliminated or p.bid is not None:
             return []
         f = p.faith
@@ -57,23 +57,23 @@ class EpochMixin(Core):
         return [{"type": "bid", "faith": v} for v in values]
 
     def _act_bid(self, seat: int, a: Action) -> None:
-        p = self.s["players"][seat]
+        p = self.s.players[seat]
         n = _int(a.get("faith"))
         if n is None or not 0 <= n <= p.faith:
             raise self._refuse("bad_bid")
         p.bid = n
         self._emit("bid_secret", to=[seat], faith=n)
         self._emit("has_bid", seat=seat)
-        waiting = [i for i in self.active_seats() if self.s["players"][i].bid is None]
+        waiting = [i for i in self.active_seats() if self.s.players[i].bid is None]
         if not waiting:
             self._reveal_bids()
 
     def _reveal_bids(self) -> None:
         s = self.s
         seats = self.active_seats()
-        spent = {i: s["players"][i].bid for i in seats}
+        spent = {i: s.players[i].bid for i in seats}
         for i in seats:
-            s["players"][i].faith -= spent[i]
+            s.players[i].faith -= spent[i]
         self._emit("bids_revealed", bids={str(i): b for i, b in spent.items()})
         bids = {i: spent[i] + self._bid_bonus(i) for i in seats}
         queue: list[int] = []
@@ -83,9 +83,9 @@ class EpochMixin(Core):
                 tied, rolls = roll_order(self.rng, tied)
                 self._emit("bid_tie", seats=sorted(tied), rolls=rolls, order=tied)
             queue.extend(tied)
-        s["pick_queue"] = queue
-        s["positions"] = {}
-        s["phase"] = s["step"] = "pick_order"
+        s.pick_queue = queue
+        s.positions = {}
+        s.phase = s.step = "pick_order"
         self._auto_last_pick()
 
     def _bid_bonus(self, seat: int) -> int:
@@ -93,11 +93,11 @@ class EpochMixin(Core):
         return 0
 
     def _free_positions(self) -> list[int]:
-        taken = set(self.s["positions"].values())
+        taken = set(self.s.positions.values())
         return [k for k in range(1, len(self.active_seats()) + 1) if k not in taken]
 
     def _pick_legal(self, seat: int) -> list[Action]:
-        if not self.s["pick_queue"] or self.s["pick_queue"][0] != seat:
+        if not self.s.pick_queue or self.s.pick_queue[0] != seat:
             return []
         return [{"type": "pick_order", "position": k} for k in self._free_positions()]
 
@@ -105,61 +105,61 @@ class EpochMixin(Core):
         k = _int(a.get("position"))
         if k not in self._free_positions():
             raise self._refuse("bad_position")
-        self.s["pick_queue"].pop(0)
-        self.s["positions"][str(seat)] = k
+        self.s.pick_queue.pop(0)
+        self.s.positions[str(seat)] = k
         self._emit("order_picked", seat=seat, position=k)
         self._auto_last_pick()
 
     def _auto_last_pick(self) -> None:
         s = self.s
-        if len(s["pick_queue"]) == 1:
-            seat = s["pick_queue"].pop(0)
+        if len(s.pick_queue) == 1:
+            seat = s.pick_queue.pop(0)
             k = self._free_positions()[0]
-            s["positions"][str(seat)] = k
+            s.positions[str(seat)] = k
             self._emit("order_picked", seat=seat, position=k)
-        if not s["pick_queue"]:
-            s["turn_order"] = sorted(self.active_seats(), key=lambda i: s["positions"][str(i)])
-            s["turn_idx"] = 0
-            s["phase"] = "turn"
-            self._emit("turn_order", order=list(s["turn_order"]))
+        if not s.pick_queue:
+            s.turn_order = sorted(self.active_seats(), key=lambda i: s.positions[str(i)])
+            s.turn_idx = 0
+            s.phase = "turn"
+            self._emit("turn_order", order=list(s.turn_order))
             self._start_turn()
 
     # ---- turn passing -------------------------------------------------------------------
     def _next_turn(self) -> None:
         s = self.s
-        if s["outcome"] is not None:
+        if s.outcome is not None:
             return
-        order = s["turn_order"]
+        order = s.turn_order
         while True:
-            s["turn_idx"] += 1
-            if s["turn_idx"] >= len(order):
+            s.turn_idx += 1
+            if s.turn_idx >= len(order):
                 if not self.godstorm:
-                    s["turn_idx"] = 0
+                    s.turn_idx = 0
                 else:
-                    if s["epoch"] >= data.EPOCHS:
+                    if s.epoch >= data.EPOCHS:
                         self._finish_game()
                     else:
-                        self._start_epoch(s["epoch"] + 1)
+                        self._start_epoch(s.epoch + 1)
                     return
-            if not s["players"][order[s["turn_idx"]]].eliminated:
+            if not s.players[order[s.turn_idx]].eliminated:
                 break
         self._start_turn()
 
     def _finish_game(self) -> None:
         s = self.s
-        s["phase"] = s["step"] = "over"
-        s["current"] = None
-        s["battle"] = s["move"] = None
+        s.phase = s.step = "over"
+        s.current = None
+        s.battle = s.move = None
         seats = self.active_seats()
         if not self.godstorm:
             winners = seats if len(seats) == 1 else []
-            s["outcome"] = {"winners": winners, "draw": False, "reason": "domination"}
+            s.outcome = {"winners": winners, "draw": False, "reason": "domination"}
             self._emit("game_over", winners=winners)
             return
-        scores = {str(i): score_of(self, i) for i in range(len(s["players"])) if i in seats}
+        scores = {str(i): score_of(self, i) for i in range(len(s.players)) if i in seats}
         best = max(tiebreak_key(self, i) for i in seats)
         winners = [i for i in seats if tiebreak_key(self, i) == best]
-        s["outcome"] = {
+        s.outcome = {
             "winners": winners,
             "draw": len(winners) > 1,
             "scores": {k: v["total"] for k, v in scores.items()},

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from bot.games.base import Action, Arrangement, Event, Game, OptionSpec, Player, Rng, state_text
-from bot.games.godstorm import board, data
+from bot.games.godstorm import board, data, view
 from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
 from bot.games.godstorm.setup import SetupMixin, fresh_state
-from bot.games.godstorm.state import Arrow, Battle, Move, Neutral, PlayerState, Space, Territory, TurnFlags
+from bot.games.godstorm.state import State
 from bot.games.godstorm.text import TextMixin
 from bot.games.godstorm.turn import TurnMixin
 from bot.i18n import t
@@ -35,47 +35,12 @@ _TURN_HANDLERS = {
 }
 
 
-def _copy(value: Any) -> Any:
-    """Deep copy of JSON-like data (faster than ``copy.deepcopy``)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
-def _state_json(s: dict[str, Any]) -> dict[str, Any]:
-    out = _copy(s)
-    out["players"] = [p.to_json() for p in s["players"]]
-    out["neutral"] = None if s["neutral"] is None else s["neutral"].to_json()
-    out["terr"] = {t: v.to_json() for t, v in s["terr"].items()}
-    out["turn"] = s["turn"].to_json()
-    for key in ("battle", "move", "last"):
-        out[key] = None if s[key] is None else s[key].to_json()
-    out["uw"] = {sp: u.to_json() for sp, u in s["uw"].items()}
-    return out
-
-
-def _state_from_json(data: dict[str, Any]) -> dict[str, Any]:
-    s = _copy(data)
-    s["players"] = [PlayerState.from_json(p) for p in data["players"]]
-    s["neutral"] = None if data["neutral"] is None else Neutral.from_json(data["neutral"])
-    s["terr"] = {t: Territory.from_json(v) for t, v in data["terr"].items()}
-    s["turn"] = TurnFlags.from_json(data["turn"])
-    s["battle"] = None if data["battle"] is None else Battle.from_json(data["battle"])
-    s["move"] = None if data["move"] is None else Move.from_json(data["move"])
-    s["last"] = None if data["last"] is None else Arrow.from_json(data["last"])
-    s["uw"] = {sp: Space.from_json(u) for sp, u in data["uw"].items()}
-    return s
-
-
 class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
     key = "godstorm"
     free_keys = frozenset({"count", "stop_at"})  # the lists offer a few counts; apply takes any
 
-    def __init__(self, state: dict[str, Any]) -> None:
+    def __init__(self, state: State) -> None:
         self.s = state
-        self.rng = Rng.from_json(state["rng"])
         self._ev = []
 
     # ---- lobby --------------------------------------------------------------------------
@@ -116,33 +81,32 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         if opts["ruleset"] == "classic":
             deck = list(board.CARD_TERR)
             game.rng.shuffle(deck)
-            game.s["tdeck"] = deck
+            game.s.tdeck = deck
         game._setup_begin()
         game._ev = []
-        game.s["rng"] = game.rng.to_json()
         return game
 
     # ---- play ---------------------------------------------------------------------------
     def actors(self) -> list[int]:
         s = self.s
-        phase = s["phase"]
+        phase = s.phase
         if phase == "over":
             return []
         if phase == "bid":
-            return [i for i in self.active_seats() if s["players"][i].bid is None]
+            return [i for i in self.active_seats() if s.players[i].bid is None]
         if phase == "pick_order":
-            return s["pick_queue"][:1]
+            return s.pick_queue[:1]
         if phase == "turn":
-            if s["battle"] is not None:
+            if s.battle is not None:
                 actor = self._battle_actor()
                 return [] if actor is None or actor < 0 else [actor]
-            return [s["current"]]
+            return [s.current]
         actor = self._setup_actor()
         return [] if actor is None else [actor]
 
     def legal_actions(self, seat: int) -> list[Action]:
         s = self.s
-        phase = s["phase"]
+        phase = s.phase
         if phase == "over" or seat not in self.actors():
             return []
         if phase == "bid":
@@ -150,9 +114,9 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         if phase == "pick_order":
             return self._pick_legal(seat)
         if phase == "turn":
-            if s["battle"] is not None:
+            if s.battle is not None:
                 return self._battle_legal(seat)
-            if s["move"] is not None:
+            if s.move is not None:
                 return self._move_legal(seat)
             return self._turn_legal(seat)
         return self._setup_legal(seat)
@@ -165,14 +129,14 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         self._ev = []
         kind = action["type"]
         s = self.s
-        phase = s["phase"]
+        phase = s.phase
         if phase == "pantheon" and kind == "pick_pantheon":
             self._act_pick_pantheon(seat, action)
         elif phase == "claim" and kind == "place":
             self._act_claim(seat, action)
-        elif phase == "setup_place" and kind == "place" and not s["neutral_due"]:
+        elif phase == "setup_place" and kind == "place" and not s.neutral_due:
             self._act_setup_place(seat, action)
-        elif phase == "setup_place" and kind == "place_neutral" and s["neutral_due"]:
+        elif phase == "setup_place" and kind == "place_neutral" and s.neutral_due:
             self._act_place_neutral(seat, action)
         elif phase == "setup_gods" and kind in ("summon", "build_temple"):
             self._act_setup_god(seat, action)
@@ -180,15 +144,14 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
             self._act_bid(seat, action)
         elif phase == "pick_order" and kind == "pick_order":
             self._act_pick_order(seat, action)
-        elif phase == "turn" and s["battle"] is not None and kind in ("champion", "retreat"):
+        elif phase == "turn" and s.battle is not None and kind in ("champion", "retreat"):
             (self._act_champion if kind == "champion" else self._act_retreat)(seat, action)
-        elif phase == "turn" and s["move"] is not None and kind == "move_in":
+        elif phase == "turn" and s.move is not None and kind == "move_in":
             self._act_move_in(seat, action)
-        elif phase == "turn" and s["battle"] is None and s["move"] is None and kind in _TURN_HANDLERS:
+        elif phase == "turn" and s.battle is None and s.move is None and kind in _TURN_HANDLERS:
             getattr(self, _TURN_HANDLERS[kind])(seat, action)
         else:
             raise self._refuse("bad_action")
-        s["rng"] = self.rng.to_json()
         events, self._ev = self._ev, []
         return events
 
@@ -197,89 +160,48 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         legal = self.legal_actions(seat)
         if not legal:
             return None
-        phase = s["phase"]
+        phase = s.phase
         if phase == "bid":
             return {"type": "bid", "faith": 0}
-        if phase == "setup_place" and not s["neutral_due"]:
-            t = min(sorted(self.owned(seat)), key=lambda x: s["terr"][x].armies)
-            return {"type": "place", "territory": t, "count": s["round_left"]}
-        if phase == "turn" and s["move"] is not None:
-            return {"type": "move_in", "count": s["move"].min}
-        if phase == "turn" and s["battle"] is None and {"type": "end_turn"} in legal:
+        if phase == "setup_place" and not s.neutral_due:
+            t = min(sorted(self.owned(seat)), key=lambda x: s.terr[x].armies)
+            return {"type": "place", "territory": t, "count": s.round_left}
+        if phase == "turn" and s.move is not None:
+            return {"type": "move_in", "count": s.move.min}
+        if phase == "turn" and s.battle is None and {"type": "end_turn"} in legal:
             return {"type": "end_turn"}
-        if phase == "turn" and s["battle"] is not None and {"type": "retreat"} in legal:
+        if phase == "turn" and s.battle is not None and {"type": "retreat"} in legal:
             return {"type": "retreat"}
         return legal[0]
 
     def is_simultaneous(self) -> bool:
-        return self.s["phase"] == "bid"
+        return self.s.phase == "bid"
 
     def outcome(self) -> dict[str, Any] | None:
-        return self.s["outcome"]
+        return self.s.outcome
 
     # ---- views --------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        s = self.s
-        bidding = s["phase"] == "bid"
-        players = []
-        for i, p in enumerate(s["players"]):
-            cards = dict(p.cards) if self.godstorm else {"territory": len(p.tcards)}
-            players.append({
-                "seat": i,
-                "pantheon": p.pantheon,
-                "colour": list(p.colour),
-                "faith": p.faith,
-                "cards": cards,
-                "territories": self.owned_count(i),
-                "armies": self.board_armies(i),
-                "heaven": p.heaven,
-                "underworld": self.uw_armies(i),
-                "reserve": p.reserve,
-                "eliminated": p.eliminated,
-                "has_bid": (p.bid is not None) if bidding and not p.eliminated else None,
-            })
-        neutral = s["neutral"]
-        out: dict[str, Any] = {
-            "ruleset": s["ruleset"],
-            "epoch": s["epoch"],
-            "epochs": 5,
-            "turn_order": list(s["turn_order"]),
-            "current": s["current"],
-            "phase": s["phase"],
-            "step": s["step"],
-            "players": players,
-            "neutral": None if neutral is None else {"colour": list(neutral.colour), "pantheon": neutral.pantheon,
-                                                     "heaven": neutral.heaven},
-            "territories": {t: {"owner": v.owner, "armies": v.armies, "gods": list(v.gods),
-                                "temple": v.temple, "plague": v.plague} for t, v in s["terr"].items()},
-            "underworld": {sp: {"owner": v.owner, "armies": v.armies} for sp, v in s["uw"].items()},
-            "last": None if s["last"] is None else s["last"].to_json(),
-            "decks": dict(s["decks"]) if self.godstorm else {"territory": len(s["tdeck"])},
-            "sets_traded": s["sets_traded"],
-            "battle": None if s["battle"] is None else s["battle"].to_json(),
-            "outcome": _copy(s["outcome"]),
-        }
-        if seat is not None and 0 <= seat < len(s["players"]):
-            p = s["players"][seat]
-            out["me"] = {"seat": seat, "bid": p.bid, "hand": list(p.tcards), "pending": s["pending"]
-                         if s["current"] == seat else 0}
-        return out
+        return cast("dict[str, Any]", view.build(self.s, seat))
+
+    def place(self, where: str) -> view.PlaceView | None:
+        """Public facts about one place (owner, armies, gods) for labels; see ``view.place``."""
+        return view.place(self.s, where)
 
     def to_json(self) -> dict[str, Any]:
-        self.s["rng"] = self.rng.to_json()
-        return _state_json(self.s)
+        return self.s.to_json()
 
     def to_json_text(self) -> str:
         return state_text(self.to_json())
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Godstorm:
-        return cls(_state_from_json(data))
+        return cls(State.from_json(data))
 
     def side_name(self, side: int, lang: str) -> str:
         """The pantheon (the player's name is shown beside it by the platform)."""
-        if 0 <= side < len(self.s["players"]) and self.s["players"][side].pantheon:
-            return data.PANTHEONS[self.s["players"][side].pantheon].name.get(lang, "")
+        if 0 <= side < len(self.s.players) and self.s.players[side].pantheon:
+            return data.PANTHEONS[self.s.players[side].pantheon].name.get(lang, "")
         return t("godstorm.player", lang, n=side + 1)
 
 

@@ -27,11 +27,11 @@ def choose(game: Godstorm, seat: int, legal: list[Action], rnd: random.Random) -
         return by_type["move_in"][-1] if rnd.random() < 0.8 else rnd.choice(by_type["move_in"])
     attacks = by_type.get("attack_until", []) + by_type.get("attack", [])
     if attacks:
-        terr, uw = s["terr"], s["uw"]
+        terr, uw = s.terr, s.uw
 
         def strong(a: Action) -> bool:
             if a["from"] == "heaven":
-                return s["players"][seat].heaven > uw[a["to"]].armies
+                return s.players[seat].heaven > uw[a["to"]].armies
             src = terr.get(a["from"]) or uw[a["from"]]
             dst = terr.get(a["to"]) or uw[a["to"]]
             return src.armies > dst.armies + 1
@@ -45,7 +45,7 @@ def choose(game: Godstorm, seat: int, legal: list[Action], rnd: random.Random) -
         for end in ("end_attacks", "end_step"):
             if end in by_type:
                 return by_type[end][0]
-    if "place" in by_type and s["phase"] == "turn":
+    if "place" in by_type and s.phase == "turn":
         owned = game.owned(seat)
         border = [a for a in by_type["place"]
                   if any(n not in owned for n in _neighbours(a["territory"]))]
@@ -99,8 +99,8 @@ def bench_state() -> Godstorm:
 
     def late(g: Godstorm) -> bool:
         s: dict[str, Any] = g.s
-        return (s["epoch"] or 0) >= 4 and s["phase"] == "turn" and s["step"] == "invade" and s["move"] is None \
-            and s["battle"] is None and s["pending"] == 0
+        return (s.epoch or 0) >= 4 and s.phase == "turn" and s.step == "invade" and s.move is None \
+            and s.battle is None and s.pending == 0
 
     play(game, random.Random(4), stop=late)
     return game

@@ -33,35 +33,35 @@ def scenario(players: int = 3, ruleset: str = "godstorm", step: str = "invade", 
     g = Godstorm.new([{} for _ in range(players)], {"ruleset": ruleset}, 1)
     s = g.s
     owner = players - 1 if filler is None else filler
-    for tid in s["terr"]:
-        s["terr"][tid] = Territory(owner, filler_armies)
-    for sp in s["uw"]:
-        s["uw"][sp] = Space()
-    for p in s["players"]:
+    for tid in s.terr:
+        s.terr[tid] = Territory(owner, filler_armies)
+    for sp in s.uw:
+        s.uw[sp] = Space()
+    for p in s.players:
         p.heaven, p.faith, p.eliminated, p.bid, p.tcards = 0, 10, False, None, []
         p.cards = {k: 0 for k in board.GOD_KINDS}
-    s.update(phase="turn", step=step, current=0, turn_order=list(range(players)), turn_idx=0,
-             epoch=1 if ruleset == "godstorm" else None, pending=0, battle=None, move=None, last=None,
-             neutral_due=False, outcome=None)
-    s["turn"] = TurnFlags(plague_done=step not in ("raise", "gods", "cards", "miracle"))
+    s.phase, s.step, s.current, s.turn_order, s.turn_idx = "turn", step, 0, list(range(players)), 0
+    s.epoch = 1 if ruleset == "godstorm" else None
+    s.pending, s.battle, s.move, s.last, s.neutral_due, s.outcome = 0, None, None, None, False, None
+    s.turn = TurnFlags(plague_done=step not in ("raise", "gods", "cards", "miracle"))
     rebalance(g)
     return g
 
 
 def put(g: Godstorm, tid: str, owner: int, armies: int, gods: list[str] | None = None, temple: bool = False,
         plague: bool = False) -> None:
-    g.s["terr"][tid] = Territory(owner, armies, list(gods or []), temple, plague)
+    g.s.terr[tid] = Territory(owner, armies, list(gods or []), temple, plague)
     rebalance(g)
 
 
 def rebalance(g: Godstorm) -> None:
     """Reset every side's supply to what is in play, with an empty reserve (keeps the ledger exact)."""
     s = g.s
-    for i, p in enumerate(s["players"]):
+    for i, p in enumerate(s.players):
         p.reserve = 0
         p.supply = g.board_armies(i) + g.uw_armies(i) + p.heaven
-    if s["neutral"] is not None:
-        n = s["neutral"]
+    if s.neutral is not None:
+        n = s.neutral
         n.reserve = 0
         n.supply = g.board_armies(NEUTRAL) + n.heaven
 
@@ -73,8 +73,8 @@ def script(g: Godstorm, dice: list[int]) -> None:
 def ledger_ok(g: Godstorm) -> bool:
     s: dict[str, Any] = g.s
     ok = all(g.board_armies(i) + g.uw_armies(i) + p.heaven + p.reserve == p.supply
-             for i, p in enumerate(s["players"]))
-    if s["neutral"] is not None:
-        n = s["neutral"]
+             for i, p in enumerate(s.players))
+    if s.neutral is not None:
+        n = s.neutral
         ok = ok and g.board_armies(NEUTRAL) + n.heaven + n.reserve == n.supply
     return ok

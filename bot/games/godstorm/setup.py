@@ -7,7 +7,7 @@ from typing import Any
 from bot.games.base import Action, Rng
 from bot.games.godstorm import board, data
 from bot.games.godstorm.core import NEUTRAL, Core
-from bot.games.godstorm.state import Neutral, PlayerState, Space, Territory, TurnFlags
+from bot.games.godstorm.state import Neutral, PlayerState, Space, State, Territory, TurnFlags
 
 
 def roll_order(rng: Any, seats: list[int]) -> tuple[list[int], list[dict[str, Any]]]:
@@ -32,7 +32,7 @@ def starting_armies(ruleset: str, n: int) -> int:
     return data.ARMIES_BY_PLAYERS[n]
 
 
-def fresh_state(n: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
+def fresh_state(n: int, options: dict[str, Any], seed: int) -> State:
     ruleset = options.get("ruleset", "godstorm")
     placement = options.get("placement", "random")
     armies = starting_armies(ruleset, n)
@@ -43,38 +43,38 @@ def fresh_state(n: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
                     cards={k: 0 for k in board.GOD_KINDS}, tcards=[], heaven=0, reserve=armies, supply=armies)
         for i in range(n)
     ]
-    return {
-        "ruleset": ruleset,
-        "placement": placement,
-        "seed": seed,
-        "rng": Rng(seed).to_json(),  # the generator of new games (a literal dict would pin version 1)
-        "phase": "setup",
-        "step": "setup",
-        "epoch": None,
-        "turn_order": list(range(n)),
-        "turn_idx": 0,
-        "current": None,
-        "players": players,
-        "neutral": None,
-        "terr": {t: Territory() for t in board.TERR_IDS},
-        "uw": {sp: Space() for sp in board.SPACE_IDS},
-        "decks": dict(board.DECK_SIZES),
-        "tdeck": [],
-        "sets_traded": 0,
-        "setup_order": [],
-        "setup_idx": 0,
-        "round_left": 0,
-        "round_size": 3,
-        "neutral_due": False,
-        "pending": 0,
-        "turn": TurnFlags(begun=False),
-        "battle": None,
-        "move": None,
-        "last": None,
-        "pick_queue": [],
-        "positions": {},
-        "outcome": None,
-    }
+    return State(
+        ruleset=ruleset,
+        placement=placement,
+        seed=seed,
+        rng=Rng(seed),
+        phase="setup",
+        step="setup",
+        epoch=None,
+        turn_order=list(range(n)),
+        turn_idx=0,
+        current=None,
+        players=players,
+        neutral=None,
+        terr={t: Territory() for t in board.TERR_IDS},
+        uw={sp: Space() for sp in board.SPACE_IDS},
+        decks=dict(board.DECK_SIZES),
+        tdeck=[],
+        sets_traded=0,
+        setup_order=[],
+        setup_idx=0,
+        round_left=0,
+        round_size=3,
+        neutral_due=False,
+        pending=0,
+        turn=TurnFlags(begun=False),
+        battle=None,
+        move=None,
+        last=None,
+        pick_queue=[],
+        positions={},
+        outcome=None,
+    )
 
 
 class SetupMixin(Core):
@@ -82,165 +82,165 @@ class SetupMixin(Core):
 
     def _setup_begin(self) -> None:
         s = self.s
-        n = len(s["players"])
+        n = len(s.players)
         cards = [c for c in board.CARD_TERR if board.CARD_TERR[c] is not None]
         if self.godstorm:
             self.rng.shuffle(cards)
             plagued = [board.CARD_TERR[c] for c in cards[: data.PLAGUES_AT_SETUP]]
             for t in plagued:
-                s["terr"][t].plague = True
+                s.terr[t].plague = True
             self._emit("plague_set", territories=sorted(plagued))
         order, rolls = roll_order(self.rng, list(range(n)))
-        s["setup_order"] = order
+        s.setup_order = order
         self._emit("order_roll", rolls=rolls, order=order)
         if n == 2:
-            s["neutral"] = Neutral(pantheon=None, heaven=0, reserve=0, supply=0,
+            s.neutral = Neutral(pantheon=None, heaven=0, reserve=0, supply=0,
                                    colour=list(board.NEUTRAL_CLASSIC_COLOUR))
             if self.godstorm:
                 pid = self.rng.choice(list(board.PANTHEON_IDS))
-                s["neutral"].pantheon = pid
-                s["neutral"].colour = list(data.PANTHEONS[pid].colour)
+                s.neutral.pantheon = pid
+                s.neutral.colour = list(data.PANTHEONS[pid].colour)
                 self._emit("neutral_pantheon", pantheon=pid)
         if self.godstorm:
-            s["phase"] = s["step"] = "pantheon"
-            s["setup_idx"] = 0
+            s.phase = s.step = "pantheon"
+            s.setup_idx = 0
         else:
             self._deal()
 
     # ---- pantheon choice ----------------------------------------------------------------
     def _free_pantheons(self) -> list[str]:
-        taken = {p.pantheon for p in self.s["players"]}
-        if self.s["neutral"]:
-            taken.add(self.s["neutral"].pantheon)
+        taken = {p.pantheon for p in self.s.players}
+        if self.s.neutral:
+            taken.add(self.s.neutral.pantheon)
         return [p for p in board.PANTHEON_IDS if p not in taken]
 
     def _act_pick_pantheon(self, seat: int, a: Action) -> None:
         pid = a.get("pantheon")
         if pid not in self._free_pantheons():
             raise self._refuse("bad_pantheon")
-        p = self.s["players"][seat]
+        p = self.s.players[seat]
         p.pantheon = pid
         p.colour = list(data.PANTHEONS[pid].colour)
         self._emit("pantheon_picked", seat=seat, pantheon=pid)
-        self.s["setup_idx"] += 1
-        if self.s["setup_idx"] >= len(self.s["players"]):
+        self.s.setup_idx += 1
+        if self.s.setup_idx >= len(self.s.players):
             self._deal()
 
     # ---- territories --------------------------------------------------------------------
     def _put(self, owner: int, tid: str, n: int) -> None:
         self._take(owner, n)
-        v = self.s["terr"][tid]
+        v = self.s.terr[tid]
         v.owner = owner
         v.armies += n
 
     def _deal(self) -> None:
         s = self.s
-        order = s["setup_order"]
+        order = s.setup_order
         cards = [board.CARD_TERR[c] for c in board.CARD_TERR if board.CARD_TERR[c] is not None]
         self.rng.shuffle(cards)
-        if s["neutral"] is not None:
+        if s.neutral is not None:
             piles = [cards[0:14], cards[14:28], cards[28:42]]
             per = 3 if self.godstorm else 1
-            s["neutral"].reserve = s["neutral"].supply = 14 * per if self.godstorm else 30
+            s.neutral.reserve = s.neutral.supply = 14 * per if self.godstorm else 30
             for t in piles[2]:
                 self._put(NEUTRAL, str(t), per)
-            if s["placement"] == "random":
+            if s.placement == "random":
                 for i, seat in enumerate(order):
                     for t in piles[i]:
                         self._put(seat, str(t), 1)
-        elif s["placement"] == "random":
+        elif s.placement == "random":
             for i, t in enumerate(cards):
                 self._put(order[i % len(order)], str(t), 1)
-        if s["placement"] == "random":
+        if s.placement == "random":
             self._emit("dealt")
             self._start_rounds()
         else:
-            s["phase"] = s["step"] = "claim"
-            s["setup_idx"] = 0
+            s.phase = s.step = "claim"
+            s.setup_idx = 0
 
     def _empty_territories(self) -> list[str]:
-        return [t for t in board.TERR_IDS if self.s["terr"][t].owner is None]
+        return [t for t in board.TERR_IDS if self.s.terr[t].owner is None]
 
     def _setup_seat(self) -> int:
-        order = self.s["setup_order"]
-        return order[self.s["setup_idx"] % len(order)]
+        order = self.s.setup_order
+        return order[self.s.setup_idx % len(order)]
 
     def _act_claim(self, seat: int, a: Action) -> None:
         t = a.get("territory")
-        if t not in self.s["terr"] or self.s["terr"][t].owner is not None or int(a.get("count", 1)) != 1:
+        if t not in self.s.terr or self.s.terr[t].owner is not None or int(a.get("count", 1)) != 1:
             raise self._refuse("bad_territory")
         self._put(seat, t, 1)
         self._emit("claimed", seat=seat, territory=t)
-        self.s["setup_idx"] += 1
+        self.s.setup_idx += 1
         if not self._empty_territories():
             self._start_rounds()
 
     def _start_rounds(self) -> None:
         s = self.s
         if self.godstorm:
-            s["round_size"] = 3
-        elif s["neutral"] is not None:
-            s["round_size"] = 2
+            s.round_size = 3
+        elif s.neutral is not None:
+            s.round_size = 2
         else:
-            s["round_size"] = 1 if s["placement"] == "choose" else 3
-        s["phase"] = s["step"] = "setup_place"
-        s["setup_idx"] = -1
+            s.round_size = 1 if s.placement == "choose" else 3
+        s.phase = s.step = "setup_place"
+        s.setup_idx = -1
         self._next_round_seat()
 
     def _next_round_seat(self) -> None:
         """Move to the next seat that still has armies to place, or finish placement."""
         s = self.s
-        order = s["setup_order"]
+        order = s.setup_order
         for _ in range(len(order)):
-            s["setup_idx"] = (s["setup_idx"] + 1) % len(order)
-            seat = order[s["setup_idx"]]
-            left = s["players"][seat].reserve
+            s.setup_idx = (s.setup_idx + 1) % len(order)
+            seat = order[s.setup_idx]
+            left = s.players[seat].reserve
             if left > 0:
-                s["round_left"] = min(s["round_size"], left)
+                s.round_left = min(s.round_size, left)
                 return
         self._finish_placement()
 
     def _act_setup_place(self, seat: int, a: Action) -> None:
         t, n = a.get("territory"), _int(a.get("count"))
-        if t not in self.s["terr"] or self.s["terr"][t].owner != seat:
+        if t not in self.s.terr or self.s.terr[t].owner != seat:
             raise self._refuse("bad_territory")
-        if n is None or not 1 <= n <= self.s["round_left"]:
+        if n is None or not 1 <= n <= self.s.round_left:
             raise self._refuse("bad_count")
         self._put(seat, t, n)
         self._emit("placed", seat=seat, territory=t, count=n)
-        self.s["round_left"] -= n
-        if self.s["round_left"] == 0:
-            neutral = self.s["neutral"]
+        self.s.round_left -= n
+        if self.s.round_left == 0:
+            neutral = self.s.neutral
             if not self.godstorm and neutral is not None and neutral.reserve > 0:
-                self.s["neutral_due"] = True
+                self.s.neutral_due = True
             else:
                 self._next_round_seat()
 
     def _act_place_neutral(self, seat: int, a: Action) -> None:
         t = a.get("territory")
-        if t not in self.s["terr"] or self.s["terr"][t].owner != NEUTRAL:
+        if t not in self.s.terr or self.s.terr[t].owner != NEUTRAL:
             raise self._refuse("bad_territory")
         self._put(NEUTRAL, t, 1)
         self._emit("placed_neutral", seat=seat, territory=t)
-        self.s["neutral_due"] = False
+        self.s.neutral_due = False
         self._next_round_seat()
 
     def _finish_placement(self) -> None:
         s = self.s
-        neutral = s["neutral"]
+        neutral = s.neutral
         if neutral is not None and neutral.reserve > 0:
             # Leftover neutral armies (only when players ran out first) go where the neutral is thinnest.
             while neutral.reserve > 0:
-                t = min((t for t in board.TERR_IDS if s["terr"][t].owner == NEUTRAL),
-                        key=lambda x: (s["terr"][x].armies, x))
+                t = min((t for t in board.TERR_IDS if s.terr[t].owner == NEUTRAL),
+                        key=lambda x: (s.terr[x].armies, x))
                 self._put(NEUTRAL, t, 1)
         if self.godstorm:
-            s["phase"] = s["step"] = "setup_gods"
-            s["setup_idx"] = 0
+            s.phase = s.step = "setup_gods"
+            s.setup_idx = 0
         else:
-            s["turn_order"] = list(s["setup_order"])
-            s["turn_idx"] = 0
-            s["phase"] = "turn"
+            s.turn_order = list(s.setup_order)
+            s.turn_idx = 0
+            s.phase = "turn"
             self._start_turn()
 
     # ---- war god and temple -------------------------------------------------------------
@@ -250,9 +250,9 @@ class SetupMixin(Core):
     def _act_setup_god(self, seat: int, a: Action) -> None:
         need_god, need_temple = self._setup_gods_needs(seat)
         t = a.get("territory")
-        if t not in self.s["terr"] or self.s["terr"][t].owner != seat:
+        if t not in self.s.terr or self.s.terr[t].owner != seat:
             raise self._refuse("bad_territory")
-        v = self.s["terr"][t]
+        v = self.s.terr[t]
         if a["type"] == "summon":
             if not need_god or a.get("god") != "war" or v.plague:
                 raise self._refuse("bad_god")
@@ -264,30 +264,30 @@ class SetupMixin(Core):
             v.temple = True
             self._emit("temple_built", seat=seat, territory=t, cost=0)
         if self._setup_gods_needs(seat) == (False, False):
-            self.s["setup_idx"] += 1
-            if self.s["setup_idx"] >= len(self.s["setup_order"]):
+            self.s.setup_idx += 1
+            if self.s.setup_idx >= len(self.s.setup_order):
                 self._start_epoch(1)
 
     def _setup_legal(self, seat: int) -> list[Action]:
         s = self.s
-        phase = s["phase"]
+        phase = s.phase
         if phase == "pantheon":
             return [{"type": "pick_pantheon", "pantheon": p} for p in self._free_pantheons()]
         if phase == "claim":
             return [{"type": "place", "territory": t, "count": 1} for t in self._empty_territories()]
         if phase == "setup_place":
-            if s["neutral_due"]:
+            if s.neutral_due:
                 return [{"type": "place_neutral", "territory": t} for t in board.TERR_IDS
-                        if s["terr"][t].owner == NEUTRAL]
+                        if s.terr[t].owner == NEUTRAL]
             mine = sorted(self.owned(seat))
             return [{"type": "place", "territory": t, "count": c}
-                    for t in mine for c in board.count_choices(s["round_left"])]
+                    for t in mine for c in board.count_choices(s.round_left)]
         if phase == "setup_gods":
             need_god, need_temple = self._setup_gods_needs(seat)
             mine = sorted(self.owned(seat))
             out: list[Action] = []
             if need_god:
-                out += [{"type": "summon", "god": "war", "territory": t} for t in mine if not s["terr"][t].plague]
+                out += [{"type": "summon", "god": "war", "territory": t} for t in mine if not s.terr[t].plague]
             if need_temple:
                 out += [{"type": "build_temple", "territory": t} for t in mine]
             return out
@@ -295,13 +295,13 @@ class SetupMixin(Core):
 
     def _setup_actor(self) -> int | None:
         s = self.s
-        phase = s["phase"]
+        phase = s.phase
         if phase == "pantheon":
-            return s["setup_order"][s["setup_idx"]]
+            return s.setup_order[s.setup_idx]
         if phase in ("claim", "setup_place"):
             return self._setup_seat()
         if phase == "setup_gods":
-            return s["setup_order"][s["setup_idx"]]
+            return s.setup_order[s.setup_idx]
         return None
 
 

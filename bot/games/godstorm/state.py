@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.games.base import Rng
+
 JSON = dict[str, Any]
 
 
@@ -180,3 +182,123 @@ class TurnFlags:
             return cls(begun=False)
         return cls(d["conquered"], d["war_card"], d["sky_card"], d["bought"], d["fortified"], list(d["crypts_used"]),
                    d["plague_done"], d["match_bonus"], d["forced_trade"])
+
+
+@dataclass(slots=True)
+class State:
+    """The whole game. ``rng`` is opaque here: it is stored through ``Rng.to_json``/``Rng.from_json``."""
+
+    ruleset: str
+    placement: str
+    seed: int
+    rng: Rng
+    phase: str
+    """``pantheon``, ``claim``, ``setup_place``, ``setup_gods``, ``bid``, ``pick_order``, ``turn`` or ``over``."""
+    step: str
+    """The step of the turn (``raise`` ... ``end``), or the phase outside turns."""
+    epoch: int | None
+    turn_order: list[int]
+    turn_idx: int
+    current: int | None
+    players: list[PlayerState]
+    neutral: Neutral | None
+    terr: dict[str, Territory]
+    uw: dict[str, Space]
+    decks: dict[str, int]
+    """Miracle cards left in each deck (Godstorm)."""
+    tdeck: list[str]
+    """The territory card deck (classic)."""
+    sets_traded: int
+    setup_order: list[int]
+    setup_idx: int
+    round_left: int
+    round_size: int
+    neutral_due: bool
+    pending: int
+    """Armies the current player still has to place."""
+    turn: TurnFlags
+    battle: Battle | None
+    move: Move | None
+    last: Arrow | None
+    pick_queue: list[int]
+    positions: dict[str, int]
+    """Chosen turn-order position by seat (the keys are seat numbers as strings, as in the JSON)."""
+    outcome: JSON | None
+
+    def to_json(self) -> JSON:
+        return {
+            "ruleset": self.ruleset,
+            "placement": self.placement,
+            "seed": self.seed,
+            "rng": self.rng.to_json(),
+            "phase": self.phase,
+            "step": self.step,
+            "epoch": self.epoch,
+            "turn_order": list(self.turn_order),
+            "turn_idx": self.turn_idx,
+            "current": self.current,
+            "players": [p.to_json() for p in self.players],
+            "neutral": None if self.neutral is None else self.neutral.to_json(),
+            "terr": {t: v.to_json() for t, v in self.terr.items()},
+            "uw": {sp: u.to_json() for sp, u in self.uw.items()},
+            "decks": dict(self.decks),
+            "tdeck": list(self.tdeck),
+            "sets_traded": self.sets_traded,
+            "setup_order": list(self.setup_order),
+            "setup_idx": self.setup_idx,
+            "round_left": self.round_left,
+            "round_size": self.round_size,
+            "neutral_due": self.neutral_due,
+            "pending": self.pending,
+            "turn": self.turn.to_json(),
+            "battle": None if self.battle is None else self.battle.to_json(),
+            "move": None if self.move is None else self.move.to_json(),
+            "last": None if self.last is None else self.last.to_json(),
+            "pick_queue": list(self.pick_queue),
+            "positions": dict(self.positions),
+            "outcome": json_copy(self.outcome),
+        }
+
+    @classmethod
+    def from_json(cls, d: JSON) -> State:
+        return cls(
+            ruleset=d["ruleset"],
+            placement=d["placement"],
+            seed=d["seed"],
+            rng=Rng.from_json(d["rng"]),
+            phase=d["phase"],
+            step=d["step"],
+            epoch=d["epoch"],
+            turn_order=list(d["turn_order"]),
+            turn_idx=d["turn_idx"],
+            current=d["current"],
+            players=[PlayerState.from_json(p) for p in d["players"]],
+            neutral=None if d["neutral"] is None else Neutral.from_json(d["neutral"]),
+            terr={t: Territory.from_json(v) for t, v in d["terr"].items()},
+            uw={sp: Space.from_json(u) for sp, u in d["uw"].items()},
+            decks=dict(d["decks"]),
+            tdeck=list(d["tdeck"]),
+            sets_traded=d["sets_traded"],
+            setup_order=list(d["setup_order"]),
+            setup_idx=d["setup_idx"],
+            round_left=d["round_left"],
+            round_size=d["round_size"],
+            neutral_due=d["neutral_due"],
+            pending=d["pending"],
+            turn=TurnFlags.from_json(d["turn"]),
+            battle=None if d["battle"] is None else Battle.from_json(d["battle"]),
+            move=None if d["move"] is None else Move.from_json(d["move"]),
+            last=None if d["last"] is None else Arrow.from_json(d["last"]),
+            pick_queue=list(d["pick_queue"]),
+            positions=dict(d["positions"]),
+            outcome=json_copy(d["outcome"]),
+        )
+
+
+def json_copy(value: Any) -> Any:
+    """Deep copy of JSON-like data (faster than ``copy.deepcopy``)."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value

@@ -41,22 +41,22 @@ class TextMixin(Core):
             return t("godstorm.nobody", lang)
         if seat == NEUTRAL:
             return t("godstorm.neutral", lang)
-        if seat < 0 or seat >= len(self.s["players"]):
+        if seat < 0 or seat >= len(self.s.players):
             return str(seat)
-        pid = self.s["players"][seat].pantheon
+        pid = self.s.players[seat].pantheon
         base = self.seat_display(seat, t("godstorm.player", lang, n=seat + 1))
         return f"{base} ({data.PANTHEONS[pid].name.get(lang, pid)})" if pid else base
 
     def _god(self, seat: int | None, kind: str, lang: str) -> str:
-        pid = self.s["players"][seat].pantheon if seat is not None and seat >= 0 else None
+        pid = self.s.players[seat].pantheon if seat is not None and seat >= 0 else None
         if pid:
             return f"{data.PANTHEONS[pid].gods[kind].get(lang, kind)} ({kind_name(kind, lang)})"
         return kind_name(kind, lang)
 
     def _tlabel(self, tid: str, lang: str) -> str:
         if tid == "heaven":
-            return f"{tname(tid, lang)} ({self.s['players'][self.s['current']].heaven})"
-        loc = self.s["terr"].get(tid) or self.s["uw"][tid]
+            return f"{tname(tid, lang)} ({self.s.players[self.s.current].heaven})"
+        loc = self.s.terr.get(tid) or self.s.uw[tid]
         return f"{tname(tid, lang)} ({loc.armies})"
 
     def _group(self, seat: int, tid: str, lang: str, many: bool) -> list[str]:
@@ -67,12 +67,12 @@ class TextMixin(Core):
         a = action
         kind = a.get("type", "")
         L = lambda key, **kw: t("godstorm.act." + key, lang, **kw)  # noqa: E731
-        many = self.owned_count(seat) > GROUP_OVER if 0 <= seat < len(self.s["players"]) else False
+        many = self.owned_count(seat) > GROUP_OVER if 0 <= seat < len(self.s.players) else False
         if kind == "pick_pantheon":
             return [L("pantheon"), data.PANTHEONS[a["pantheon"]].name.get(lang, a["pantheon"])]
         if kind == "place":
             tid = a["territory"]
-            if self.s["phase"] == "claim":
+            if self.s.phase == "claim":
                 return [L("claim"), cname(tid, lang), tname(tid, lang)]
             return [L("place"), *self._group(seat, tid, lang, many), self._tlabel(tid, lang), f"+{a['count']}"]
         if kind == "place_neutral":
@@ -97,19 +97,19 @@ class TextMixin(Core):
             return [L("buy"), deck_name(a["deck"], lang), L("cards_n", n=a["count"], cost=2 * a["count"])]
         if kind in ("attack", "attack_until"):
             src, dst = a["from"], a["to"]
-            root = L("uw_attack") if self.s["step"] == "underworld" else L("attack")
+            root = L("uw_attack") if self.s.step == "underworld" else L("attack")
             head = [root, *self._group(seat, src, lang, many), L("from", where=self._tlabel(src, lang)),
                     L("to", where=self._target_label(dst, lang))]
             if kind == "attack":
-                if dst in self.s["uw"] and self.s["uw"][dst].owner is None:
+                if dst in self.s.uw and self.s.uw[dst].owner is None:
                     return [*head, L("advance")]
                 return [*head, L("dice_n", n=a["dice"])]
             if a["stop_at"] <= (0 if src == "heaven" else 1):
                 return [*head, L("until_conquered", n=a["dice"])]
             return [*head, L("until_left", n=a["dice"], left=a["stop_at"])]
         if kind == "champion":
-            b = self.s["battle"]
-            owner = self.s["current"] if b is None or b.att is None else self.s["terr"][b.dst].owner
+            b = self.s.battle
+            owner = self.s.current if b is None or b.att is None else self.s.terr[b.dst].owner
             return [L("champion"), self._god(owner, a["god"], lang)]
         if kind == "retreat":
             return [L("retreat")]
@@ -129,11 +129,11 @@ class TextMixin(Core):
         return [kind]
 
     def _target_label(self, dst: str, lang: str) -> str:
-        loc = self.s["terr"].get(dst) or self.s["uw"][dst]
+        loc = self.s.terr.get(dst) or self.s.uw[dst]
         if loc.owner is None:
             return tname(dst, lang)
         extra = ""
-        if dst in self.s["terr"] and loc.gods:
+        if dst in self.s.terr and loc.gods:
             extra = " ✦" * len(loc.gods)
         return f"{tname(dst, lang)} ({loc.armies}){extra}"
 
@@ -237,21 +237,21 @@ class TextMixin(Core):
     def status_lines(self, lang: str) -> list[str]:
         s = self.s
         lines: list[str] = []
-        if self.godstorm and s["epoch"]:
-            lines.append(t("godstorm.status.epoch", lang, n=s["epoch"], total=data.EPOCHS))
-        step = t(f"godstorm.step.{s['step']}", lang)
-        if s["current"] is not None:
-            lines.append(t("godstorm.status.turn", lang, who=self._who(s["current"], lang), step=step))
+        if self.godstorm and s.epoch:
+            lines.append(t("godstorm.status.epoch", lang, n=s.epoch, total=data.EPOCHS))
+        step = t(f"godstorm.step.{s.step}", lang)
+        if s.current is not None:
+            lines.append(t("godstorm.status.turn", lang, who=self._who(s.current, lang), step=step))
         else:
             lines.append(t("godstorm.status.phase", lang, step=step))
-        for i, p in enumerate(s["players"]):
+        for i, p in enumerate(s.players):
             if p.eliminated:
                 lines.append(t("godstorm.status.out", lang, who=self._who(i, lang)))
                 continue
             if self.godstorm:
                 cards = ", ".join(f"{deck_name(k, lang)} {v}" for k, v in p.cards.items() if v) or "—"
                 bid = ""
-                if s["phase"] == "bid":
+                if s.phase == "bid":
                     bid = " · " + t("godstorm.status.has_bid" if p.bid is not None else "godstorm.status.no_bid", lang)
                 lines.append(t("godstorm.status.player", lang, who=self._who(i, lang), terr=self.owned_count(i),
                                armies=self.board_armies(i), faith=p.faith, heaven=p.heaven,
@@ -260,18 +260,18 @@ class TextMixin(Core):
                 lines.append(t("godstorm.status.player_classic", lang, who=self._who(i, lang),
                                terr=self.owned_count(i), armies=self.board_armies(i), cards=len(p.tcards)))
         if not self.godstorm:
-            lines.append(t("godstorm.status.next_set", lang, n=set_value(s["sets_traded"])))
+            lines.append(t("godstorm.status.next_set", lang, n=set_value(s.sets_traded)))
         return lines
 
     def private_text(self, seat: int, lang: str) -> str:
         s = self.s
-        if not 0 <= seat < len(s["players"]):
+        if not 0 <= seat < len(s.players):
             return ""
-        p = s["players"][seat]
+        p = s.players[seat]
         parts: list[str] = []
         if not self.godstorm and p.tcards:
             parts.append(t("godstorm.private.hand", lang, cards=", ".join(self._card_label(c, lang) for c in p.tcards)))
-        if s["phase"] == "bid" and p.bid is not None:
+        if s.phase == "bid" and p.bid is not None:
             parts.append(t("godstorm.private.bid", lang, n=p.bid))
         return "\n".join(parts)
 
@@ -279,21 +279,21 @@ class TextMixin(Core):
         s = self.s
         if seat not in self.actors():  # type: ignore[attr-defined]
             return ""
-        phase = s["phase"]
+        phase = s.phase
         if phase == "turn":
-            if s["battle"] is not None:
+            if s.battle is not None:
                 return t("godstorm.prompt.champion", lang)
-            if s["move"] is not None:
-                m = s["move"]
+            if s.move is not None:
+                m = s.move
                 return t("godstorm.prompt.move_in", lang, dst=tname(m.dst, lang), lo=m.min, hi=m.max)
-            step = s["step"]
-            if s["pending"] > 0:
-                return t("godstorm.prompt.place", lang, n=s["pending"])
+            step = s.step
+            if s.pending > 0:
+                return t("godstorm.prompt.place", lang, n=s.pending)
             return t(f"godstorm.prompt.{step}", lang)
         if phase == "setup_place":
-            if s["neutral_due"]:
+            if s.neutral_due:
                 return t("godstorm.prompt.place_neutral", lang)
-            return t("godstorm.prompt.setup_place", lang, n=s["round_left"], left=s["players"][seat].reserve)
+            return t("godstorm.prompt.setup_place", lang, n=s.round_left, left=s.players[seat].reserve)
         if phase == "bid":
-            return t("godstorm.prompt.bid", lang, n=s["players"][seat].faith)
+            return t("godstorm.prompt.bid", lang, n=s.players[seat].faith)
         return t(f"godstorm.prompt.{phase}", lang)

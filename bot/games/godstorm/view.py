@@ -1,0 +1,170 @@
+"""What a seat (or the public) may see of a Godstorm game: the view ``render/godstorm.py`` draws and
+the few public facts ``cogs/godstorm.py`` labels its autocomplete choices with.
+
+Everything here is public except ``me`` (the seat's own bid, territory-card hand and armies to place),
+which only that seat's view carries. Renderers and cogs read these, never ``Godstorm.s``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+from bot.games.godstorm.state import State, json_copy
+
+HEAVEN = "heaven"
+EPOCHS_SHOWN = 5
+
+
+class PlayerView(TypedDict):
+    seat: int
+    pantheon: str | None
+    colour: list[int]
+    faith: int
+    cards: dict[str, int]
+    """Miracle cards held, by deck (Godstorm); ``{"territory": n}`` in classic (the count only)."""
+    territories: int
+    armies: int
+    """Armies on the Ancient Earth."""
+    heaven: int
+    underworld: int
+    reserve: int
+    eliminated: bool
+    has_bid: bool | None
+    """During the secret bid: whether the seat has bid (never the amount); None outside it."""
+
+
+class NeutralView(TypedDict):
+    colour: list[int]
+    pantheon: str | None
+    heaven: int
+
+
+class TerritoryView(TypedDict):
+    owner: int | None
+    armies: int
+    gods: list[str]
+    temple: bool
+    plague: bool
+
+
+class SpaceView(TypedDict):
+    owner: int | None
+    armies: int
+
+
+ArrowView = TypedDict("ArrowView", {"from": str, "to": str})
+BattleView = TypedDict("BattleView", {"from": str, "to": str, "dice": int, "att": str | None, "def": str | None,
+                                      "rounds": int})
+
+
+class MeView(TypedDict):
+    seat: int
+    bid: int | None
+    hand: list[str]
+    pending: int
+
+
+class GodstormView(TypedDict):
+    ruleset: str
+    epoch: int | None
+    epochs: int
+    turn_order: list[int]
+    current: int | None
+    phase: str
+    step: str
+    players: list[PlayerView]
+    neutral: NeutralView | None
+    territories: dict[str, TerritoryView]
+    underworld: dict[str, SpaceView]
+    last: ArrowView | None
+    decks: dict[str, int]
+    """Miracle cards left by deck (Godstorm); ``{"territory": n}`` in classic."""
+    sets_traded: int
+    battle: BattleView | None
+    outcome: dict[str, Any] | None
+    me: NotRequired[MeView]
+
+
+class PlaceView(TypedDict):
+    """A territory, an Underworld space or the current player's heavens, as anyone may see it."""
+
+    owner: int | None
+    armies: int
+    gods: list[str]
+
+
+def build(s: State, seat: int | None) -> GodstormView:
+    """The view of ``seat`` (a seat number), or the public view (None or any other number)."""
+    godstorm = s.ruleset == "godstorm"
+    bidding = s.phase == "bid"
+    held: dict[int | None, list[int]] = {}  # owner -> [territories, armies on the Ancient Earth]
+    for v in s.terr.values():
+        row = held.setdefault(v.owner, [0, 0])
+        row[0] += 1
+        row[1] += v.armies
+    below: dict[int | None, int] = {}
+    for u in s.uw.values():
+        below[u.owner] = below.get(u.owner, 0) + u.armies
+    players: list[PlayerView] = []
+    for i, p in enumerate(s.players):
+        terr, armies = held.get(i, (0, 0))
+        players.append({
+            "seat": i,
+            "pantheon": p.pantheon,
+            "colour": list(p.colour),
+            "faith": p.faith,
+            "cards": dict(p.cards) if godstorm else {"territory": len(p.tcards)},
+            "territories": terr,
+            "armies": armies,
+            "heaven": p.heaven,
+            "underworld": below.get(i, 0),
+            "reserve": p.reserve,
+            "eliminated": p.eliminated,
+            "has_bid": (p.bid is not None) if bidding and not p.eliminated else None,
+        })
+    neutral = s.neutral
+    last: ArrowView | None = None if s.last is None else {"from": s.last.src, "to": s.last.dst}
+    b = s.battle
+    battle: BattleView | None = None if b is None else {"from": b.src, "to": b.dst, "dice": b.dice, "att": b.att,
+                                                         "def": b.def_, "rounds": b.rounds}
+    out: GodstormView = {
+        "ruleset": s.ruleset,
+        "epoch": s.epoch,
+        "epochs": EPOCHS_SHOWN,
+        "turn_order": list(s.turn_order),
+        "current": s.current,
+        "phase": s.phase,
+        "step": s.step,
+        "players": players,
+        "neutral": None if neutral is None else {"colour": list(neutral.colour), "pantheon": neutral.pantheon,
+                                                 "heaven": neutral.heaven},
+        "territories": {t: {"owner": v.owner, "armies": v.armies, "gods": list(v.gods), "temple": v.temple,
+                            "plague": v.plague} for t, v in s.terr.items()},
+        "underworld": {sp: {"owner": u.owner, "armies": u.armies} for sp, u in s.uw.items()},
+        "last": last,
+        "decks": dict(s.decks) if godstorm else {"territory": len(s.tdeck)},
+        "sets_traded": s.sets_traded,
+        "battle": battle,
+        "outcome": json_copy(s.outcome),
+    }
+    if seat is not None and 0 <= seat < len(s.players):
+        p = s.players[seat]
+        out["me"] = {"seat": seat, "bid": p.bid, "hand": list(p.tcards),
+                     "pending": s.pending if s.current == seat else 0}
+    return out
+
+
+def place(s: State, where: str) -> PlaceView | None:
+    """``where`` (a territory id, an Underworld space id or ``"heaven"``), or None if there is no such place
+    (the heavens exist only while someone's turn is running)."""
+    if where == HEAVEN:
+        if s.current is None:
+            return None
+        return {"owner": s.current, "armies": s.players[s.current].heaven, "gods": []}
+    if where in s.terr:
+        v = s.terr[where]
+        return {"owner": v.owner, "armies": v.armies, "gods": list(v.gods)}
+    if where in s.uw:
+        u = s.uw[where]
+        return {"owner": u.owner, "armies": u.armies, "gods": []}
+    return None
