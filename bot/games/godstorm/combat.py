@@ -102,9 +102,9 @@ class CombatMixin(Core):
             return
         self._sky_window(seat, src, dst)
         if self._godswar_due(src, dst):
-            s.battle = Battle(src, dst, dice)
+            s.battle = battle = Battle(src, dst, dice)
             self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s.terr[dst].owner)
-            self._battle_autopick()
+            self._battle_autopick(battle)
             return
         self._roll_once(seat, src, dst, dice)
         self._settle()
@@ -150,15 +150,14 @@ class CombatMixin(Core):
             out.append({"type": "retreat"})
         return out
 
-    def _battle_autopick(self) -> None:
-        b = self.s.battle
+    def _battle_autopick(self, b: Battle) -> None:
         terr = self.s.terr
         if b.att is None and b.rounds == 0 and len(terr[b.src].gods) == 1:
             b.att = terr[b.src].gods[0]
         if b.att is not None and b.def_ is None and len(terr[b.dst].gods) == 1:
             b.def_ = terr[b.dst].gods[0]
         if b.att is not None and b.def_ is not None:
-            self._godswar_round()
+            self._godswar_round(b)
 
     def _act_champion(self, seat: int, a: Action) -> None:
         b = self.s.battle
@@ -173,7 +172,7 @@ class CombatMixin(Core):
         else:
             b.def_ = g
         self._emit("champion", seat=seat, god=g)
-        self._battle_autopick()
+        self._battle_autopick(b)
 
     def _act_retreat(self, seat: int, a: Action) -> None:
         b = self.s.battle
@@ -183,12 +182,12 @@ class CombatMixin(Core):
         self._emit("retreat", seat=seat, frm=b.src, dst=b.dst)
         self._settle()
 
-    def _godswar_round(self) -> None:
+    def _godswar_round(self, b: Battle) -> None:
         s = self.s
-        b = s.battle
-        seat = s.current
+        seat = self.current_seat
         src, dst = s.terr[b.src], s.terr[b.dst]
         dfd = dst.owner
+        assert dfd is not None and b.att is not None and b.def_ is not None, "a godswar round needs both champions"
         att_gods, def_gods = list(src.gods), list(dst.gods)
         na = 3 + ("sky" in att_gods) + self.altars_of(seat)
         nd = 3 + ("sky" in def_gods) + (self.altars_of(dfd) if dfd != NEUTRAL else 0)
@@ -214,7 +213,7 @@ class CombatMixin(Core):
         b.rounds += 1
         b.att = b.def_ = None
         if src.gods and dst.gods:
-            self._battle_autopick()
+            self._battle_autopick(b)
             return
         s.battle = None
         self._roll_once(seat, b.src, b.dst, min(b.dice, src.armies - 1))
@@ -227,10 +226,11 @@ class CombatMixin(Core):
         earth = dst in s.terr
         target = self._loc(dst)
         dfd = target.owner
-        gs = self.godstorm and earth
-        att_gods = s.terr[src].gods if gs else []
-        def_gods = target.gods if gs else []
-        temple = gs and target.temple
+        assert dfd is not None, "only a held place is rolled against"
+        land = target if self.godstorm and isinstance(target, Territory) else None  # gods and temples count
+        att_gods = s.terr[src].gods if land is not None else []
+        def_gods = land.gods if land is not None else []
+        temple = land is not None and land.temple
         a = roll(self.rng, dice, "magic" in att_gods)
         d = roll(self.rng, min(2, target.armies), "magic" in def_gods or temple)
         al, dl = compare(a, d, "war" in att_gods)
@@ -275,6 +275,7 @@ class CombatMixin(Core):
     def _do_move(self, seat: int, n: int) -> None:
         s = self.s
         m = s.move
+        assert m is not None, "a move-in is pending"
         src, dst = m.src, m.dst
         target = self._loc(dst)
         old = target.owner
@@ -282,7 +283,7 @@ class CombatMixin(Core):
         target.owner = seat
         target.armies = n
         s.move = None
-        if dst in s.terr:
+        if isinstance(target, Territory):
             self._banish_all(dst, "conquest")
             gods = s.terr[src].gods
             target.gods = list(gods)

@@ -1,10 +1,10 @@
-"""Shared state helpers of the Godstorm engine (the state is one JSON-able dict, ``self.s``)."""
+"""Shared state helpers of the Godstorm engine (the state is the typed record ``self.s``, see ``state.py``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.games.base import IllegalAction, Rng
+from bot.games.base import Action, IllegalAction, Rng
 from bot.games.godstorm import board
 from bot.games.godstorm.state import Neutral, PlayerState, State
 
@@ -20,6 +20,16 @@ class Core:
 
     s: State
     _ev: list[dict[str, Any]]
+
+    if TYPE_CHECKING:  # provided by the other mixins and by ``Game``; declared so each mixin type-checks alone
+        def actors(self) -> list[int]: ...
+        def seat_display(self, seat: int, fallback: str) -> str: ...
+        def _settle(self) -> None: ...
+        def _start_turn(self) -> None: ...
+        def _next_turn(self) -> None: ...
+        def _start_epoch(self, epoch: int) -> None: ...
+        def _finish_game(self) -> None: ...
+        def _attack_actions(self, seat: int, underworld: bool) -> list[Action]: ...
 
     @property
     def rng(self) -> Rng:
@@ -41,7 +51,17 @@ class Core:
 
     def side(self, owner: int) -> PlayerState | Neutral:
         """Player record, or the neutral record for ``NEUTRAL``."""
-        return self.s.neutral if owner == NEUTRAL else self.s.players[owner]
+        if owner == NEUTRAL:
+            assert self.s.neutral is not None, "neutral armies only exist in two-player games"
+            return self.s.neutral
+        return self.s.players[owner]
+
+    @property
+    def current_seat(self) -> int:
+        """The seat whose turn is running (only called during turns, when ``s.current`` is set)."""
+        seat = self.s.current
+        assert seat is not None, "no turn is running"
+        return seat
 
     def active_seats(self) -> list[int]:
         return [i for i, p in enumerate(self.s.players) if not p.eliminated]

@@ -71,7 +71,7 @@ class EpochMixin(Core):
     def _reveal_bids(self) -> None:
         s = self.s
         seats = self.active_seats()
-        spent = {i: s.players[i].bid for i in seats}
+        spent = {i: s.players[i].bid or 0 for i in seats}  # every active seat has bid by now
         for i in seats:
             s.players[i].faith -= spent[i]
         self._emit("bids_revealed", bids={str(i): b for i, b in spent.items()})
@@ -136,10 +136,11 @@ class EpochMixin(Core):
                 if not self.godstorm:
                     s.turn_idx = 0
                 else:
-                    if s.epoch >= data.EPOCHS:
+                    epoch = s.epoch or 0  # set from the first epoch on (Godstorm turns run inside epochs)
+                    if epoch >= data.EPOCHS:
                         self._finish_game()
                     else:
-                        self._start_epoch(s.epoch + 1)
+                        self._start_epoch(epoch + 1)
                     return
             if not s.players[order[s.turn_idx]].eliminated:
                 break

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from bot.games.base import Action, Arrangement, Event, Game, OptionSpec, Player, Rng, state_text
-from bot.games.godstorm import board, data, view
+from bot.games.godstorm import board, data
 from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
@@ -13,6 +13,9 @@ from bot.games.godstorm.setup import SetupMixin, fresh_state
 from bot.games.godstorm.state import State
 from bot.games.godstorm.text import TextMixin
 from bot.games.godstorm.turn import TurnMixin
+from bot.games.godstorm.view import PlaceView
+from bot.games.godstorm.view import build as build_view
+from bot.games.godstorm.view import place as place_view
 from bot.i18n import t
 
 RULESETS = ("godstorm", "classic")
@@ -100,7 +103,7 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
             if s.battle is not None:
                 actor = self._battle_actor()
                 return [] if actor is None or actor < 0 else [actor]
-            return [s.current]
+            return [self.current_seat]
         actor = self._setup_actor()
         return [] if actor is None else [actor]
 
@@ -182,11 +185,11 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
 
     # ---- views --------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        return cast("dict[str, Any]", view.build(self.s, seat))
+        return cast("dict[str, Any]", build_view(self.s, seat))
 
-    def place(self, where: str) -> view.PlaceView | None:
+    def place(self, where: str) -> PlaceView | None:
         """Public facts about one place (owner, armies, gods) for labels; see ``view.place``."""
-        return view.place(self.s, where)
+        return place_view(self.s, where)
 
     def to_json(self) -> dict[str, Any]:
         return self.s.to_json()
@@ -200,8 +203,9 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
 
     def side_name(self, side: int, lang: str) -> str:
         """The pantheon (the player's name is shown beside it by the platform)."""
-        if 0 <= side < len(self.s.players) and self.s.players[side].pantheon:
-            return data.PANTHEONS[self.s.players[side].pantheon].name.get(lang, "")
+        pid = self.s.players[side].pantheon if 0 <= side < len(self.s.players) else None
+        if pid:
+            return data.PANTHEONS[pid].name.get(lang, "")
         return t("godstorm.player", lang, n=side + 1)
 
 

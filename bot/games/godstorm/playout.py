@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.games.base import Action
 from bot.games.godstorm.game import Godstorm
@@ -98,7 +97,7 @@ def bench_state() -> Godstorm:
     game = Godstorm.new([{} for _ in range(5)], {"ruleset": "godstorm", "placement": "random"}, 20251126)
 
     def late(g: Godstorm) -> bool:
-        s: dict[str, Any] = g.s
+        s = g.s
         return (s.epoch or 0) >= 4 and s.phase == "turn" and s.step == "invade" and s.move is None \
             and s.battle is None and s.pending == 0
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games.base import Rng
 from bot.games.godstorm import board
 from bot.games.godstorm.core import NEUTRAL
@@ -71,7 +69,7 @@ def script(g: Godstorm, dice: list[int]) -> None:
 
 
 def ledger_ok(g: Godstorm) -> bool:
-    s: dict[str, Any] = g.s
+    s = g.s
     ok = all(g.board_armies(i) + g.uw_armies(i) + p.heaven + p.reserve == p.supply
              for i, p in enumerate(s.players))
     if s.neutral is not None:

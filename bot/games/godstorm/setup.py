@@ -86,7 +86,7 @@ class SetupMixin(Core):
         cards = [c for c in board.CARD_TERR if board.CARD_TERR[c] is not None]
         if self.godstorm:
             self.rng.shuffle(cards)
-            plagued = [board.CARD_TERR[c] for c in cards[: data.PLAGUES_AT_SETUP]]
+            plagued = [t for c in cards[: data.PLAGUES_AT_SETUP] if (t := board.CARD_TERR[c]) is not None]
             for t in plagued:
                 s.terr[t].plague = True
             self._emit("plague_set", territories=sorted(plagued))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.games.base import Action, Event
 from bot.games.godstorm import board, data
 from bot.games.godstorm.core import NEUTRAL, Core
+from bot.games.godstorm.state import Territory
 from bot.games.godstorm.turn import set_value
 from bot.i18n import t
 
@@ -55,7 +56,7 @@ class TextMixin(Core):
 
     def _tlabel(self, tid: str, lang: str) -> str:
         if tid == "heaven":
-            return f"{tname(tid, lang)} ({self.s.players[self.s.current].heaven})"
+            return f"{tname(tid, lang)} ({self.s.players[self.current_seat].heaven})"
         loc = self.s.terr.get(tid) or self.s.uw[tid]
         return f"{tname(tid, lang)} ({loc.armies})"
 
@@ -69,7 +70,8 @@ class TextMixin(Core):
         L = lambda key, **kw: t("godstorm.act." + key, lang, **kw)  # noqa: E731
         many = self.owned_count(seat) > GROUP_OVER if 0 <= seat < len(self.s.players) else False
         if kind == "pick_pantheon":
-            return [L("pantheon"), data.PANTHEONS[a["pantheon"]].name.get(lang, a["pantheon"])]
+            pid: str = a["pantheon"]
+            return [L("pantheon"), data.PANTHEONS[pid].name.get(lang, pid)]
         if kind == "place":
             tid = a["territory"]
             if self.s.phase == "claim":
@@ -133,7 +135,7 @@ class TextMixin(Core):
         if loc.owner is None:
             return tname(dst, lang)
         extra = ""
-        if dst in self.s.terr and loc.gods:
+        if isinstance(loc, Territory) and loc.gods:
             extra = " ✦" * len(loc.gods)
         return f"{tname(dst, lang)} ({loc.armies}){extra}"
 

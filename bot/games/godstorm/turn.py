@@ -81,7 +81,7 @@ class TurnMixin(Core):
         """Advance through steps that offer nothing to do (running their automatic effects)."""
         s = self.s
         while s.phase == "turn" and s.battle is None and s.move is None:
-            seat = s.current
+            seat = self.current_seat
             if self._step_actions(seat):
                 return
             if not self._advance_step():
@@ -105,7 +105,7 @@ class TurnMixin(Core):
 
     def _end_turn_effects(self) -> None:
         s = self.s
-        seat = s.current
+        seat = self.current_seat
         if self.godstorm:
             if not s.turn.plague_done:
                 self._suffer_plague()
@@ -362,7 +362,7 @@ class TurnMixin(Core):
     # ---- plague -------------------------------------------------------------------------
     def _suffer_plague(self) -> None:
         s = self.s
-        seat = s.current
+        seat = self.current_seat
         s.turn.plague_done = True
         for t in board.TERR_IDS:
             v = s.terr[t]
