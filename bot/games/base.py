@@ -57,6 +57,17 @@ def state_text(state: Any) -> str:
     return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equal JSON values of the same types all the way down (``1 == True == 1.0`` in Python)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
 class IllegalAction(Exception):
     """An action the rules refuse. ``key`` is an i18n key; ``params`` fill its placeholders."""
 
@@ -328,13 +339,13 @@ class Game(ABC):
         if not isinstance(action, dict):
             return False
         legal = self.legal_actions(seat)
-        if action in legal:
+        if any(_same(a, action) for a in legal if a == action):  # == alone takes True for 1, 2.0 for 2
             return True
         free = self.free_keys & action.keys()
         if not free or not all(type(action[k]) is int for k in free):
             return False
         fixed = {k: v for k, v in action.items() if k not in free}
-        return any(a.keys() == action.keys() and {k: v for k, v in a.items() if k not in free} == fixed
+        return any(a.keys() == action.keys() and _same({k: v for k, v in a.items() if k not in free}, fixed)
                    for a in legal)
 
     def admin_actions(self) -> list[Action]:
