@@ -140,20 +140,24 @@ class SessionManager:
         """Called once when a game is newly marked broken (the Discord layer tells its channel)."""
         self.sessions: dict[int, Session] = {}
         self.channels: dict[int, int] = {}
+        self._marked: set[int] = set()
+        """Games marked broken in the database at start (cleared when one loads again)."""
 
     # ---- index -----------------------------------------------------------------------
     async def restore(self) -> list[int]:
         """Index every unfinished game (states load lazily). Returns ids needing a re-publish.
 
         A row that cannot be indexed (its columns do not parse, its game no longer exists) is
-        skipped and logged; one already marked broken is indexed as broken.
+        marked broken and logged instead of failing the start. A game marked broken before is
+        loaded again on first use: an upgrade may have taught its rules to read it (if not, it is
+        broken again, and its channel is not told twice).
         """
         bad: dict[int, str] = {}
         rows = await self.store.open_games(bad)
-        broken = await self.store.broken_games()
+        self._marked = set(await self.store.broken_games())
         stale: list[int] = []
         for row in rows:
-            session = Session(row=row, broken=broken.get(row.id))
+            session = Session(row=row)
             self.sessions[row.id] = session
             self.channels[row.channel_id] = row.id
             if session.broken is None:
@@ -165,11 +169,15 @@ class SessionManager:
                         reason = f"unknown game {row.game!r} ({type(exc).__name__})"
                 if reason is not None:
                     await self._mark_broken(session, reason)
+                elif row.status == "lobby" and row.id in self._marked:
+                    self._marked.discard(row.id)  # a lobby has no state: its row indexes again
+                    await self.store.clear_broken(row.id)
             if session.broken is None and row.status == "running" and row.published_seq < row.seq:
                 stale.append(row.id)
         count = sum(1 for s in self.sessions.values() if s.broken is not None)
-        if count:
-            log.warning("%d unfinished games cannot be loaded; each waits for /game abort in its channel", count)
+        if count or self._marked:
+            log.warning("%d unfinished games cannot be indexed and %d more were marked broken before (loaded "
+                        "again on first use); each waits for /game abort in its channel", count, len(self._marked))
         return stale
 
     def by_channel(self, channel_id: int) -> Session | None:
@@ -221,6 +229,10 @@ class SessionManager:
         session.game = game
         session.state_text = text  # the game object is the live copy; the text is the committed one
         session.deadlines = {s: (d, r) for s, d, r in await self.store.deadlines(session.id)}
+        if session.id in self._marked:
+            self._marked.discard(session.id)
+            await self.store.clear_broken(session.id)
+            log.info("game %s loads again and is no longer marked broken", session.id)
 
     @staticmethod
     def _game_from_text(session: Session, text: str) -> tuple[Game, str, bool]:

@@ -418,6 +418,10 @@ class Store:
             await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
         return cur.rowcount == 1
 
+    async def clear_broken(self, game_id: int) -> None:
+        """The game loads again (its rules learnt to migrate it): a later fault is announced anew."""
+        await self.write("DELETE FROM broken_games WHERE game_id = ?", (game_id,))
+
     async def broken_games(self) -> dict[int, str]:
         """Reasons of the games marked broken, by game id."""
         async with self.db.execute("SELECT game_id, reason FROM broken_games") as cur:

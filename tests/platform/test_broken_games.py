@@ -82,12 +82,12 @@ async def test_a_state_that_cannot_load_breaks_only_its_game(tmp_path: Path, sta
     await one_move(sessions, good)
     assert (await store.load_game(good)).seq == 1
 
-    # a restart knows it is broken without loading it again, and says nothing new
+    # a restart tries it again (an upgrade might read it), finds it still broken, and says nothing new
     store2 = await Store.open(db)
     again = restarted(store2, told)
     await again.restore()
     session = await again.get(bad)
-    assert session.broken and told == [bad]
+    assert session.broken and told == [bad] and (await store2.broken_games()).keys() == {bad}
     assert {row.id for row in await store2.games_in_guild(5)} == {bad, good}
     # it can be aborted, which frees the channel for a new game
     await again.abort(bad)
@@ -119,7 +119,7 @@ async def test_start_up_skips_rows_that_do_not_parse_or_name_no_game(tmp_path: P
     assert sessions.sessions[lobby_bad].broken and "JSONDecodeError" in sessions.sessions[lobby_bad].broken
     assert "chess" in (sessions.sessions[unknown].broken or "")
     assert (await store.broken_games()).keys() == {lobby_bad, unknown}
-    assert any("2 unfinished games cannot be loaded" in r.getMessage() for r in caplog.records)
+    assert any("2 unfinished games cannot be indexed" in r.getMessage() for r in caplog.records)
     # the listing of the server still works, and lists them
     assert [row.id for row in await store.games_in_guild(5)] == [lobby_bad, unknown, good]
     with pytest.raises(SessionError, match="err.game_broken"):
@@ -129,6 +129,29 @@ async def test_start_up_skips_rows_that_do_not_parse_or_name_no_game(tmp_path: P
         await sessions.abort(game_id)
         assert sessions.by_channel(1 if game_id == lobby_bad else 2) is None
     assert (await store.load_game(good)).seq == 1
+    await store.close()
+
+
+async def test_a_broken_game_that_loads_again_after_a_fix_is_no_longer_broken(tmp_path: Path) -> None:
+    """Marking is not a verdict for ever: once the state loads (the rules learnt to read it, or
+    the row was repaired) the game plays on, and a later fault would be announced again."""
+    db = tmp_path / "f.sqlite3"
+    store = await Store.open(db)
+    game_id = await start_toy(SessionManager(store), 100)
+    good_state = (await store.load_game_text(game_id))[1]
+    await store.write("UPDATE games SET state = '[]' WHERE id = ?", (game_id,))
+    told: list[int] = []
+    sessions = restarted(store, told)
+    await sessions.restore()
+    assert (await sessions.get(game_id)).broken and told == [game_id]
+    await store.write("UPDATE games SET state = ? WHERE id = ?", (good_state, game_id))
+    fixed = restarted(store, told)
+    await fixed.restore()
+    session = await fixed.get(game_id)
+    assert session.broken is None and session.game is not None
+    assert await store.broken_games() == {}
+    await one_move(fixed, game_id)
+    assert told == [game_id]
     await store.close()
 
 
