@@ -4,25 +4,36 @@ A *panel* is what one seat sees: its private text, what it is asked to do, and c
 controls come from ``legal_actions(seat)`` and ``action_path(...)``: few actions become buttons,
 many become nested selects grouped by path prefix. Every custom id carries the game id, the seat
 and the seat's action count (its *stamp*): a control built before the seat's latest action is
-stale, so a double click or an old DM can never apply twice. Leaf controls carry a short hash of
-the action itself, so they are checked against the legal actions at click time.
+stale, so a double click or an old DM can never apply twice. Leaf controls carry a tag of the
+action itself, so they are checked against the legal actions at click time.
+
+Custom ids are visible to Discord, to logs and to anyone a message is forwarded to, so a tag must
+not say which action (or which branch of a nested choice) it stands for. A plain hash of a small
+action space is reversible by trying every action; the tags are HMAC-SHA256 with a per-install
+secret (kept in the database, see :func:`set_control_key`) over the game, seat, stamp and action,
+so equal choices in different turns or games do not even look alike. Controls from before the
+keyed tags (10 hex digits, dotted prefixes) match nothing and answer "no longer available".
 
 Custom ids (all under 100 characters):
-  ``tt:a:<game>:<seat>:<stamp>:<hash>``      apply the legal action with that hash
-  ``tt:n:<game>:<seat>:<stamp>:<prefix>:<k>`` select of the next path level (``prefix`` = dotted indices)
-  ``tt:b:<game>:<seat>:<stamp>:<prefix>``     go back to a path prefix
+  ``tt:a:<game>:<seat>:<stamp>:<tag>``      apply the legal action with that tag
+  ``tt:n:<game>:<seat>:<stamp>:<ptag>:<k>`` select of the next path level under the tagged prefix
+  ``tt:b:<game>:<seat>:<stamp>:<ptag>``     go back to the tagged path prefix
   ``tt:p:<game>``                           open my panel (ephemeral), on channel posts
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import discord
 
-from bot.games.base import Action, Game
+from bot import limits
+from bot.games.base import ADMIN, Action, Game
 from bot.i18n import t
 from bot.sessions import Session
 
@@ -31,36 +42,91 @@ SELECT_SIZE = 25
 MAX_SELECTS = 4
 
 
-def action_hash(action: Action) -> str:
+TAG_HEX = 16
+"""Hex digits of an action tag (64 bits of HMAC-SHA256)."""
+PREFIX_HEX = 12
+CONTROL_KEY_META = "control_key"
+
+_key: bytes | None = None
+
+
+def set_control_key(key: bytes) -> None:
+    """Install the per-install secret (the bot loads it from the database at start)."""
+    global _key
+    if len(key) < 16:
+        raise ValueError("control key too short")
+    _key = key
+
+
+def control_key() -> bytes:
+    """The secret; a process that never installed one (a test building panels) gets a random one,
+    so its controls simply stop matching after a restart."""
+    global _key
+    if _key is None:
+        _key = secrets.token_bytes(32)
+    return _key
+
+
+def _tag(message: str, size: int, key: bytes | None) -> str:
+    return hmac.new(key or control_key(), message.encode(), hashlib.sha256).hexdigest()[:size]
+
+
+def action_hash(action: Action, game_id: int, seat: int, stamp: int, *, key: bytes | None = None) -> str:
+    """The keyed tag of ``action`` for one seat's controls at one stamp."""
     raw = json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.blake2b(raw.encode(), digest_size=5).hexdigest()
+    return _tag(f"a|{game_id}|{seat}|{stamp}|{raw}", TAG_HEX, key)
 
 
-def find_action(game: Game, seat: int, digest: str) -> Action | None:
+def admin_hash(action: Action, game_id: int, *, key: bytes | None = None) -> str:
+    """The keyed tag of a moderator action (moderator controls have no stamp)."""
+    return action_hash(action, game_id, ADMIN, 0, key=key)
+
+
+def find_action(game: Game, game_id: int, seat: int, stamp: int, digest: str) -> Action | None:
     for action in game.legal_actions(seat):
-        if action_hash(action) == digest:
+        if hmac.compare_digest(action_hash(action, game_id, seat, stamp), digest):
             return action
     return None
 
 
-def encode_prefix(prefix: list[int]) -> str:
-    return ".".join(str(i) for i in prefix) or "-"
+def find_admin_action(game: Game, game_id: int, digest: str) -> Action | None:
+    for action in game.admin_actions():
+        if hmac.compare_digest(admin_hash(action, game_id), digest):
+            return action
+    return None
 
 
-def decode_prefix(text: str) -> list[int]:
-    if text in ("", "-"):
-        return []
-    return [int(p) for p in text.split(".")]
+def encode_prefix(prefix: list[int], game_id: int, seat: int, stamp: int, *, key: bytes | None = None) -> str:
+    """The keyed tag of a path prefix (which branch a player is looking into is private too)."""
+    return _tag(f"p|{game_id}|{seat}|{stamp}|" + ".".join(map(str, prefix)), PREFIX_HEX, key)
+
+
+def prefixes(game: Game, seat: int, lang: str) -> Iterator[list[int]]:
+    """Every path prefix of ``seat``'s panel that leads to a further level (the root included)."""
+    root = [Choice(a, game.action_path(seat, a, lang) or ["?"]) for a in game.legal_actions(seat)]
+    stack: list[tuple[list[Choice], list[int]]] = [(root, [])]
+    while stack:
+        choices, prefix = stack.pop()
+        yield prefix
+        depth = len(prefix)
+        for i, label in enumerate(level_labels(choices, depth)):
+            under = [c for c in choices if len(c.path) > depth and c.path[depth] == label]
+            if any(len(c.path) > depth + 1 for c in under):
+                stack.append((under, prefix + [i]))
+
+
+def decode_prefix(game: Game, game_id: int, seat: int, stamp: int, lang: str, tag: str) -> list[int] | None:
+    """The prefix whose tag is ``tag`` among the seat's current choices (None: no longer there)."""
+    for prefix in prefixes(game, seat, lang):
+        if hmac.compare_digest(encode_prefix(prefix, game_id, seat, stamp), tag):
+            return prefix
+    return None
 
 
 @dataclass
 class Choice:
     action: Action
     path: list[str]
-
-
-def _clip(text: str, size: int) -> str:
-    return text if len(text) <= size else text[: size - 1] + "…"
 
 
 def choices_under(game: Game, seat: int, lang: str, prefix: list[int]) -> tuple[list[Choice], list[str]]:
@@ -129,40 +195,50 @@ def build_panel(session: Session, seat: int, lang: str, prefix: list[int] | None
         for n, choice in enumerate(choices):
             label = " · ".join(choice.path[depth:]) or choice.path[-1]
             view.add_item(discord.ui.Button(
-                label=_clip(label, 80), style=discord.ButtonStyle.primary,
-                custom_id=f"tt:a:{gid}:{seat}:{stamp}:{action_hash(choice.action)}", row=min(n // 5, 3),
+                label=limits.button_label(label), style=discord.ButtonStyle.primary,
+                custom_id=f"tt:a:{gid}:{seat}:{stamp}:{action_hash(choice.action, gid, seat, stamp)}",
+                row=min(n // 5, 3),
             ))
     else:
         labels = level_labels(choices, depth)
+        here = encode_prefix(prefix, gid, seat, stamp)
         for k in range(min(MAX_SELECTS, (len(labels) + SELECT_SIZE - 1) // SELECT_SIZE)):
             chunk = labels[k * SELECT_SIZE:(k + 1) * SELECT_SIZE]
             options = [
-                discord.SelectOption(label=_clip(label, 100), value=str(k * SELECT_SIZE + i))
+                discord.SelectOption(label=limits.option_label(label), value=str(k * SELECT_SIZE + i))
                 for i, label in enumerate(chunk)
             ]
             placeholder = t("panel.choose", lang) if k == 0 else t("panel.choose_more", lang, n=k + 1)
             view.add_item(discord.ui.Select(
-                custom_id=f"tt:n:{gid}:{seat}:{stamp}:{encode_prefix(prefix)}:{k}",
-                placeholder=_clip(placeholder, 150), options=options, row=k,
+                custom_id=f"tt:n:{gid}:{seat}:{stamp}:{here}:{k}",
+                placeholder=limits.placeholder(placeholder), options=options, row=k,
             ))
     if prefix:
         view.add_item(discord.ui.Button(
-            label=_clip(t("panel.back", lang), 80), style=discord.ButtonStyle.secondary,
-            custom_id=f"tt:b:{gid}:{seat}:{stamp}:{encode_prefix(prefix[:-1])}", row=4,
+            label=limits.button_label(t("panel.back", lang)), style=discord.ButtonStyle.secondary,
+            custom_id=f"tt:b:{gid}:{seat}:{stamp}:{encode_prefix(prefix[:-1], gid, seat, stamp)}", row=4,
         ))
-    return _join(parts), view
+    return _join(parts), limits.fit_view(view) or view
 
 
 def _join(parts: list[str]) -> str:
-    text = "\n\n".join(p for p in parts if p)
-    return text if len(text) <= 1900 else text[:1899] + "…"
+    """The panel text; when too long, its longest part (a long private text, say) is shortened so
+    the header and the question stay whole."""
+    parts = [p for p in parts if p]
+    limit = limits.CONTENT - 100
+    excess = limits.size("\n\n".join(parts)) - limit
+    if excess > 0 and parts:
+        longest = max(range(len(parts)), key=lambda i: limits.size(parts[i]))
+        parts[longest] = limits.shorten(parts[longest], max(1, limits.size(parts[longest]) - excess))
+    return limits.shorten("\n\n".join(parts), limit)
 
 
 def channel_view(game_id: int, lang: str) -> discord.ui.View:
     """Controls under a channel post: open one's own panel (ephemeral)."""
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(
-        label=t("panel.open", lang), style=discord.ButtonStyle.success, custom_id=f"tt:p:{game_id}",
+        label=limits.button_label(t("panel.open", lang)), style=discord.ButtonStyle.success,
+        custom_id=f"tt:p:{game_id}",
     ))
     return view
 

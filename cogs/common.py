@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import limits
 from bot.delivery import inert
 from bot.games.base import IllegalAction, Player, Rng
 from bot.games.registry import game_class
@@ -17,6 +21,10 @@ if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 log = logging.getLogger(__name__)
+
+ANSWER_WITHIN = 2.0
+"""Seconds after which a handler that has not answered yet defers (Discord drops an interaction
+that is not answered within 3 seconds: "The application did not respond")."""
 
 
 def lang(interaction: discord.Interaction) -> str:
@@ -36,29 +44,147 @@ def refusal_text(exc: SessionError | IllegalAction, language: str) -> str:
     params: dict[str, Any] = dict(exc.params)
     if "game" in params and isinstance(params["game"], str):
         params["game"] = t(f"{params['game']}.name", language)
+    # parameters may carry what a user typed: never echo it unbounded
+    params = {k: limits.echo(v) if isinstance(v, str) else v for k, v in params.items()}
     return "⛔ " + t(exc.key, language, **params)
+
+
+def _answer_lock(interaction: discord.Interaction) -> asyncio.Lock:
+    """One lock per interaction: the deferral watchdog and the handler never answer at once."""
+    lock = interaction.extras.get("tt_answer_lock")
+    if lock is None:
+        lock = interaction.extras["tt_answer_lock"] = asyncio.Lock()
+    return lock
+
+
+@asynccontextmanager
+async def in_time(interaction: discord.Interaction, *, update: bool = False,
+                  ephemeral: bool = True) -> AsyncIterator[None]:
+    """Run the body; if it has not answered after :data:`ANSWER_WITHIN` seconds, defer for it.
+
+    ``update``: the interaction came from a component whose message the answer edits (a deferred
+    update); otherwise a "thinking…" message (ephemeral or not) that the answer fills in. The body
+    must answer through :func:`reply`, :func:`edit` or :func:`defer`, which follow the deferral.
+    """
+
+    task = watch(interaction, update=update, ephemeral=ephemeral)
+    try:
+        yield
+    finally:
+        task.cancel()
+        with suppress(asyncio.CancelledError):
+            await task
+
+
+_watchdogs: set[asyncio.Task[None]] = set()
+
+
+def watch(interaction: discord.Interaction, *, update: bool = False, ephemeral: bool = True) -> asyncio.Task[None]:
+    """Start the deferral watchdog of :func:`in_time` for a handler that runs on its own (a slash
+    command: started from the cog's ``interaction_check``); it ends after one check."""
+
+    async def guard() -> None:
+        await asyncio.sleep(ANSWER_WITHIN)
+        async with _answer_lock(interaction):
+            if interaction.response.is_done():
+                return
+            try:
+                if update:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            except discord.HTTPException as exc:
+                log.warning("deferring interaction %s failed: %s", interaction.id, exc)
+
+    task = asyncio.get_running_loop().create_task(guard())
+    _watchdogs.add(task)
+    task.add_done_callback(_watchdogs.discard)
+    return task
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = True, thinking: bool = True) -> None:
+    """Defer now (work that is known to be slow: a render, a DM, a loop of attacks)."""
+    async with _answer_lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
 
 
 async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bool = True,
                 view: discord.ui.View | None = None, **kwargs: Any) -> None:
     """Answer an interaction whether or not it was already answered or deferred."""
     if view is not None:
-        kwargs["view"] = inert(view)
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        kwargs["view"] = inert(limits.fit_view(view))
+    content = limits.content(content)
+    async with _answer_lock(interaction):
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+        else:
+            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message a component is on, whether or not the click was deferred."""
+    if kwargs.get("view") is not None:
+        kwargs["view"] = inert(limits.fit_view(kwargs["view"]))
+    if isinstance(kwargs.get("content"), str):
+        kwargs["content"] = limits.content(kwargs["content"])
+    if isinstance(kwargs.get("embed"), discord.Embed):
+        kwargs["embed"] = limits.fit_embed(kwargs["embed"])
+    async with _answer_lock(interaction):
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
+
+
+def game_id_of(interaction: discord.Interaction) -> int | None:
+    """The game of the interaction's channel (for logs), without loading anything."""
+    bot = bot_of(interaction)
+    sessions = getattr(bot, "sessions", None)
+    return sessions.channels.get(interaction.channel_id or 0) if sessions is not None else None
+
+
+async def apologise(interaction: discord.Interaction, what: str, error: BaseException,
+                    game_id: int | None = None) -> None:
+    """Log an unexpected failure with its game id and tell the user, briefly, in their language."""
+    if game_id is None:
+        game_id = game_id_of(interaction)
+    log.error("%s failed (game %s, user %s, channel %s)", what, game_id, interaction.user.id,
+              interaction.channel_id, exc_info=error)
+    if interaction.type is discord.InteractionType.autocomplete:
+        return
+    try:
+        await reply(interaction, "⚠️ " + t("err.unexpected", lang(interaction)))
+    except discord.HTTPException as exc:
+        log.warning("could not apologise for %s (game %s): %s", what, game_id, exc)
 
 
 async def refuse(interaction: discord.Interaction, exc: SessionError | IllegalAction) -> None:
     await reply(interaction, refusal_text(exc, lang(interaction)))
 
 
+def in_game_channel(interaction: discord.Interaction, session: Session) -> bool:
+    """The control is used in the game's own channel (not a forwarded or copied message)."""
+    return interaction.channel_id == session.row.channel_id
+
+
 def is_moderator(interaction: discord.Interaction, session: Session) -> bool:
+    """The host or a moderator, acting in the game's channel: a moderator's permissions come from
+    the channel the control is used in, so a forwarded control elsewhere must not count."""
+    if not in_game_channel(interaction, session):
+        return False
     if interaction.user.id == session.row.host_id:
         return True
     perms = interaction.permissions
     return bool(perms and (perms.manage_channels or perms.administrator))
+
+
+def check_moderator(interaction: discord.Interaction, session: Session) -> None:
+    """Refuse unless :func:`is_moderator` (saying so when the control is from another channel)."""
+    if not in_game_channel(interaction, session):
+        raise SessionError("err.wrong_channel")
+    if not is_moderator(interaction, session):
+        raise SessionError("err.moderator_only")
 
 
 # ---- lobby --------------------------------------------------------------------------
@@ -136,7 +262,8 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
         if teams:
             view.add_item(discord.ui.Select(
                 custom_id=f"tt:t:{gid}", placeholder=t("lobby.pick_team", language), row=next_row,
-                options=[discord.SelectOption(label=cls.team_label(i, row.options, language)[:100], value=str(i))
+                options=[discord.SelectOption(label=limits.option_label(cls.team_label(i, row.options, language)),
+                                              value=str(i))
                          for i in range(teams)],
             ))
             next_row += 1
@@ -144,23 +271,23 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
             view.add_item(discord.ui.Select(
                 custom_id=f"tt:o:{gid}:{spec.name}", row=next_row,
                 placeholder=t("lobby.set_option", language, option=t(spec.label_key, language)),
-                options=[discord.SelectOption(label=t(key, language)[:100], value=str(i),
+                options=[discord.SelectOption(label=limits.option_label(t(key, language)), value=str(i),
                                               default=row.options.get(spec.name) == value)
                          for i, (value, key) in enumerate(spec.choices[:25])],
             ))
             next_row += 1
-        return embed, view
+        return limits.fit_embed(embed), limits.fit_view(view)
     if row.status == "running" and row.seat_users:
         game = session.game
         seating = []
         for seat, users in enumerate(row.seat_users):
             side = game.side_name(game.side_of(seat), language) if game else str(seat + 1)
             seating.append(f"{seat + 1}. {' '.join(f'<@{u}>' for u in users)} — {side}")
-        embed.add_field(name=t("lobby.seating", language), value="\n".join(seating)[:1024], inline=False)
+        embed.add_field(name=t("lobby.seating", language), value="\n".join(seating), inline=False)
         embed.set_footer(text=t("lobby.started", language))
     else:
         embed.set_footer(text=t(f"lobby.status_{row.status}", language))
-    return embed, None
+    return limits.fit_embed(embed), None
 
 
 async def refresh_lobby(bot: TabletopBot, session: Session) -> None:
@@ -197,4 +324,4 @@ def status_text(session: Session, language: str) -> str:
                 lines.append(t("status.seat_deadline", language, name=session.seat_name(seat), ts=int(due)))
     elif row.status == "lobby":
         lines.append(t("status.lobby", language, n=len(row.lobby)))
-    return "\n".join(lines)[:1900]
+    return limits.shorten("\n".join(lines), limits.CONTENT - 100)

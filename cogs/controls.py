@@ -9,6 +9,8 @@ that no longer exists or is no longer legal is answered "no longer available".
 from __future__ import annotations
 
 import logging
+import secrets
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -17,9 +19,29 @@ from bot.app import TabletopBot
 from bot.delivery import inert, mentions, result_line
 from bot.games.base import IllegalAction
 from bot.i18n import t
-from bot.panels import action_hash, build_panel, choices_under, decode_prefix, find_action
+from bot.panels import (
+    CONTROL_KEY_META,
+    build_panel,
+    choices_under,
+    decode_prefix,
+    find_action,
+    find_admin_action,
+    set_control_key,
+)
 from bot.sessions import Session, SessionError
-from cogs.common import is_moderator, lang, lobby_message, refuse, reply, user_info
+from cogs.common import (
+    apologise,
+    check_moderator,
+    defer,
+    edit,
+    in_game_channel,
+    in_time,
+    lang,
+    lobby_message,
+    refuse,
+    reply,
+    user_info,
+)
 from cogs.game import send_panel
 
 log = logging.getLogger(__name__)
@@ -29,6 +51,15 @@ class ControlsCog(commands.Cog):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        """The per-install secret of the control tags: created once, kept in the database."""
+        key = await self.bot.store.get_meta(CONTROL_KEY_META)
+        if key is None:
+            key = secrets.token_hex(32)
+            await self.bot.store.set_meta(CONTROL_KEY_META, key)
+            log.info("created the secret for control tags")
+        set_control_key(bytes.fromhex(key))
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
@@ -36,19 +67,29 @@ class ControlsCog(commands.Cog):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if not custom_id.startswith("tt:"):
             return
+        parts = custom_id.split(":")
+        game_id = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None
         try:
-            await self.route(interaction, custom_id.split(":"))
+            # a click that opens a new ephemeral message defers as "thinking", the rest as an update
+            async with in_time(interaction, update=parts[1] not in ("p", "d")):
+                await self.route(interaction, parts)
         except (SessionError, IllegalAction) as exc:
-            await refuse(interaction, exc)
+            await self.answer_safely(interaction, game_id, refuse(interaction, exc))
         except (ValueError, IndexError, KeyError):
-            log.warning("malformed control %r from user %s", custom_id, interaction.user.id)
-            await reply(interaction, "⛔ " + t("err.bad_control", lang(interaction)))
+            log.warning("malformed control %r from user %s", custom_id[:100], interaction.user.id)
+            await self.answer_safely(interaction, game_id,
+                                     reply(interaction, "⛔ " + t("err.bad_control", lang(interaction))))
         except discord.HTTPException as exc:
-            log.warning("answering control %r failed: %s", custom_id, exc)
-        except Exception:
-            log.exception("control %r failed", custom_id)
-            if not interaction.response.is_done():
-                await reply(interaction, "⚠️ " + t("err.internal", lang(interaction)))
+            log.warning("answering a control of game %s failed: %s", game_id, exc)
+        except Exception as exc:
+            await apologise(interaction, f"control {parts[1] if len(parts) > 1 else '?'}", exc, game_id)
+
+    @staticmethod
+    async def answer_safely(interaction: discord.Interaction, game_id: int | None, answer: Any) -> None:
+        try:
+            await answer
+        except discord.HTTPException as exc:
+            log.warning("answering a control of game %s failed: %s", game_id, exc)
 
     async def route(self, interaction: discord.Interaction, parts: list[str]) -> None:
         kind, gid = parts[1], int(parts[2])
@@ -103,12 +144,14 @@ class ControlsCog(commands.Cog):
         if session.row.seat_counts[seat] != stamp:
             raise SessionError("err.stale")
         if kind == "a":
-            action = find_action(game, seat, parts[5])
+            action = find_action(game, session.id, seat, stamp, parts[5])
             if action is None:
                 raise SessionError("err.stale")
             await self.act(interaction, session, seat, stamp, action)
             return
-        prefix = decode_prefix(parts[5])
+        prefix = decode_prefix(game, session.id, seat, stamp, language, parts[5])
+        if prefix is None:
+            raise SessionError("err.stale")
         if kind == "n":
             prefix = prefix + [int(self.values(interaction)[0])]
             choices, _ = choices_under(game, seat, language, prefix)
@@ -118,7 +161,7 @@ class ControlsCog(commands.Cog):
                 await self.act(interaction, session, seat, stamp, choices[0].action)
                 return
         content, view = build_panel(session, seat, language, prefix)
-        await interaction.response.edit_message(content=content, view=inert(view))
+        await edit(interaction, content=content, view=view)
 
     async def act(self, interaction: discord.Interaction, session: Session, seat: int, stamp: int,
                   action: dict) -> None:
@@ -131,7 +174,7 @@ class ControlsCog(commands.Cog):
                  and (txt := game.event_text(ev, language))]
         note = "✅ " + ("\n".join(notes[-6:]) if notes else t("panel.done", language))
         content, view = build_panel(result.session, seat, language, note=note)
-        await interaction.response.edit_message(content=content, view=inert(view))
+        await edit(interaction, content=content, view=view)
 
     # ---- lobby -----------------------------------------------------------------------
     async def lobby_button(self, interaction: discord.Interaction, session: Session, verb: str) -> None:
@@ -143,8 +186,7 @@ class ControlsCog(commands.Cog):
         elif verb == "start":
             session = await sessions.start(session.id, interaction.user.id)
         elif verb == "cancel":
-            if not is_moderator(interaction, session):
-                raise SessionError("err.moderator_only")
+            check_moderator(interaction, session)
             session = await sessions.abort(session.id)
         else:
             raise ValueError(verb)
@@ -152,15 +194,14 @@ class ControlsCog(commands.Cog):
 
     async def update_lobby(self, interaction: discord.Interaction, session: Session) -> None:
         embed, view = lobby_message(session)
-        await interaction.response.edit_message(embed=embed, view=inert(view))
+        await edit(interaction, embed=embed, view=view)
 
     # ---- confirmations and moderation ------------------------------------------------
     async def confirm_abort(self, interaction: discord.Interaction, session: Session) -> None:
-        if not is_moderator(interaction, session):
-            raise SessionError("err.moderator_only")
+        check_moderator(interaction, session)
         await self.bot.sessions.abort(session.id)
         language = session.row.lang
-        await interaction.response.edit_message(content="✅ " + t("confirm.aborted", lang(interaction)), view=None)
+        await edit(interaction, content="✅ " + t("confirm.aborted", lang(interaction)), view=None)
         await self.bot.publisher.post(
             session.row.channel_id,
             "🛑 " + t("notice.aborted", language, game=t(f"{session.row.game}.name", language),
@@ -170,8 +211,10 @@ class ControlsCog(commands.Cog):
 
     async def confirm_concede(self, interaction: discord.Interaction, session: Session) -> None:
         language = session.row.lang
+        if not in_game_channel(interaction, session):
+            raise SessionError("err.wrong_channel")
         await self.bot.sessions.concede(session.id, interaction.user.id)
-        await interaction.response.edit_message(content="✅ " + t("confirm.conceded", lang(interaction)), view=None)
+        await edit(interaction, content="✅ " + t("confirm.conceded", lang(interaction)), view=None)
         await self.bot.publisher.post(
             session.row.channel_id, "🏳️ " + t("notice.conceded", language, who=f"<@{interaction.user.id}>"),
             allowed_mentions=mentions([]),
@@ -186,6 +229,7 @@ class ControlsCog(commands.Cog):
         seats = session.seats_of(interaction.user.id)
         if not seats or session.game is None:
             raise SessionError("err.spectator")
+        await defer(interaction)  # a DM to Discord and back: may well take over three seconds
         publisher = self.bot.publisher
         user_id = interaction.user.id
         publisher.dm_closed.discard(user_id)
@@ -198,16 +242,15 @@ class ControlsCog(commands.Cog):
             await reply(interaction, "⛔ " + t("panel.dms_still_closed", language))
 
     async def admin_action(self, interaction: discord.Interaction, session: Session, digest: str) -> None:
-        if not is_moderator(interaction, session):
-            raise SessionError("err.moderator_only")
+        check_moderator(interaction, session)
         game = session.game
         if game is None:
             raise SessionError("err.not_running")
-        action = next((a for a in game.admin_actions() if action_hash(a) == digest), None)
+        action = find_admin_action(game, session.id, digest)
         if action is None:
             raise SessionError("err.stale")
         await self.bot.sessions.act_admin(session.id, interaction.user.id, action)
-        await interaction.response.edit_message(content="✅ " + t("panel.done", lang(interaction)), view=None)
+        await edit(interaction, content="✅ " + t("panel.done", lang(interaction)), view=None)
 
 
 async def setup(bot: TabletopBot) -> None:

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot import limits
 from bot.app import TabletopBot
-from bot.delivery import inert, render_board
+from bot.delivery import render_board
 from bot.games.base import ADMIN, IllegalAction
 from bot.games.registry import GAMES, available, game_class
 from bot.i18n import t
-from bot.panels import action_hash, build_panel
+from bot.panels import admin_hash, build_panel
 from bot.sessions import Session, SessionError
 from cogs.common import (
+    apologise,
     bot_of,
-    is_moderator,
+    check_moderator,
+    defer,
     lang,
     lobby_message,
     refresh_lobby,
@@ -26,11 +30,17 @@ from cogs.common import (
     reply,
     status_text,
     user_info,
+    watch,
 )
 
 log = logging.getLogger(__name__)
 
 MAX_DEADLINE_HOURS = 24 * 14
+MAX_OPTIONS_TEXT = 200
+"""``/game new options:`` is a few ``name=value`` pairs; Discord refuses longer input itself."""
+PUBLIC_ANSWERS = ("new", "board")
+"""Commands whose answer is a public message (a deferral must be public too)."""
+RULES_MESSAGES = 3
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -44,6 +54,41 @@ class GameCog(commands.Cog):
 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
+        self._previous_on_error: Any = None
+
+    async def cog_load(self) -> None:
+        """Install the tree-wide error handler: an unexpected failure in any slash command gets a
+        short apology instead of Discord's "The application did not respond"."""
+        tree = self.bot.tree
+        self._previous_on_error = tree.on_error
+        tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def cog_unload(self) -> None:
+        if self._previous_on_error is not None:
+            self.bot.tree.on_error = self._previous_on_error  # type: ignore[method-assign]
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        try:
+            if isinstance(original, (SessionError, IllegalAction)):
+                await refuse(interaction, original)
+                return
+            if isinstance(error, app_commands.NoPrivateMessage):
+                await reply(interaction, "⛔ " + t("err.guild_only", lang(interaction)))
+                return
+        except discord.HTTPException as exc:
+            log.warning("answering a refusal failed: %s", exc)
+            return
+        name = interaction.command.qualified_name if interaction.command else "?"
+        await apologise(interaction, f"/{name}", original)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every command of this cog is answered within Discord's three seconds (see ``watch``)."""
+        if interaction.type is discord.InteractionType.application_command:
+            name = interaction.command.name if interaction.command else ""
+            watch(interaction, ephemeral=name not in PUBLIC_ANSWERS)
+        return True
 
     async def _session(self, interaction: discord.Interaction, *, broken_ok: bool = False) -> Session | None:
         """The channel's game (None, after answering, when there is none or it cannot be loaded
@@ -60,9 +105,12 @@ class GameCog(commands.Cog):
                                  ) -> Session | None:
         """The channel's game, if the caller is its host or a moderator (else refused)."""
         session = await self._session(interaction, broken_ok=broken_ok)
-        if session is not None and not is_moderator(interaction, session):
-            await refuse(interaction, SessionError("err.moderator_only"))
-            return None
+        if session is not None:
+            try:
+                check_moderator(interaction, session)
+            except SessionError as exc:
+                await refuse(interaction, exc)
+                return None
         return session
 
     # ---- /game new -------------------------------------------------------------------
@@ -74,8 +122,8 @@ class GameCog(commands.Cog):
     )
     @app_commands.choices(game=game_choices())
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                  options: str | None = None, deadline_hours: app_commands.Range[float, 0, MAX_DEADLINE_HOURS] = 0.0
-                  ) -> None:
+                  options: app_commands.Range[str, 1, MAX_OPTIONS_TEXT] | None = None,
+                  deadline_hours: app_commands.Range[float, 0, MAX_DEADLINE_HOURS] = 0.0) -> None:
         try:
             if game.value not in available():
                 raise SessionError("err.unknown_game", game=game.value)
@@ -88,7 +136,7 @@ class GameCog(commands.Cog):
             await refuse(interaction, exc)
             return
         embed, view = lobby_message(session)
-        await interaction.response.send_message(embed=embed, view=inert(view))
+        await reply(interaction, "", embed=embed, view=view, ephemeral=False)
         message = await interaction.original_response()
         await self.bot.store.set_message(session.id, "lobby", message.channel.id, message.id)
         log.info("game %s (%s) opened in channel %s", session.id, game.value, interaction.channel_id)
@@ -115,19 +163,23 @@ class GameCog(commands.Cog):
 
     @game.command(name="board", description=_("Post the current board", key="cmd.board"))
     async def board(self, interaction: discord.Interaction) -> None:
+        if self.bot.sessions.by_channel(interaction.channel_id or 0) is not None:
+            # loading a big game and drawing its board may take longer than Discord waits
+            await defer(interaction, ephemeral=False)
         session = await self._session(interaction)
         if session is None:
             return
         if session.game is None:
             await reply(interaction, "ℹ️ " + t("err.not_running", lang(interaction)))
             return
-        await interaction.response.defer(thinking=True)
         board = await render_board(session, session.row.lang)
-        await interaction.followup.send(status_text(session, session.row.lang), file=board,
-                                        allowed_mentions=discord.AllowedMentions.none())
+        await reply(interaction, status_text(session, session.row.lang), file=board, ephemeral=False,
+                    allowed_mentions=discord.AllowedMentions.none())
 
     @game.command(name="hand", description=_("Your private view and controls (only you see it)", key="cmd.hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
+        if self.bot.sessions.by_channel(interaction.channel_id or 0) is not None:
+            await defer(interaction)  # the game may have to be loaded first
         session = await self._session(interaction)
         if session is None:
             return
@@ -149,9 +201,7 @@ class GameCog(commands.Cog):
                 text = session.game.event_text(event, language)
                 if text:
                     lines.append(f"`{record.seq:>3}` {text}")
-        body = "\n".join(lines[-25:]) or t("log.empty", language)
-        while len(body) > 1900:
-            body = body[body.index("\n") + 1:] if "\n" in body else body[-1900:]
+        body = limits.tail_lines(lines[-25:], limits.CONTENT - 100) or t("log.empty", language)
         await reply(interaction, body)
 
     @game.command(name="rules", description=_("A summary of a game's rules", key="cmd.rules"))
@@ -166,7 +216,9 @@ class GameCog(commands.Cog):
         if key is None:
             await reply(interaction, "ℹ️ " + t("err.rules_which", language))
             return
-        await reply(interaction, f"**{t(f'{key}.name', language)}**\n{t(f'{key}.rules', language)}"[:1990])
+        chunks = limits.split(f"**{t(f'{key}.name', language)}**\n{t(f'{key}.rules', language)}")
+        for chunk in chunks[:RULES_MESSAGES]:
+            await reply(interaction, chunk)
 
     # ---- leaving and ending ----------------------------------------------------------
     @game.command(name="leave", description=_("Leave the lobby, or concede the game", key="cmd.leave"))
@@ -215,9 +267,9 @@ class GameCog(commands.Cog):
             return
         view = discord.ui.View(timeout=None)
         for n, action in enumerate(actions[:20]):
-            label = " · ".join(session.game.action_path(ADMIN, action, language))[:80]
+            label = limits.button_label(" · ".join(session.game.action_path(ADMIN, action, language)))
             view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.danger, row=n // 5,
-                                            custom_id=f"tt:m:{session.id}:{action_hash(action)}"))
+                                            custom_id=f"tt:m:{session.id}:{admin_hash(action, session.id)}"))
         await reply(interaction, t("admin.title", language), view=view)
 
     # ---- /games ----------------------------------------------------------------------
@@ -242,13 +294,14 @@ class GameCog(commands.Cog):
                          f"({status}, {len(row.lobby)}) {link}")
         if len(rows) > 30:
             lines.append(t("games.more", language, n=len(rows) - 30))
-        await reply(interaction, "\n".join(lines)[:1990])
+        await reply(interaction, limits.shorten("\n".join(lines), limits.CONTENT))
 
 
 def danger_button(label: str, custom_id: str) -> discord.ui.View:
     """A one-button confirmation (the button is routed by its custom id in cogs/controls.py)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.danger, custom_id=custom_id))
+    view.add_item(discord.ui.Button(label=limits.button_label(label), style=discord.ButtonStyle.danger,
+                                    custom_id=custom_id))
     return view
 
 
@@ -267,7 +320,8 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
     publisher = bot_of(interaction).publisher
     if interaction.user.id in publisher.dm_closed and len(view.children) < 25:
         # offer to try DMs again once the player has opened them
-        view.add_item(discord.ui.Button(label=t("panel.dms_open", language), style=discord.ButtonStyle.secondary,
+        view.add_item(discord.ui.Button(label=limits.button_label(t("panel.dms_open", language)),
+                                        style=discord.ButtonStyle.secondary,
                                         custom_id=f"tt:d:{session.id}", row=4))
     await reply(interaction, content, view=view)
 

@@ -54,6 +54,14 @@ def panel_stamp(message: Any) -> tuple[int, int, int] | None:
     return int(parts[2]), int(parts[3]), int(parts[4])
 
 
+def is_button_for(table: Table, custom_id: str, action: dict[str, Any]) -> bool:
+    """Whether an action button stands for ``action``: its tag is keyed with the install's secret,
+    which the test reads from the bot's database (as only the bot itself can)."""
+    rows = db_query(table.db, "SELECT value FROM meta WHERE key = 'control_key'")
+    _, _, gid, seat, stamp, digest = custom_id.split(":")
+    return action_hash(action, int(gid), int(seat), int(stamp), key=bytes.fromhex(rows[0][0])) == digest
+
+
 def user_lang(user: Any) -> str:
     return "ru" if str(user.locale).lower().startswith("ru") else "en"
 
@@ -203,11 +211,10 @@ class ColdWarDriver:
     # ---- acting ------------------------------------------------------------------------
     async def operate(self, user: Any, panel: Any, game: ColdWar, seat: int, action: dict[str, Any]) -> Any:
         """Press the controls leading to ``action`` (buttons by hash, nested selects by label)."""
-        digest = action_hash(action)
         path = game.action_path(seat, action, user_lang(user))
         current = panel
         for depth in range(6):
-            buttons = [c for c in custom_ids(current, "tt:a:") if c.endswith(":" + digest)]
+            buttons = [c for c in custom_ids(current, "tt:a:") if is_button_for(self.table, c, action)]
             if buttons:
                 return await self.fake.click(user, current, custom_id=buttons[0])
             assert not custom_ids(current, "tt:a:"), f"{action} is not among the buttons of {current.content!r}"

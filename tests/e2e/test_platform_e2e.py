@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import t
 from tests.e2e.helpers import (
     assert_clean_output,
     custom_ids,
@@ -30,7 +31,14 @@ async def test_deadline_reminder_and_expiry_survive_a_restart(tmp_path: Path) ->
     async with FakeDiscord() as fake:
         table = await make_table(fake, tmp_path, ["alice", "bob"])
         lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], deadline_hours=0.0025)  # 9 s
-        assert "9" in json.dumps(lobby.embeds) or "0.15" in json.dumps(lobby.embeds)
+        fields = {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}
+        # 0.0025 h = 9 s = 0.15 min; under an hour the lobby states it in minutes
+        deadline_line = f"{t('lobby.deadline', 'en')}: **{t('lobby.deadline_minutes', 'en', n='0.15')}**"
+        assert deadline_line in fields[t("lobby.options", "en")].split("\n")
+        # both players are listed under a heading that counts two of them
+        heading = next(name for name in fields if name.startswith("Players: "))
+        assert heading.startswith("Players: 2 (")
+        assert fields[heading].split("\n") == [f"• <@{table.user('alice').id}> 👑", f"• <@{table.user('bob').id}>"]
         await start_lobby(table, "alice", lobby)
         await fake.wait_for(lambda: turn_posts(table), timeout=20)
         actor = last_turn_post(table).mentions[0]
