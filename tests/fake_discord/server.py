@@ -218,6 +218,8 @@ class FakeDiscord:
         self.resumes: list[tuple[float, dict[str, Any]]] = []
         self.interactions: list[InteractionResult] = []
         self._by_token: dict[str, InteractionResult] = {}
+        self.gateway_down = False  # switch: new gateway connections are refused with 503
+        self.require_token = False  # switch: as Discord, /gateway/bot and /users/@me need "Bot <token>"
         self.reject_tokens = False  # switch: GET /users/@me answers 401, as Discord does for a bad token
         self._rate_rules: list[_RateRule] = []
         self._fault_rules: list[FaultRule] = []
@@ -389,7 +391,7 @@ class FakeDiscord:
     def clear_faults(self) -> None:
         """Drop every pending ``fail_requests`` rule and end a REST outage."""
         self._fault_rules.clear()
-        self.rest_outage = False
+        self.rest_outage = self.outage_drops = False
 
     async def disconnect_gateway(self, code: int = 4000) -> None:
         """Close the bot's gateway socket; discord.py then RESUMEs (code 4000) or re-identifies."""
@@ -919,6 +921,8 @@ class FakeDiscord:
             self.dispatch(event, data)
 
     async def _ws_handler(self, request: web.Request) -> web.WebSocketResponse:
+        if self.gateway_down:  # switch: the gateway refuses every connection (an outage)
+            return web.Response(status=503)
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         self.gateway_queries.append(dict(request.query))
@@ -1110,6 +1114,10 @@ class FakeDiscord:
         rec = RecordedRequest(request.method, path, dict(request.query), body, files)
         self.requests.append(rec)
         self._last_request_at = time.monotonic()
+        if self.require_token and path.rstrip("/") in ("/gateway/bot", "/users/@me") and not request.headers.get(
+                "Authorization", "").startswith("Bot "):
+            rec.status = 401
+            return _json_response(401, {"message": "401: Unauthorized", "code": 0})
 
         fault = self._fault_for(path, request.method)
         if fault is not None and not fault.lose_response:
