@@ -141,11 +141,11 @@ class Publisher:
         self.sessions = sessions
         self.store = store
         self.dm_closed: set[int] = set()
-        self._dm_channels: dict[int, discord.abc.Messageable] = {}
+        self._dm_channels: limits.Lru[int, discord.abc.Messageable] = limits.Lru(limits.DM_CHANNELS)
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._side: set[asyncio.Task[Any]] = set()
-        self._notified: set[tuple[int, int]] = set()
+        self._notified: limits.Lru[tuple[int, int], None] = limits.Lru(limits.NOTICES)
         self._channel_locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, holders + waiters
         self._wake: asyncio.Future[None] | None = None
         self._sleepers = 0

@@ -11,7 +11,9 @@ plane counts twice (a Cyrillic letter once), so a text that fits here also fits 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
+from typing import Generic, TypeVar
 
 import discord
 
@@ -36,6 +38,11 @@ ROW_WIDTH = 5
 """Components per action row (buttons); a select fills a row on its own."""
 ECHO = 60
 """How much of a user's own text a refusal may quote back."""
+
+DM_CHANNELS = 2000
+"""DM channels remembered (least recently used dropped; a dropped one is opened again on use)."""
+NOTICES = 5000
+"""(game, user) pairs remembered as already told to use /game hand (the database remembers all)."""
 
 ELLIPSIS = "…"
 FENCE = "```"
@@ -254,3 +261,52 @@ def fit_view(view: discord.ui.View | None) -> discord.ui.View | None:
     if sum(rows.values()) > ROWS * ROW_WIDTH:
         raise ValueError("view has more components than five rows hold")
     return view
+
+
+# ---- memory ----------------------------------------------------------------------------
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Lru(Generic[K, V]):
+    """A mapping that keeps only its ``size`` most recently used keys: a per-user cache that must
+    not grow with every user the bot ever met over months of uptime. ``add``/``discard`` let it
+    serve as a bounded set too."""
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError("size must be positive")
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K, default: V | None = None) -> V | None:
+        if key not in self._items:
+            return default
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def __getitem__(self, key: K) -> V:
+        value = self._items[key]
+        self._items.move_to_end(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def pop(self, key: K, default: V | None = None) -> V | None:
+        return self._items.pop(key, default)
+
+    def add(self, key: K) -> None:
+        self[key] = None  # type: ignore[assignment]
+
+    def discard(self, key: K) -> None:
+        self._items.pop(key, None)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import ADMIN, RNG_VERSION, Action, Event, Game, IllegalAction, Player, Rng, rng_version
+from bot.games import registry
 from bot.games.registry import game_class
 from bot.store import ChannelBusy, Conflict, GameRow, Store, dumps
 
@@ -162,11 +163,8 @@ class SessionManager:
             self.channels[row.channel_id] = row.id
             if session.broken is None:
                 reason = bad.get(row.id)
-                if reason is None:
-                    try:
-                        game_class(row.game)
-                    except (KeyError, ImportError, AttributeError) as exc:
-                        reason = f"unknown game {row.game!r} ({type(exc).__name__})"
+                if reason is None and row.game not in registry.GAMES:  # rules are imported lazily, on load
+                    reason = f"unknown game {row.game!r}"
                 if reason is not None:
                     await self._mark_broken(session, reason)
                 elif row.status == "lobby" and row.id in self._marked:
@@ -288,6 +286,7 @@ class SessionManager:
 
     def _forget(self, session: Session) -> None:
         self.sessions.pop(session.id, None)
+        self._marked.discard(session.id)
         if self.channels.get(session.row.channel_id) == session.id:
             del self.channels[session.row.channel_id]
 
