@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import Any
@@ -18,6 +19,100 @@ from bot.sessions import Session, SessionManager
 from bot.store import Store
 
 log = logging.getLogger(__name__)
+
+HEARTBEAT_KEY = "last_alive"
+SHUTDOWN_GRACE = 6.0  # seconds given to posts in flight at SIGTERM; Docker kills after 10
+
+
+class Downtime:
+    """Keeps turn deadlines from running while the bot is away: stopped, crashed, or cut off from
+    Discord's gateway. Players cannot act then, so the time must not count against them.
+
+    Invariant: every running deadline has been extended for all time away up to the ``last_alive``
+    heartbeat in the ``meta`` table. The timer loop advances the heartbeat while connected; at
+    start-up the deadlines are extended by the time since it, and every stretch without a gateway
+    connection is added when the connection comes back.
+
+    The start-up extension counts from the last heartbeat, although the bot may have lived up to
+    one tick longer: over-extending by at most one tick is in the players' favour, while counting
+    from one tick later could time out a player whose deadline fell in the missed stretch.
+    """
+
+    def __init__(self, store: Store, sessions: SessionManager) -> None:
+        self.store = store
+        self.sessions = sessions
+        self.away_since: float | None = None
+        self._catching_up = 0  # extensions still waiting for game locks: deadlines stay on hold
+        self._busy = asyncio.Lock()  # held while the database is being written
+        self.closed = False
+
+    @property
+    def away(self) -> bool:
+        return self.away_since is not None or self._catching_up > 0
+
+    async def started(self, now: float) -> float:
+        """At start-up, before the gateway is connected: extend by the time since the last
+        heartbeat, and count the bot as away until it connects. Returns the seconds added."""
+        raw = await self.store.get_meta(HEARTBEAT_KEY)
+        added = 0.0
+        try:
+            last = float(raw) if raw is not None else None
+        except ValueError:
+            last = None
+        if last is not None:
+            added = await self.extend(now - last)
+        await self.heartbeat(now)
+        self.away_since = now
+        return added
+
+    def disconnected(self, now: float) -> None:
+        if self.away_since is None:
+            self.away_since = now
+
+    async def connected(self, now: float) -> float:
+        """The gateway is back: extend by the time it was gone. Returns the seconds added."""
+        if self.away_since is None or self.closed:
+            return 0.0
+        away, self.away_since = now - self.away_since, None
+        self._catching_up += 1
+        try:
+            async with self._busy:
+                if self.closed:
+                    return 0.0
+                added = await self.extend(away)
+                if self.away_since is None:  # not cut off again meanwhile
+                    await self.heartbeat(now)
+        finally:
+            self._catching_up -= 1
+        return added
+
+    async def close(self) -> None:
+        """No more writes: wait for one in flight (the store is closed next)."""
+        self.closed = True
+        async with self._busy:
+            pass
+
+    async def heartbeat(self, now: float) -> None:
+        await self.store.set_meta(HEARTBEAT_KEY, f"{now:.3f}")
+
+    async def extend(self, seconds: float) -> float:
+        """Push every running deadline and reminder ``seconds`` later, in SQLite and in memory.
+
+        Every game's lock is held meanwhile, so no move can write back deadlines it computed
+        from the unshifted values (locks are taken in id order; nothing else holds two)."""
+        if seconds <= 0:
+            return 0.0
+        sessions = sorted(self.sessions.sessions.values(), key=lambda s: s.id)
+        async with contextlib.AsyncExitStack() as stack:
+            for session in sessions:
+                await stack.enter_async_context(session.lock)
+            shifted = await self.store.shift_deadlines(seconds)
+            for session in sessions:
+                session.deadlines = {seat: (due + seconds, None if remind is None else remind + seconds)
+                                     for seat, (due, remind) in session.deadlines.items()}
+        if shifted:
+            log.info("deadlines: %d extended by %.0f s the bot was away", shifted, seconds)
+        return seconds
 
 
 class CommandTranslator(app_commands.Translator):
@@ -45,8 +140,15 @@ class TabletopBot(commands.Bot):
         self._timer: asyncio.Task[None] | None = None
         self._notices: set[asyncio.Task[Any]] = set()
         self.ready_once = asyncio.Event()
+        self.downtime: Downtime | None = None
+        self.add_listener(self._gateway_lost, "on_disconnect")
+        self.add_listener(self._gateway_back, "on_connect")
+        self.add_listener(self._gateway_back, "on_resumed")
 
     async def setup_hook(self) -> None:
+        if self.downtime is not None:  # a login retried after Discord failed mid-start: only sync is left
+            await self.sync_commands()
+            return
         started = time.perf_counter()
         self.store = await Store.open(self.config.database_path)
         self.sessions = SessionManager(self.store)
@@ -58,11 +160,25 @@ class TabletopBot(commands.Bot):
         await self.tree.set_translator(CommandTranslator())
         for ext in ("cogs.game", "cogs.controls", "cogs.godstorm"):
             await self.load_extension(ext)
-        await self.sync_commands()
+        self.downtime = Downtime(self.store, self.sessions)
+        await self.downtime.started(time.time())
         log.info("restored %d unfinished games (%d to re-publish) in %.3f s", len(self.sessions.sessions),
                  len(stale), time.perf_counter() - started)
         self._stale = stale
         self._timer = asyncio.create_task(self._timer_loop())
+        await self.sync_commands()
+
+    async def _gateway_lost(self) -> None:
+        if self.downtime is not None:
+            self.downtime.disconnected(time.time())
+
+    async def _gateway_back(self) -> None:
+        if self.downtime is not None:
+            try:
+                await self.downtime.connected(time.time())
+            except Exception:
+                if not self.is_closed():
+                    raise
 
     def announce_broken(self, session: Session) -> None:
         """Tell a channel, once, that its game cannot be loaded and how to free the channel."""
@@ -92,13 +208,19 @@ class TabletopBot(commands.Bot):
                 self.publisher.request(game_id)
 
     async def _timer_loop(self) -> None:
-        """One durable loop for every deadline: the rows live in SQLite, so a restart re-arms them."""
-        await self.wait_until_ready()
+        """One durable loop for every deadline: the rows live in SQLite, so a restart re-arms them.
+        Nothing is due while the gateway is away (players could not act); the heartbeat marks the
+        time the deadlines have been kept up to (see :class:`Downtime`)."""
+        downtime = self.downtime
+        assert downtime is not None
         while not self.is_closed():
-            try:
-                await self.tick(time.time())
-            except Exception:
-                log.exception("timer tick failed")
+            if not downtime.away:
+                try:
+                    now = time.time()
+                    await downtime.heartbeat(now)
+                    await self.tick(now)
+                except Exception:
+                    log.exception("timer tick failed")
             await asyncio.sleep(self.config.timer_interval)
 
     async def tick(self, now: float) -> None:
@@ -120,9 +242,12 @@ class TabletopBot(commands.Bot):
             self._timer.cancel()
         try:
             if hasattr(self, "publisher"):
-                await asyncio.wait_for(self.publisher.idle(), timeout=10)
+                await asyncio.wait_for(self.publisher.idle(), timeout=SHUTDOWN_GRACE)
         except (TimeoutError, Exception):
             log.warning("shutdown: some posts were not finished; they are re-published at next start")
         await super().close()
+        if self.downtime is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.downtime.close(), timeout=1.0)
         if hasattr(self, "store"):
             await self.store.close()

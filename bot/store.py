@@ -511,6 +511,15 @@ class Store:
         ) as cur:
             return [(r[0], r[1]) for r in await cur.fetchall()]
 
+    async def shift_deadlines(self, seconds: float) -> int:
+        """Push every open deadline and pending reminder ``seconds`` later, in one transaction (the
+        bot was away: players could not act). Returns how many deadlines moved."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE deadlines SET due_at = due_at + ?, remind_at = remind_at + ?", (seconds, seconds)
+            )
+            return cur.rowcount
+
     # ---- install-wide settings ---------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:
         async with self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
