@@ -1,14 +1,19 @@
-"""Cold War table PNG from the public view: target card, both sides' groups, agents, score track."""
+"""Cold War table PNG from the public view: target card, both sides' groups, agents, score track.
+
+The frames and labels that never change (background, title, card and panel frames, the panels'
+headings) are drawn once per language and cached; a render copies that base, draws the view with
+cached text masks, and maps the result onto the game's fixed palette.
+"""
 
 from __future__ import annotations
 
-import io
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from render.common import font, to_png, wrap
+from render.common import Colour, encode_png, font, palette, text, wrap
 
 W, H = 1400, 926
 BG = (22, 27, 38)
@@ -20,8 +25,14 @@ SIDE_DARK = [(30, 58, 104), (100, 30, 34)]
 FACTION = {"military": (176, 96, 58), "economic": (212, 170, 48), "political": (140, 92, 196),
            "media": (48, 166, 160)}
 GOLD = (240, 196, 64)
+CARD = (236, 228, 206)
+FRAME = (52, 60, 78)
 P = "coldwar."
-MAX_BYTES = 800_000
+# Flat colours that must survive the palette exactly.
+EXACT_COLOURS: tuple[Colour, ...] = (BG, PANEL, INK, MUTED, *SIDE, *SIDE_DARK, *FACTION.values(), GOLD, CARD, FRAME)
+TARGET_BOX = (24, 112, 360, 560)
+PANEL_BOXES = ((408, 112, W - 408 - 24, 330), (408, 458, W - 408 - 24, 330))
+TRACK_BOX = (24, 806, W - 48)
 
 
 def _tx(key: str, lang: str, **kw: Any) -> str:
@@ -37,10 +48,10 @@ def _name(view: dict[str, Any], seat: int, lang: str) -> str:
     return f"{side} · {_tx('r.seat', lang, n=seat + 1)}"
 
 
-def _centered(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], text: str, fnt: Any,
+def _centered(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], label: str, fnt: Any,
               fill: tuple[int, int, int]) -> None:
     x0, y0, x1, y1 = box
-    d.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=fnt, fill=fill, anchor="mm")
+    text(d, ((x0 + x1) / 2, (y0 + y1) / 2), label, fnt, fill, "mm")
 
 
 def _diamond(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]) -> None:
@@ -58,47 +69,46 @@ def _faction_icon(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fac: s
 
 
 def _target_card(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, x: int, y: int) -> None:
-    w, h = 360, 560
+    w, h = TARGET_BOX[2:]
     tgt = view.get("target")
-    d.rounded_rectangle((x, y, x + w, y + h), radius=18, fill=(236, 228, 206), outline=GOLD, width=4)
     if tgt is None:
         _centered(d, (x, y, x + w, y + h), _tx("r.no_target", lang), font(28, "bold"), (60, 60, 60))
         return
     dark = (34, 34, 40)
     kind = _tx("r.event" if tgt["kind"] == "event" else "r.country", lang)
-    d.text((x + 20, y + 16), kind.upper(), font=font(20, "bold"), fill=(120, 90, 40))
+    text(d, (x + 20, y + 16), kind.upper(), font(20, "bold"), (120, 90, 40))
     lines = wrap(d, t(P + "target." + tgt["id"], lang), font(36, "bold"), w - 40, 2)
     for i, line in enumerate(lines):
-        d.text((x + 20, y + 44 + i * 42), line, font=font(36, "bold"), fill=dark)
+        text(d, (x + 20, y + 44 + i * 42), line, font(36, "bold"), dark)
     top = y + 140
     # stability diamond
     _diamond(d, x + 75, top + 70, 62, (58, 70, 96))
     _centered(d, (x + 13, top + 8, x + 137, top + 132), str(tgt["stability"]), font(52, "bold"), INK)
-    d.text((x + 75, top + 142), _tx("r.stability", lang), font=font(18), fill=dark, anchor="mt")
+    text(d, (x + 75, top + 142), _tx("r.stability", lang), font(18), dark, "mt")
     # victory points
     d.ellipse((x + 200, top + 18, x + 320, top + 138), fill=GOLD, outline=dark, width=3)
     _centered(d, (x + 200, top + 18, x + 320, top + 124), str(tgt["vp"]), font(50, "bold"), dark)
-    d.text((x + 260, top + 112), _tx("r.vp", lang), font=font(16, "bold"), fill=dark, anchor="mm")
-    d.text((x + 260, top + 142), _tx("r.points", lang), font=font(18), fill=dark, anchor="mt")
+    text(d, (x + 260, top + 112), _tx("r.vp", lang), font(16, "bold"), dark, "mm")
+    text(d, (x + 260, top + 142), _tx("r.points", lang), font(18), dark, "mt")
     # group limit
     yy = top + 190
-    d.text((x + 20, yy), _tx("r.limit", lang, n=tgt["limit"]), font=font(20, "bold"), fill=dark)
+    text(d, (x + 20, yy), _tx("r.limit", lang, n=tgt["limit"]), font(20, "bold"), dark)
     for i in range(tgt["limit"]):
         _pawn(d, x + 22 + i * 34, yy + 30, (70, 70, 80))
     # priority icons, decreasing size
     yy += 86
-    d.text((x + 20, yy), _tx("r.priority", lang), font=font(20, "bold"), fill=dark)
+    text(d, (x + 20, yy), _tx("r.priority", lang), font(20, "bold"), dark)
     col_w = (w - 24) // 4
     for i, fac in enumerate(tgt["priority"]):
         r = 34 - i * 6
         cx = x + 12 + col_w * i + col_w // 2
         _faction_icon(d, cx, yy + 70, r, fac, lang)
-        d.text((cx, yy + 112), _tx(f"faction.{fac}", lang), font=font(13, "condensed"), fill=dark, anchor="mt")
+        text(d, (cx, yy + 112), _tx(f"faction.{fac}", lang), font(13, "condensed"), dark, "mt")
     if tgt["kind"] == "event":
         yy += 140
-        d.text((x + 20, yy), _tx(f"phase.{tgt['phase']}", lang).upper(), font=font(16, "bold"), fill=(120, 90, 40))
+        text(d, (x + 20, yy), _tx(f"phase.{tgt['phase']}", lang).upper(), font(16, "bold"), (120, 90, 40))
         for i, line in enumerate(wrap(d, t(P + "evdesc." + tgt["id"], lang), font(17), w - 40, 3)):
-            d.text((x + 20, yy + 24 + i * 22), line, font=font(17), fill=dark)
+            text(d, (x + 20, yy + 24 + i * 22), line, font(17), dark)
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, width: float, size: int) -> Any:
@@ -119,12 +129,11 @@ def _group_card(d: ImageDraw.ImageDraw, g: dict[str, Any], lang: str, x: int, y:
         w, h = int(132 * k), 176
         d.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=(246, 244, 238), outline=col, width=5)
         d.rounded_rectangle((x, y, x + w, y + 36), radius=12, fill=col)
-        d.text((x + w / 2, y + 18), _tx(f"faction.{g['faction']}", lang), font=font(15, "condensed-bold"),
-               fill=BG, anchor="mm")
+        text(d, (x + w / 2, y + 18), _tx(f"faction.{g['faction']}", lang), font(15, "condensed-bold"), BG, "mm")
         _centered(d, (x, y + 36, x + w, y + 116), str(g["influence"]), font(60, "bold"), ink)
         fnt = _fit(d, name, w - 12, 17)
         for i, line in enumerate(wrap(d, name, fnt, w - 12, 2)):
-            d.text((x + w / 2, y + 126 + i * 20), line, font=fnt, fill=ink, anchor="mt")
+            text(d, (x + w / 2, y + 126 + i * 20), line, fnt, ink, "mt")
         return w
     w, h = int(176 * k), 120
     yy = y + 56
@@ -133,8 +142,8 @@ def _group_card(d: ImageDraw.ImageDraw, g: dict[str, Any], lang: str, x: int, y:
     _centered(d, (x + 6, yy + 6, x + 36, yy + h - 6), str(g["influence"]), font(26, "bold"), INK)
     fnt = _fit(d, name, w - 50, 16)
     for i, line in enumerate(wrap(d, name, fnt, w - 50, 2)):
-        d.text((x + 44, yy + 14 + i * 19), line, font=fnt, fill=(225, 225, 230))
-    d.text((x + 44, yy + h - 30), _tx("r.inactive", lang), font=font(14, "bold"), fill=(250, 200, 120))
+        text(d, (x + 44, yy + 14 + i * 19), line, fnt, (225, 225, 230))
+    text(d, (x + 44, yy + h - 30), _tx("r.inactive", lang), font(14, "bold"), (250, 200, 120))
     d.line((x + w - 22, yy + 10, x + w - 10, yy + 22), fill=(250, 200, 120), width=3)
     return w
 
@@ -157,8 +166,8 @@ def _agents(d: ImageDraw.ImageDraw, side: dict[str, Any], lang: str, x: int, y: 
         label = t(P + f"agent.{i}", lang)
         col = INK if st == "hq" else (MUTED if st != "dead" else (120, 100, 100))
         lines = wrap(d, f"{i} {label}", font(13, "condensed-bold"), chip - 8, 1)
-        d.text((cx + 6, y + 5), lines[0], font=font(13, "condensed-bold"), fill=col)
-        d.text((cx + 6, y + 25), _tx(f"r.ag.{st}", lang), font=font(13), fill=col)
+        text(d, (cx + 6, y + 5), lines[0], font(13, "condensed-bold"), col)
+        text(d, (cx + 6, y + 25), _tx(f"r.ag.{st}", lang), font(13), col)
         if st == "dead":
             d.line((cx + 4, y + 4, cx + chip - 4, y + 42), fill=(200, 60, 60), width=3)
 
@@ -166,11 +175,10 @@ def _agents(d: ImageDraw.ImageDraw, side: dict[str, Any], lang: str, x: int, y: 
 def _side_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: str, x: int, y: int,
                 w: int, h: int) -> None:
     side = view["sides"][seat]
-    acting = seat in view.get("actors", [])
-    d.rounded_rectangle((x, y, x + w, y + h), radius=16, fill=PANEL,
-                        outline=SIDE[seat] if acting else (52, 60, 78), width=5 if acting else 2)
-    d.rounded_rectangle((x, y, x + w, y + 50), radius=16, fill=SIDE_DARK[seat])
-    d.text((x + 18, y + 25), _name(view, seat, lang), font=font(26, "bold"), fill=INK, anchor="lm")
+    if seat in view.get("actors", []):  # the acting side's frame, over the quiet one of the base
+        d.rounded_rectangle((x, y, x + w, y + h), radius=16, outline=SIDE[seat], width=5)
+        d.rounded_rectangle((x, y, x + w, y + 50), radius=16, fill=SIDE_DARK[seat])
+    text(d, (x + 18, y + 25), _name(view, seat, lang), font(26, "bold"), INK, "lm")
     # influence vs stability
     tgt = view.get("target")
     inf = side["influence"]
@@ -179,8 +187,8 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: s
     badge_w = 210
     bx = x + w - badge_w - 14
     d.rounded_rectangle((bx, y + 8, bx + badge_w, y + 44), radius=10, fill=(170, 40, 40) if over else (24, 28, 38))
-    d.text((bx + 10, y + 26), _tx("r.influence", lang), font=font(16), fill=MUTED, anchor="lm")
-    d.text((bx + badge_w - 10, y + 26), label, font=font(24, "bold"), fill=INK, anchor="rm")
+    text(d, (bx + 10, y + 26), _tx("r.influence", lang), font(16), MUTED, "lm")
+    text(d, (bx + badge_w - 10, y + 26), label, font(24, "bold"), INK, "rm")
     # tokens
     tx = bx - 12
     if view.get("token") == seat:
@@ -195,7 +203,6 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: s
     ax = x + 18
     ay = y + 64
     xval = side["x"]
-    d.text((ax, ay), _tx("r.agent_x", lang), font=font(16, "bold"), fill=MUTED)
     if xval == "hidden":
         xt, col = _tx("r.hidden", lang), GOLD
     elif isinstance(xval, int):
@@ -205,18 +212,17 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: s
     d.rounded_rectangle((ax, ay + 22, ax + 150, ay + 92), radius=10, fill=(48, 42, 24) if xval else (40, 46, 60),
                         outline=col, width=2)
     for i, line in enumerate(wrap(d, xt, font(17, "bold"), 136, 2)):
-        d.text((ax + 75, ay + 40 + i * 21), line, font=font(17, "bold"), fill=col, anchor="mm")
+        text(d, (ax + 75, ay + 40 + i * 21), line, font(17, "bold"), col, "mm")
     # score + trophies
-    d.text((ax, ay + 104), _tx("r.score", lang), font=font(16, "bold"), fill=MUTED)
-    d.text((ax, ay + 124), str(side["score"]), font=font(40, "bold"), fill=SIDE[seat])
+    text(d, (ax, ay + 124), str(side["score"]), font(40, "bold"), SIDE[seat])
     troph = ", ".join(t(P + "target." + tid, lang) for tid in side["trophies"]) or "—"
     for i, line in enumerate(wrap(d, troph, font(13), 150, 4)):
-        d.text((ax, ay + 174 + i * 16), line, font=font(13), fill=MUTED)
+        text(d, (ax, ay + 174 + i * 16), line, font(13), MUTED)
     # groups
     gx = x + 190
     gy = y + 64
     if not side["groups"]:
-        d.text((gx + 10, gy + 80), _tx("r.no_groups", lang), font=font(20), fill=MUTED)
+        text(d, (gx + 10, gy + 80), _tx("r.no_groups", lang), font(20), MUTED)
     need = sum((132 if g["active"] else 176) + 12 for g in side["groups"])
     k = min(1.0, (x + w - 18 - gx) / max(1, need))
     for g in side["groups"]:
@@ -228,14 +234,13 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: s
 def _score_track(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, x: int, y: int, w: int) -> None:
     goal = max(1, int(view.get("goal", 100)))
     top = max(goal, *(s["score"] for s in view["sides"]))
-    d.rounded_rectangle((x, y, x + w, y + 96), radius=14, fill=PANEL)
     bx0, bx1 = x + 24, x + w - 24
     by = y + 62
     d.rounded_rectangle((bx0, by - 6, bx1, by + 6), radius=6, fill=(60, 68, 88))
     for v in range(0, top + 1, 10):
         px = bx0 + (bx1 - bx0) * v / top
         d.line((px, by - 12, px, by + 12), fill=(110, 118, 140), width=2)
-        d.text((px, by + 16), str(v), font=font(13), fill=MUTED, anchor="mt")
+        text(d, (px, by + 16), str(v), font(13), MUTED, "mt")
     gx = bx0 + (bx1 - bx0) * goal / top
     d.line((gx, by - 22, gx, by + 14), fill=GOLD, width=4)
     for seat in (0, 1):
@@ -243,15 +248,14 @@ def _score_track(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, x: int
         px = bx0 + (bx1 - bx0) * min(sc, top) / top
         cy = by - 22 if seat == 0 else by - 4
         d.polygon([(px, cy + 14), (px - 11, cy - 4), (px + 11, cy - 4)], fill=SIDE[seat], outline=INK)
-    d.text((x + 24, y + 8), _tx("r.track", lang, goal=goal), font=font(17, "bold"), fill=INK)
+    text(d, (x + 24, y + 8), _tx("r.track", lang, goal=goal), font(17, "bold"), INK)
     sc = f"{_tx('side.0', lang)} {view['sides'][0]['score']}  ·  {_tx('side.1', lang)} {view['sides'][1]['score']}"
-    d.text((x + w - 24, y + 8), sc, font=font(17, "bold"), fill=INK, anchor="ra")
+    text(d, (x + w - 24, y + 8), sc, font(17, "bold"), INK, "ra")
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
     phase = _tx(f"phase.{view['phase']}", lang)
-    d.text((28, 22), f"{_tx('name', lang)}", font=font(30, "bold"), fill=INK)
-    d.text((28, 62), _tx("r.round", lang, n=view["round"], phase=phase), font=font(22), fill=MUTED)
+    text(d, (28, 62), _tx("r.round", lang, n=view["round"], phase=phase), font(22), MUTED)
     out = view.get("outcome")
     if out:
         msg = (_tx("r.draw", lang) if out.get("draw") else
@@ -267,26 +271,55 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
             msg, col = _tx("r.to_act", lang, name=_name(view, actors[0], lang)), SIDE[actors[0]]
         else:
             msg, col = "", INK
-    d.text((W - 28, 30), msg, font=font(26, "bold"), fill=col, anchor="ra")
+    text(d, (W - 28, 30), msg, font(26, "bold"), col, "ra")
     decks = _tx("r.decks", lang, t=view["target_deck"], g=view["group_deck"], d=view["group_discard"])
-    d.text((W - 28, 66), decks, font=font(18), fill=MUTED, anchor="ra")
+    text(d, (W - 28, 66), decks, font(18), MUTED, "ra")
+
+
+def _draw_base(lang: str) -> Image.Image:
+    """What every table shows whatever the view: background, title, frames and headings."""
+    img = Image.new("RGB", (W, H), BG)
+    d = ImageDraw.Draw(img)
+    text(d, (28, 22), _tx("name", lang), font(30, "bold"), INK)
+    x, y, w, h = TARGET_BOX
+    d.rounded_rectangle((x, y, x + w, y + h), radius=18, fill=CARD, outline=GOLD, width=4)
+    for seat, (x, y, w, h) in enumerate(PANEL_BOXES):
+        d.rounded_rectangle((x, y, x + w, y + h), radius=16, fill=PANEL, outline=FRAME, width=2)
+        d.rounded_rectangle((x, y, x + w, y + 50), radius=16, fill=SIDE_DARK[seat])
+        text(d, (x + 18, y + 64), _tx("r.agent_x", lang), font(16, "bold"), MUTED)
+        text(d, (x + 18, y + 168), _tx("r.score", lang), font(16, "bold"), MUTED)
+    x, y, w = TRACK_BOX
+    d.rounded_rectangle((x, y, x + w, y + 96), radius=14, fill=PANEL)
+    return img
+
+
+@lru_cache(maxsize=2)
+def _base(lang: str) -> Image.Image:
+    return _draw_base(lang)
+
+
+def _draw_view(img: Image.Image, view: dict[str, Any], lang: str) -> None:
+    d = ImageDraw.Draw(img)
+    _header(d, view, lang)
+    _target_card(d, view, lang, *TARGET_BOX[:2])
+    for seat, box in enumerate(PANEL_BOXES):
+        _side_panel(d, view, seat, lang, *box)
+    _score_track(d, view, lang, *TRACK_BOX)
+
+
+def compose(view: dict[str, Any], lang: str) -> Image.Image:
+    """The table on the game's palette: the cached base plus this view."""
+    img = _base(lang).copy()
+    _draw_view(img, view, lang)
+    return palette("coldwar").quantize(img)
+
+
+def reference(view: dict[str, Any], lang: str) -> Image.Image:
+    """The same table drawn straightforwardly in full colour, without caches or palette (tests)."""
+    img = _draw_base(lang)
+    _draw_view(img, view, lang)
+    return img
 
 
 def render(view: dict[str, Any], lang: str) -> bytes:
-    img = Image.new("RGB", (W, H), BG)
-    d = ImageDraw.Draw(img)
-    _header(d, view, lang)
-    _target_card(d, view, lang, 24, 112)
-    _side_panel(d, view, 0, lang, 408, 112, W - 408 - 24, 330)
-    _side_panel(d, view, 1, lang, 408, 458, W - 408 - 24, 330)
-    _score_track(d, view, lang, 24, 806, W - 48)
-    return _encode(img)
-
-
-def _encode(img: Image.Image) -> bytes:
-    """Fast PNG (zlib level 1 keeps the render well under 60 ms); falls back to the shared
-    palette encoder if the picture were ever over the size limit."""
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=1)
-    data = buf.getvalue()
-    return data if len(data) <= MAX_BYTES else to_png(img, max_bytes=MAX_BYTES)
+    return encode_png(compose(view, lang))

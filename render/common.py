@@ -1,8 +1,16 @@
-"""Shared drawing helpers: bundled fonts (full Cyrillic), PNG encoding, text fitting."""
+"""Shared drawing helpers: bundled fonts (full Cyrillic), PNG encoding, text fitting.
+
+Boards are encoded as 8-bit palette PNGs with a palette fixed per game (``render/palettes.py``,
+built once from the game's own renders by ``python -m tests.render.build_palettes``), mapped
+without dithering. Anything that cannot be shown exactly by the game's palette (a colour the
+palette does not hold, such as a player colour from an unknown data file) falls back to a
+full-colour PNG. See ``PNG_LEVEL`` for how the zlib level was chosen.
+"""
 
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -24,6 +32,61 @@ def font(size: int, style: str = "regular") -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / FONT_FILES[style]), size)
 
 
+Colour = tuple[int, int, int]
+
+# zlib level for palette PNGs, chosen by measurement on each game's crowded bench state (fixed
+# palette, Pillow 12, zlib 1.2.13, median CPU ms of 15 encodes on the shared 2-core machine):
+#   level      1         3         4         5         6         7         8          9
+#   godstorm   256/12    233/17    212/22    205/20    200/32    198/40    191/77     186/192  KB/ms
+#   coldwar     59/4      54/5      49/8      48/7      45/9      44/11     41/22      41/53
+#   pobeda     248/13    211/15    198/20    188/23    171/36    167/48    155/100    153/210
+# Level 6 is the knee for all three: level 7 saves 1-2.5 % for 20-35 % more time, level 5 costs
+# 3-10 % more bytes. (Filters: Pillow writes palette rows unfiltered, which suits them; the zlib
+# strategies FILTERED and RLE were larger or slower.)
+PNG_LEVEL = 6
+
+
+class Palette:
+    """A fixed 256-colour palette: exact slots for the flat colours, the rest for anti-aliasing."""
+
+    def __init__(self, rgb: bytes) -> None:
+        if len(rgb) != 768:
+            raise ValueError("a palette is 256 RGB triples")
+        self.holder = Image.new("P", (1, 1))
+        self.holder.putpalette(rgb)
+        self.index: dict[Colour, int] = {}
+        for i in range(256):
+            self.index.setdefault((rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]), i)
+
+    def __contains__(self, colour: object) -> bool:
+        return isinstance(colour, tuple) and colour in self.index
+
+    def ix(self, colour: Colour) -> int:
+        """The palette index of an exact colour (for drawing straight onto a palette image)."""
+        return self.index[colour]
+
+    def quantize(self, image: Image.Image) -> Image.Image:
+        """Map a full-colour image onto this palette, nearest colour, no dithering."""
+        return image.convert("RGB").quantize(palette=self.holder, dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=8)
+def palette(game: str) -> Palette:
+    from render.palettes import PALETTES
+
+    return Palette(bytes.fromhex(PALETTES[game]))
+
+
+def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = PNG_LEVEL) -> bytes:
+    """PNG bytes: a palette image as it is; a full-colour one mapped onto ``pal`` when given,
+    otherwise kept in full colour (the fallback)."""
+    if image.mode != "P" and pal is not None:
+        image = pal.quantize(image)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", compress_level=level)
+    return buf.getvalue()
+
+
 def to_png(image: Image.Image, *, max_bytes: int = 800_000) -> bytes:
     """Encode as PNG; quantise to a palette when the plain encoding is over ``max_bytes``."""
     buf = io.BytesIO()
@@ -36,6 +99,44 @@ def to_png(image: Image.Image, *, max_bytes: int = 800_000) -> bytes:
         buf, format="PNG", optimize=True
     )
     return buf.getvalue()
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, path: str, size: int, anchor: str | None, fx: float, fy: float
+               ) -> tuple[Image.Image, int, int]:
+    """The anti-aliased coverage of ``text`` as an "L" image, and its offset from the anchor point."""
+    fnt = _font_by_path(path, size)
+    probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+    x0, y0, _, _ = probe.textbbox((fx, fy), text, font=fnt, anchor=anchor)
+    # Draw far enough from the mask's corner that every coordinate Pillow truncates is positive,
+    # so the glyphs land on the same sub-pixel phase as on the board.
+    pad = math.ceil(max(0.0, -x0, -y0)) + 4
+    origin = (pad + fx, pad + fy)
+    x0, y0, x1, y1 = probe.textbbox(origin, text, font=fnt, anchor=anchor)
+    canvas = Image.new("L", (math.ceil(x1) + 2, math.ceil(y1) + 2), 0)
+    ImageDraw.Draw(canvas).text(origin, text, font=fnt, fill=255, anchor=anchor)
+    box = (math.floor(x0) - 1, math.floor(y0) - 1, canvas.width, canvas.height)
+    mask = canvas.crop(box)
+    left, top = box[0] - pad, box[1] - pad
+    return mask, left, top
+
+
+@lru_cache(maxsize=64)
+def _font_by_path(path: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size)
+
+
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], label: str, fnt: ImageFont.FreeTypeFont,
+         fill: Colour | int, anchor: str | None = None) -> None:
+    """``draw.text`` with the glyph coverage cached (text rasterising is most of a board's drawing
+    time, and labels, numbers and names repeat from render to render). Same pixels as draw.text."""
+    if not label:
+        return
+    x, y = xy
+    ix, iy = math.floor(x), math.floor(y)
+    mask, left, top = _text_mask(label, str(fnt.path), int(fnt.size), anchor, round(x - ix, 2),
+                                 round(y - iy, 2))
+    draw.bitmap((ix + left, iy + top), mask, fill=fill)
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont) -> float:

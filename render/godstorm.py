@@ -4,7 +4,9 @@ Draws only what ``Godstorm.view(None)`` exposes (see the view contract in the ru
 Everything that never changes (sea, continent-tinted territory regions, links, ridges, names,
 the Underworld graph, frames and the legend) is drawn once per language and ruleset into a
 cached base image; a render copies it and adds owners, armies, gods, temples, plague,
-Underworld owners, heaven armies, the header and the players table.
+Underworld owners, heaven armies, the header and the players table (text through cached glyph
+masks), then maps the picture onto the game's fixed palette. A view holding a colour the palette
+lacks (player colours come from the view) is encoded in full colour instead.
 
 Territory regions are a Voronoi partition of the board positions, each cell clipped to a disc
 around its territory and pulled back from neighbours it is not linked to by land, so the sea
@@ -13,7 +15,6 @@ shows between them. Only convex polygon clipping is needed, which keeps the firs
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -23,9 +24,8 @@ from PIL import Image, ImageDraw
 
 from bot.games.godstorm import data as D
 from bot.i18n import has, t
-from render.common import font
+from render.common import Colour, encode_png, font, palette, text
 
-Colour = tuple[int, int, int]
 Point = tuple[float, float]
 
 # ---- layout -------------------------------------------------------------------------------
@@ -78,6 +78,11 @@ CARD_COLOUR: dict[str, Colour] = {
     "death": (40, 40, 44),
 }
 NEUTRAL_SEAT = -2
+# Flat colours that must survive the palette exactly (player colours come from the views).
+EXACT_COLOURS: tuple[Colour, ...] = (
+    SEA, SEA_LINE, INK, PAPER, PANEL_DARK, PANEL_TEXT, GOLD, ATTACK, UNOWNED, (255, 255, 255),
+    *CONTINENT_TINT.values(), *SPACE_RING.values(), *CARD_COLOUR.values(), *(p.colour for p in D.PANTHEONS.values()),
+)
 
 
 def territory_center(tid: str) -> tuple[int, int]:
@@ -238,7 +243,7 @@ def _temple(draw: ImageDraw.ImageDraw, x: float, y: float, s: float = 1.0, fill:
 
 def _plague(draw: ImageDraw.ImageDraw, x: float, y: float, r: float = 11) -> None:
     draw.ellipse([x - r, y - r, x + r, y + r], fill=(150, 196, 36), outline=INK, width=2)
-    draw.text((x, y + 1), "☣", font=font(int(r * 1.6), "bold"), fill=INK, anchor="mm")
+    text(draw, (x, y + 1), "☣", font(int(r * 1.6), "bold"), INK, "mm")
 
 
 def _god(draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, colour: Colour, lang: str) -> None:
@@ -246,17 +251,17 @@ def _god(draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, colour: Colou
     draw.ellipse([x - r - 1, y - r - 1, x + r + 1, y + r + 1], fill=(255, 255, 255))
     draw.ellipse([x - r + 1, y - r + 1, x + r - 1, y + r - 1], fill=CARD_COLOUR.get(kind, colour))
     letter = D.GOD_LETTERS.get(kind, {}).get(lang) or kind[:1].upper()
-    draw.text((x, y), letter, font=font(13, "bold"), fill=(255, 255, 255), anchor="mm")
+    text(draw, (x, y), letter, font(13, "bold"), (255, 255, 255), "mm")
 
 
-def _pill(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, border: Colour, size: int = 21) -> None:
+def _pill(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, border: Colour, size: int = 21) -> None:
     f = font(size, "bold")
-    tw = draw.textlength(text, font=f)
+    tw = draw.textlength(label, font=f)
     hw = max(tw / 2 + 7, size * 0.62)
     hh = size * 0.62
     draw.rounded_rectangle([x - hw, y - hh, x + hw, y + hh], radius=int(hh), fill=(255, 255, 255),
                            outline=border, width=3)
-    draw.text((x, y + 1), text, font=f, fill=INK, anchor="mm")
+    text(draw, (x, y + 1), label, f, INK, "mm")
 
 
 # ---- the cached base ----------------------------------------------------------------------
@@ -370,13 +375,12 @@ def _base(lang: str, classic: bool) -> Image.Image:
 
 
 def _draw_underworld_labels(d: ImageDraw.ImageDraw, lang: str) -> None:
-    d.text((UW_X + 16, UW_Y + 10), _tr("heavens", lang), font=font(24, "bold"), fill=GOLD)
-    d.text((SPACES_X + 10, UW_Y + 10), _tr("underworld", lang), font=font(24, "bold"), fill=GOLD)
+    text(d, (UW_X + 16, UW_Y + 10), _tr("heavens", lang), font(24, "bold"), GOLD)
+    text(d, (SPACES_X + 10, UW_Y + 10), _tr("underworld", lang), font(24, "bold"), GOLD)
     for sid, sp in D.UNDERWORLD.items():
         x, y = space_center(sid)
-        d.text((x, y - SPACE_R + 6), D.SPACE_NUMERALS[sid], font=font(13, "bold"), fill=PANEL_TEXT, anchor="mt")
-        d.text((x, y + SPACE_R + 4), _tr(f"kind.{sp.kind}", lang), font=font(14, "condensed"),
-               fill=SPACE_RING[sp.kind], anchor="mt")
+        text(d, (x, y - SPACE_R + 6), D.SPACE_NUMERALS[sid], font(13, "bold"), PANEL_TEXT, "mt")
+        text(d, (x, y + SPACE_R + 4), _tr(f"kind.{sp.kind}", lang), font(14, "condensed"), SPACE_RING[sp.kind], "mt")
 
 
 def _legend_items(lang: str, classic: bool) -> list[tuple[str, str]]:
@@ -393,7 +397,7 @@ def _draw_legend(d: ImageDraw.ImageDraw, img: Image.Image, lang: str, classic: b
     h = _height(classic)
     x0 = CLASSIC_LEGEND_X if classic else TABLE_X + 6
     y0 = h - 196
-    d.text((x0, y0 - 30), _tr("legend", lang), font=font(19, "bold"), fill=INK)
+    text(d, (x0, y0 - 30), _tr("legend", lang), font(19, "bold"), INK)
     f = font(16, "condensed")
     items = _legend_items(lang, classic)
     cols = 3
@@ -418,7 +422,7 @@ def _draw_legend(d: ImageDraw.ImageDraw, img: Image.Image, lang: str, classic: b
             _zigzag(d, (ix, cy), (1, 0), 30, 5, 3, (250, 120, 30), 4)
         elif key.startswith("god:"):
             _god(d, ix, cy, key[4:], INK, lang)
-        d.text((cx + 44, cy), label, font=f, fill=INK, anchor="lm")
+        text(d, (cx + 44, cy), label, f, INK, "lm")
     # continents with their bonuses: two rows of three swatches
     cf = font(16, "bold")
     for i, cont in enumerate(D.CONTINENTS.values()):
@@ -426,7 +430,7 @@ def _draw_legend(d: ImageDraw.ImageDraw, img: Image.Image, lang: str, classic: b
         cy = h - 50 + (i // cols) * 28
         tint = CONTINENT_TINT[cont.id]
         d.rounded_rectangle([cx, cy - 11, cx + 32, cy + 11], radius=4, fill=tint, outline=_shade(tint, 0.6), width=2)
-        d.text((cx + 44, cy), f"{cont.name[lang]} +{cont.bonus}", font=cf, fill=INK, anchor="lm")
+        text(d, (cx + 44, cy), f"{cont.name[lang]} +{cont.bonus}", cf, INK, "lm")
 
 
 # ---- dynamic layer ------------------------------------------------------------------------
@@ -541,12 +545,11 @@ def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, A
         stripe = colour if active else _shade(pan.colour, 0.55)
         d.rounded_rectangle([HEAVEN_X, y0, HEAVEN_X + 16, y0 + 80], radius=6, fill=stripe)
         text_fill = PANEL_TEXT if active else (130, 124, 146)
-        d.text((HEAVEN_X + 26, y0 + 10), hname[lang], font=font(21, "bold"), fill=text_fill)
+        text(d, (HEAVEN_X + 26, y0 + 10), hname[lang], font(21, "bold"), text_fill)
         who = _seat_name(view, int(player["seat"]), lang) if player else pan.name[lang]
-        d.text((HEAVEN_X + 26, y0 + 42), _fit(d, who, font(16, "condensed"), 150), font=font(16, "condensed"),
-               fill=text_fill)
+        text(d, (HEAVEN_X + 26, y0 + 42), _fit(d, who, font(16, "condensed"), 150), font(16, "condensed"), text_fill)
         count = str(int(player.get("heaven") or 0)) if player else "—"
-        d.text((HEAVEN_X + HEAVEN_W - 14, y0 + 40), count, font=font(34, "bold"), fill=text_fill, anchor="rm")
+        text(d, (HEAVEN_X + HEAVEN_W - 14, y0 + 40), count, font(34, "bold"), text_fill, "rm")
 
 
 def _step_label(step: str | None, lang: str) -> str:
@@ -558,20 +561,20 @@ def _step_label(step: str | None, lang: str) -> str:
 
 def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, classic: bool) -> None:
     title = _tr("title_classic" if classic else "title", lang)
-    d.text((18, 12), title, font=font(30, "bold"), fill=GOLD)
+    text(d, (18, 12), title, font(30, "bold"), GOLD)
     sub = []
     if not classic and view.get("epoch"):
         sub.append(_tr("epoch", lang, n=view["epoch"], total=view.get("epochs") or D.EPOCHS))
     step = _step_label(view.get("step"), lang)
     if step:
         sub.append(step)
-    d.text((18, 54), " · ".join(sub), font=font(22, "regular"), fill=PANEL_TEXT)
+    text(d, (18, 54), " · ".join(sub), font(22, "regular"), PANEL_TEXT)
     if view.get("outcome"):
         _draw_outcome(d, view, lang)  # the result replaces the turn order
         return
     order = list(view.get("turn_order") or [])
     x = 520
-    d.text((x, 18), _tr("turn_order", lang), font=font(16, "regular"), fill=(190, 182, 210))
+    text(d, (x, 18), _tr("turn_order", lang), font(16, "regular"), (190, 182, 210))
     current = view.get("current")
     cf = font(20, "bold")
     for i, seat in enumerate(order):
@@ -583,7 +586,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, classi
             d.rounded_rectangle([x - 4, y0 - 4, x + wdt + 4, y0 + 40], radius=10, outline=GOLD, width=3)
         d.rounded_rectangle([x, y0, x + wdt, y0 + 36], radius=8, fill=(60, 54, 78))
         d.ellipse([x + 8, y0 + 8, x + 28, y0 + 28], fill=colour, outline=(255, 255, 255), width=2)
-        d.text((x + 36, y0 + 18), name, font=cf, fill=PANEL_TEXT, anchor="lm")
+        text(d, (x + 36, y0 + 18), name, cf, PANEL_TEXT, "lm")
         x += wdt + 14
         if x > W - 120:
             break
@@ -599,7 +602,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, class
     for key, off in TABLE_COLS:
         if classic and key in ("faith", "heaven"):
             continue
-        d.text((x0 + off + 8, y0), _tr(f"col.{key}", lang), font=hf, fill=(90, 84, 100))
+        text(d, (x0 + off + 8, y0), _tr(f"col.{key}", lang), hf, (90, 84, 100))
     rows = list(view.get("players") or [])
     current = view.get("current")
     rf = font(21, "bold")
@@ -617,7 +620,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, class
         name = _seat_name(view, seat, lang)
         pan = p.get("pantheon")
         muted = (150, 144, 150) if p.get("eliminated") else INK
-        d.text((x0 + 38, y + 3), _fit(d, name, nf, 280), font=nf, fill=muted)
+        text(d, (x0 + 38, y + 3), _fit(d, name, nf, 280), nf, muted)
         tag = D.PANTHEONS[pan].name[lang] if pan in D.PANTHEONS else ""
         if p.get("eliminated"):
             tag = (tag + " · " if tag else "") + _tr("eliminated", lang)
@@ -625,14 +628,14 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, class
             tag = (tag + " · " if tag else "") + _tr("bid_done", lang)
         elif p.get("has_bid") is False:
             tag = (tag + " · " if tag else "") + _tr("bid_waiting", lang)
-        d.text((x0 + 38, y + 25), _fit(d, tag, sf, 280), font=sf, fill=(96, 90, 104))
+        text(d, (x0 + 38, y + 25), _fit(d, tag, sf, 280), sf, (96, 90, 104))
         mid = y + (row_h - 4) / 2
         if not classic:
-            d.text((x0 + 338, mid), str(int(p.get("faith") or 0)), font=rf, fill=muted, anchor="lm")
-            d.text((x0 + 818, mid), str(int(p.get("heaven") or 0)), font=rf, fill=muted, anchor="lm")
+            text(d, (x0 + 338, mid), str(int(p.get("faith") or 0)), rf, muted, "lm")
+            text(d, (x0 + 818, mid), str(int(p.get("heaven") or 0)), rf, muted, "lm")
         _draw_cards(d, x0 + 428, mid, p.get("cards") or {}, lang, x0 + 630)
-        d.text((x0 + 648, mid), str(int(p.get("territories") or 0)), font=rf, fill=muted, anchor="lm")
-        d.text((x0 + 738, mid), str(int(p.get("armies") or 0)), font=rf, fill=muted, anchor="lm")
+        text(d, (x0 + 648, mid), str(int(p.get("territories") or 0)), rf, muted, "lm")
+        text(d, (x0 + 738, mid), str(int(p.get("armies") or 0)), rf, muted, "lm")
         y += row_h
     neutral = view.get("neutral")
     if neutral:
@@ -641,9 +644,9 @@ def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, class
                      if st.get("owner") == NEUTRAL_SEAT)
         d.rounded_rectangle([x0 + 6, y + 6, x0 + 30, y + 30], radius=5, fill=tuple(neutral.get("colour") or UNOWNED),
                             outline=INK)
-        d.text((x0 + 38, y + 18), _tr("neutral", lang), font=nf, fill=INK, anchor="lm")
-        d.text((x0 + 648, y + 18), str(count), font=rf, fill=INK, anchor="lm")
-        d.text((x0 + 738, y + 18), str(armies), font=rf, fill=INK, anchor="lm")
+        text(d, (x0 + 38, y + 18), _tr("neutral", lang), nf, INK, "lm")
+        text(d, (x0 + 648, y + 18), str(count), rf, INK, "lm")
+        text(d, (x0 + 738, y + 18), str(armies), rf, INK, "lm")
 
 
 def _draw_cards(d: ImageDraw.ImageDraw, x: float, y: float, cards: dict[str, Any], lang: str,
@@ -656,8 +659,8 @@ def _draw_cards(d: ImageDraw.ImageDraw, x: float, y: float, cards: dict[str, Any
         d.rounded_rectangle([x, y - 13, x + 18, y + 13], radius=3, fill=colour, outline=INK)
         letter = D.GOD_LETTERS.get(kind, {}).get(lang) or (_tr(f"card.{kind}", lang)[:1] if has(
             f"godstorm.map.card.{kind}") else str(kind)[:1].upper())
-        d.text((x + 9, y), letter, font=f, fill=(255, 255, 255), anchor="mm")
-        d.text((x + 22, y), str(int(count or 0)), font=cf, fill=INK, anchor="lm")
+        text(d, (x + 9, y), letter, f, (255, 255, 255), "mm")
+        text(d, (x + 22, y), str(int(count or 0)), cf, INK, "lm")
         x += 54
         if x > limit:
             break
@@ -669,21 +672,27 @@ def _draw_outcome(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> No
         return
     winners: Iterable[Any] = outcome.get("winners") or ([outcome["winner"]] if "winner" in outcome else [])
     names = ", ".join(_seat_name(view, int(s), lang) for s in winners if isinstance(s, int))
-    text = _tr("game_over", lang) + (" — " + _tr("winner", lang, names=names) if names else "")
+    headline = _tr("game_over", lang) + (" — " + _tr("winner", lang, names=names) if names else "")
     scores = outcome.get("scores")
     if isinstance(scores, dict):
         scores = [scores.get(str(i), scores.get(i)) for i in range(len(view.get("players") or []))]  # type: ignore[arg-type]
     x0 = 520
-    d.text((x0, 12), _fit(d, text, font(28, "bold"), W - x0 - 20), font=font(28, "bold"), fill=GOLD)
+    text(d, (x0, 12), _fit(d, headline, font(28, "bold"), W - x0 - 20), font(28, "bold"), GOLD)
     if isinstance(scores, list) and scores:
         line = "   ".join(f"{_seat_name(view, i, lang)}: {v}" for i, v in enumerate(scores) if v is not None)
-        d.text((x0, 52), _fit(d, line, font(22, "regular"), W - x0 - 20), font=font(22, "regular"), fill=PANEL_TEXT)
+        text(d, (x0, 52), _fit(d, line, font(22, "regular"), W - x0 - 20), font(22, "regular"), PANEL_TEXT)
 
 
-def render_image(view: dict[str, Any], lang: str) -> Image.Image:
-    lang = lang if lang in ("ru", "en") else "en"
-    classic = view.get("ruleset") == "classic"
-    img = _base(lang, classic).copy()
+def _colours(view: dict[str, Any]) -> set[Colour]:
+    """The player colours a view asks for (they are drawn as flat fills)."""
+    found = {tuple(p.get("colour") or (120, 120, 120)) for p in view.get("players") or []}
+    neutral = view.get("neutral") or {}
+    if neutral:
+        found.add(tuple(neutral.get("colour") or (150, 150, 150)))
+    return found  # type: ignore[return-value]
+
+
+def _draw_view(img: Image.Image, view: dict[str, Any], lang: str, classic: bool) -> None:
     d = ImageDraw.Draw(img)
     _draw_last(d, view, lang)
     _draw_territories(img, d, view, lang)
@@ -691,11 +700,34 @@ def render_image(view: dict[str, Any], lang: str) -> Image.Image:
         _draw_underworld(img, d, view, lang)
     _draw_header(d, view, lang, classic)
     _draw_players(d, view, lang, classic)
+
+
+def render_image(view: dict[str, Any], lang: str) -> Image.Image:
+    """The board in full colour, on a copy of the cached base."""
+    lang = lang if lang in ("ru", "en") else "en"
+    classic = view.get("ruleset") == "classic"
+    img = _base(lang, classic).copy()
+    _draw_view(img, view, lang, classic)
+    return img
+
+
+def compose(view: dict[str, Any], lang: str) -> Image.Image:
+    """The board ready to encode: on the game's palette, or in full colour if the view holds a colour
+    the palette lacks."""
+    img = render_image(view, lang)
+    pal = palette("godstorm")
+    return pal.quantize(img) if all(c in pal for c in _colours(view)) else img
+
+
+def reference(view: dict[str, Any], lang: str) -> Image.Image:
+    """The same board drawn straightforwardly in full colour, without caches or palette (tests)."""
+    lang = lang if lang in ("ru", "en") else "en"
+    classic = view.get("ruleset") == "classic"
+    img = _base.__wrapped__(lang, classic)
+    _draw_view(img, view, lang, classic)
     return img
 
 
 def render(view: dict[str, Any], lang: str) -> bytes:
-    """The board as PNG (1920×1820, flat colours so it stays well under 1.5 MB)."""
-    buf = io.BytesIO()
-    render_image(view, lang).save(buf, format="PNG", compress_level=3)
-    return buf.getvalue()
+    """The board as PNG (1920×1820)."""
+    return encode_png(compose(view, lang))

@@ -1,13 +1,16 @@
 """Pobeda board: 12x12 event cells, coordinates on the edges, chips, lines and a caption.
 
 The static part (cells, titles, dates, coordinates) depends only on the layout and the
-language, so it is drawn once and cached; each render copies it and draws the chips.
+language, so it is drawn once, mapped onto the game's fixed palette and cached; each render copies
+that palette image and draws the chips, lines and highlights straight onto it by palette index
+(they have no anti-aliasing). Only the caption's text is drawn in full colour and mapped.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -15,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.paths import DATA_DIR
-from render.common import font, to_png, wrap
+from render.common import Colour, encode_png, font, palette, wrap
 
 EVENTS_FILE = DATA_DIR / "pobeda" / "events.json"
 
@@ -42,13 +45,15 @@ CORNER_BG = (60, 56, 50)
 GOLD = (245, 196, 30)
 HIGHLIGHT = (255, 214, 0)
 WHITE = (255, 255, 255)
-# Colours drawn per render get fixed palette slots, so the PNG can stay a fast palette image.
-FIXED = (*SIDE_COLOURS, *SIDE_DARK, GOLD, HIGHLIGHT, INK, WHITE, BG)
-N_ADAPTIVE = 256 - len(FIXED)
+CORNER_TEXT = (240, 236, 226)
 YEAR_TINTS = {
     "1941": (244, 234, 216), "1942": (234, 236, 226), "1943": (245, 241, 214),
     "1944": (230, 237, 233), "1945": (246, 231, 226),
 }
+# Flat colours that must survive the palette exactly (chips are drawn by palette index).
+EXACT_COLOURS: tuple[Colour, ...] = (*SIDE_COLOURS, *SIDE_DARK, BG, GRID, INK, MUTED, CORNER_BG, GOLD, HIGHLIGHT,
+                                     WHITE, CORNER_TEXT, *YEAR_TINTS.values())
+Ink = Callable[[Colour], Any]  # a colour as the target image wants it: an RGB triple or a palette index
 
 
 @lru_cache(maxsize=1)
@@ -88,8 +93,8 @@ def _star(cx: float, cy: float, outer: float, inner: float) -> list[tuple[float,
     return points
 
 
-@lru_cache(maxsize=8)
-def _background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
+def _draw_background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
+    """The static board in full colour (not cached: the cache keeps only its palette image)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BG)
     draw = ImageDraw.Draw(image)
     events = _events()
@@ -103,7 +108,7 @@ def _background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
             draw.polygon(_star(x0 + CELL / 2, y0 + CELL / 2 - 8, 46, 19), fill=GOLD)
             label = t("pobeda.render.corner", lang)
             width = draw.textlength(label, font=date_font)
-            draw.text((x0 + (CELL - width) / 2, y1 - 30), label, font=date_font, fill=(240, 236, 226))
+            draw.text((x0 + (CELL - width) / 2, y1 - 30), label, font=date_font, fill=CORNER_TEXT)
             continue
         record = events.get(event_id, {})
         tint = YEAR_TINTS.get(str(record.get("date", ""))[:4], BG)
@@ -144,31 +149,19 @@ def _side_name(view: dict[str, Any], side: int, lang: str) -> str:
     return t("pobeda.team_name", lang, colour=colour) if view.get("team_game") else colour
 
 
-def _ix(colour: tuple[int, int, int]) -> int:
-    return N_ADAPTIVE + FIXED.index(colour)
-
-
 @lru_cache(maxsize=8)
-def _palette_background(layout: tuple[str | None, ...], lang: str) -> tuple[Image.Image, Image.Image]:
-    """The static board as a palette image whose last slots hold the exact chip colours."""
-    rgb = _background(layout, lang)
-    adaptive = rgb.quantize(colors=N_ADAPTIVE, method=Image.Quantize.MEDIANCUT)
-    palette = (adaptive.getpalette() or [])[: 3 * N_ADAPTIVE]
-    palette += [0] * (3 * N_ADAPTIVE - len(palette))
-    for colour in FIXED:
-        palette += list(colour)
-    holder = Image.new("P", (1, 1))
-    holder.putpalette(palette)
-    return rgb.quantize(palette=holder, dither=Image.Dither.NONE), holder
+def _palette_background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
+    """The static board on the game's palette, per layout and language (8 x 3.8 MB at most)."""
+    return palette("pobeda").quantize(_draw_background(layout, lang))
 
 
-def _draw_lines(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_lines(draw: ImageDraw.ImageDraw, view: dict[str, Any], ink: Ink) -> None:
     for line in view.get("lines", []):
         cells = line["cells"]
         start = cell_center(view, cells[0])
         end = cell_center(view, cells[-1])
-        draw.line((start, end), fill=_ix(WHITE), width=22)
-        draw.line((start, end), fill=_ix(SIDE_DARK[line["side"]]), width=14)
+        draw.line((start, end), fill=ink(WHITE), width=22)
+        draw.line((start, end), fill=ink(SIDE_DARK[line["side"]]), width=14)
 
 
 def _hide_dates(background: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -178,18 +171,18 @@ def _hide_dates(background: Image.Image, draw: ImageDraw.ImageDraw, view: dict[s
         draw.rectangle((x0 + 4, y1 - 26, x1 - 4, y1 - 3), fill=background.getpixel((x0 + 6, y1 - 6)))
 
 
-def _draw_chips(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_chips(draw: ImageDraw.ImageDraw, view: dict[str, Any], ink: Ink) -> None:
     for chip in view.get("chips", []):
         cx, cy = cell_center(view, chip["cell"])
-        colour = _ix(SIDE_COLOURS[chip["side"]])
+        colour = ink(SIDE_COLOURS[chip["side"]])
         if chip.get("locked"):
-            draw.ellipse((cx - CHIP_R - 6, cy - CHIP_R - 6, cx + CHIP_R + 6, cy + CHIP_R + 6), fill=_ix(GOLD))
+            draw.ellipse((cx - CHIP_R - 6, cy - CHIP_R - 6, cx + CHIP_R + 6, cy + CHIP_R + 6), fill=ink(GOLD))
             draw.ellipse((cx - CHIP_R, cy - CHIP_R, cx + CHIP_R, cy + CHIP_R), fill=colour,
-                         outline=_ix(INK), width=2)
-            draw.polygon(_star(cx, cy, 30, 13), outline=_ix(WHITE), width=4)
+                         outline=ink(INK), width=2)
+            draw.polygon(_star(cx, cy, 30, 13), outline=ink(WHITE), width=4)
         else:
             draw.ellipse((cx - CHIP_R, cy - CHIP_R, cx + CHIP_R, cy + CHIP_R), fill=colour,
-                         outline=_ix(INK), width=3)
+                         outline=ink(INK), width=3)
 
 
 def _caption(view: dict[str, Any], lang: str) -> Image.Image:
@@ -232,17 +225,34 @@ def _caption(view: dict[str, Any], lang: str) -> Image.Image:
     return image
 
 
-def render(view: dict[str, Any], lang: str) -> bytes:
-    background, palette = _palette_background(tuple(view["layout"]), lang)
-    image = background.copy()
+def _draw_view(image: Image.Image, view: dict[str, Any], ink: Ink) -> None:
+    """What changes from move to move, drawn over a copy of the static board."""
     draw = ImageDraw.Draw(image)
-    _hide_dates(background, draw, view)
+    _hide_dates(image, draw, view)
     for name in view.get("last_move", []):
         x0, y0, x1, y1 = _cell_box(_index(name))
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=_ix(HIGHLIGHT), width=8)
-        draw.rectangle((x0 + 9, y0 + 9, x1 - 9, y1 - 9), outline=_ix(INK), width=1)
-    _draw_lines(draw, view)
-    _draw_chips(draw, view)
-    caption = _caption(view, lang).quantize(palette=palette, dither=Image.Dither.NONE)
-    image.paste(caption, (0, HEIGHT - CAPTION))
-    return to_png(image)
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=ink(HIGHLIGHT), width=8)
+        draw.rectangle((x0 + 9, y0 + 9, x1 - 9, y1 - 9), outline=ink(INK), width=1)
+    _draw_lines(draw, view, ink)
+    _draw_chips(draw, view, ink)
+
+
+def compose(view: dict[str, Any], lang: str) -> Image.Image:
+    """The board as a palette image: the cached static board plus this view, drawn by index."""
+    pal = palette("pobeda")
+    image = _palette_background(tuple(view["layout"]), lang).copy()
+    _draw_view(image, view, pal.ix)
+    image.paste(pal.quantize(_caption(view, lang)), (0, HEIGHT - CAPTION))
+    return image
+
+
+def reference(view: dict[str, Any], lang: str) -> Image.Image:
+    """The same board drawn straightforwardly in full colour, without caches or palette (tests)."""
+    image = _draw_background(tuple(view["layout"]), lang)
+    _draw_view(image, view, lambda colour: colour)
+    image.paste(_caption(view, lang), (0, HEIGHT - CAPTION))
+    return image
+
+
+def render(view: dict[str, Any], lang: str) -> bytes:
+    return encode_png(compose(view, lang))

@@ -1,0 +1,157 @@
+"""The optimised boards (cached static layers, a fixed palette per game, level-6 PNG) look the same
+as a straightforward full-colour render of the same view, and are much smaller.
+
+Tolerances: mean absolute difference at most 0.5 of 255 per channel over the picture (the issue's
+trial figure for "the same picture"), and no 8x8 block whose mean difference exceeds 24 of 255
+(a block of anti-aliased text whose shades all moved by a tenth would still pass; a wrong colour,
+a missing label or a misplaced piece would not).
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import random
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageStat
+
+from render.common import PNG_LEVEL, font, palette, text
+from tests.render.states import NAMES, VIEWS
+
+MEAN_LIMIT = 0.5
+BLOCK_LIMIT = 24
+GAMES = ("pobeda", "coldwar", "godstorm")
+# Measured 0.37-0.38 for the Godstorm map, 0.39-0.41 for the Cold War table and 0.45-0.49 for the
+# text-dense Pobeda board (whose palette saving was partly there before).
+SIZE_RATIO = {"godstorm": 0.42, "coldwar": 0.45, "pobeda": 0.52}
+
+
+def decode(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def difference(a: Image.Image, b: Image.Image) -> tuple[float, int]:
+    """Mean absolute difference per channel, and the largest mean difference of an 8x8 block."""
+    assert a.size == b.size
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB"))
+    mean = sum(ImageStat.Stat(diff).mean) / 3
+    block = max(high for _, high in diff.reduce(8).getextrema())
+    return mean, block
+
+
+def unseen(game: str) -> dict[str, Any]:
+    """A state the palettes were not built from (other seeds and names)."""
+    rng = random.Random(99)
+    if game == "pobeda":
+        from bot.games.pobeda import Pobeda
+
+        g: Any = Pobeda.new([{"side": 0}, {"side": 1}, {"side": 2}], {"lines": 2, "layout": "shuffled"}, 98)
+        steps, seats = 80, 3
+    elif game == "coldwar":
+        from bot.games.coldwar import ColdWar
+
+        g, steps, seats = ColdWar.new([{}, {}], {}, 97), 90, 2
+    else:
+        from bot.games.godstorm import Godstorm
+
+        g = Godstorm.new([{} for _ in range(4)], {"ruleset": "godstorm", "placement": "random"}, 96)
+        steps, seats = 300, 4
+    for _ in range(steps):
+        if g.outcome() is not None:
+            break
+        seat = rng.choice(g.actors())
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    view = g.view(None)
+    view["seat_names"] = list(reversed(NAMES))[:seats]
+    return view
+
+
+CASES = [(game, name, lang) for game in GAMES for name, _ in [("bench", None), ("others", None), ("unseen", None)]
+         for lang in (("ru", "en") if name == "bench" else ("ru",))]
+
+
+@pytest.mark.parametrize(("game", "which", "lang"), CASES)
+def test_optimised_board_matches_full_colour_render(game: str, which: str, lang: str) -> None:
+    module = importlib.import_module(f"render.{game}")
+    if which == "unseen":
+        views = [unseen(game)]
+    else:
+        views = [view for name, view in VIEWS[game]() if (name == "bench") == (which == "bench")]
+    assert views
+    for view in views:
+        png = module.render(view, lang)
+        image = decode(png)
+        assert image.mode == "P", "an 8-bit palette PNG"
+        reference = module.reference(view, lang)
+        mean, block = difference(image, reference)
+        assert mean <= MEAN_LIMIT, (game, mean)
+        assert block <= BLOCK_LIMIT, (game, block)
+        # and it pays, against the same picture as a full-colour PNG at the same level
+        full = io.BytesIO()
+        reference.save(full, format="PNG", compress_level=PNG_LEVEL)
+        assert len(png) < SIZE_RATIO[game] * len(full.getvalue()), (game, len(png), len(full.getvalue()))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_flat_colours_survive_the_palette_exactly(game: str) -> None:
+    module = importlib.import_module(f"render.{game}")
+    colours = list(dict.fromkeys(module.EXACT_COLOURS))
+    probe = Image.new("RGB", (len(colours), 1))
+    for x, colour in enumerate(colours):
+        probe.putpixel((x, 0), colour)
+    mapped = palette(game).quantize(probe).convert("RGB")
+    assert [mapped.getpixel((x, 0)) for x in range(len(colours))] == colours
+
+
+def test_cached_text_is_pixel_identical_to_pillow_text() -> None:
+    """Glyph masks are cached; whole and fractional positions, every anchor used, Cyrillic and symbols."""
+    samples = [("Красные: 2/3", font(30, "bold")), ("Влияние 12 / 11", font(16)), ("☣", font(16, "bold")),
+               ("Ёж gy", font(17, "condensed-bold")), ("★", font(20, "bold"))]
+    for anchor in (None, "la", "lm", "mm", "mt", "mb", "ra", "rm"):
+        for xy in ((60, 40), (60.5, 40.25), (33.3, 70.7), (80.75, 60.5)):
+            for label, fnt in samples:
+                expected = Image.new("RGB", (240, 120), (22, 27, 38))
+                got = expected.copy()
+                ImageDraw.Draw(expected).text(xy, label, font=fnt, fill=(240, 196, 64), anchor=anchor)
+                text(ImageDraw.Draw(got), xy, label, fnt, (240, 196, 64), anchor)
+                assert ImageChops.difference(expected, got).getbbox() is None, (label, anchor, xy)
+
+
+def test_godstorm_unknown_player_colour_falls_back_to_full_colour() -> None:
+    """A colour the game's palette lacks is not approximated: the board is sent in full colour."""
+    from render import godstorm
+
+    view = dict(VIEWS["godstorm"]()[0][1])
+    odd = (1, 254, 3)
+    view["players"] = [dict(p) for p in view["players"]]
+    view["players"][0]["colour"] = list(odd)
+    image = decode(godstorm.render(view, "en"))
+    assert image.mode == "RGB"
+    seat = view["players"][0]["seat"]
+    owned = [tid for tid, st in view["territories"].items() if st.get("owner") == seat]
+    assert owned
+    assert image.getpixel(godstorm.territory_center(owned[0])) == odd
+
+
+def test_static_layers_are_cached_and_bounded() -> None:
+    """The static board is drawn once per language (and layout), and the caches cannot grow without end."""
+    from render import coldwar, godstorm, pobeda
+
+    for cached in (godstorm._base, coldwar._base, pobeda._palette_background):
+        assert cached.cache_info().maxsize is not None and cached.cache_info().maxsize <= 8
+    view = VIEWS["coldwar"]()[0][1]
+    coldwar.render(view, "ru")
+    hits = coldwar._base.cache_info().hits
+    coldwar.render(view, "ru")
+    assert coldwar._base.cache_info().hits == hits + 1
+    from bot.games.pobeda import Pobeda
+
+    for seed in range(12):  # twelve shuffled layouts: the cache keeps at most its bound
+        game = Pobeda.new([{"side": 0}, {"side": 1}], {"layout": "shuffled"}, 500 + seed)
+        pobeda.compose(game.view(None), "en")
+    assert pobeda._palette_background.cache_info().currsize <= pobeda._palette_background.cache_info().maxsize
