@@ -7,7 +7,8 @@ Figures (keys of the JSON object):
   unfinished games and indexing them, as the bot does at start;
 - ``actions_per_s``: sustained actions per second from many concurrent channels through the
   session layer, with publishing stubbed at the delivery boundary;
-- per game ``<game>_render_ms_p50``, ``<game>_render_kb`` and ``<game>_apply_ms_p50``, on the
+- per game ``<game>_render_ms_p50``, ``<game>_render_kb`` (also ``<game>_png_bytes``), the render's
+  two parts ``<game>_draw_ms_p50`` and ``<game>_encode_ms_p50``, and ``<game>_apply_ms_p50``, on the
   game's own crowded late-game state (``bench_state()`` in its rules package);
 - ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions;
 - ``publish_retry_ms_p50``: a Discord outage (every post refused with 503) while games publish, through
@@ -90,8 +91,31 @@ def bench_game(key: str, repeats: int) -> dict[str, float]:
     return {
         f"{key}_render_ms_p50": round(statistics.median(times), 2),
         f"{key}_render_kb": round(size / 1024, 1),
+        f"{key}_png_bytes": size,
+        **bench_render_parts(key, view, repeats),
         f"{key}_apply_ms_p50": round(statistics.median(apply_times), 4) if apply_times else float("nan"),
     }
+
+
+def bench_render_parts(key: str, view: dict[str, Any], repeats: int) -> dict[str, float]:
+    """The render split into drawing (``compose``: cached layers plus the view, mapped to the palette)
+    and PNG encoding, for renderers that expose ``compose``."""
+    from render.common import encode_png
+
+    module = importlib.import_module(renderer(key).__module__)
+    compose = getattr(module, "compose", None)
+    if compose is None:
+        return {}
+    draw_times, encode_times = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        image = compose(view, "ru")
+        middle = time.perf_counter()
+        encode_png(image)
+        draw_times.append((middle - start) * 1000)
+        encode_times.append((time.perf_counter() - middle) * 1000)
+    return {f"{key}_draw_ms_p50": round(statistics.median(draw_times), 2),
+            f"{key}_encode_ms_p50": round(statistics.median(encode_times), 2)}
 
 
 # ---- platform ---------------------------------------------------------------------------
