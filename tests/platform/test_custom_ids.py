@@ -1,0 +1,216 @@
+"""Custom ids reveal no private choice; moderator controls work only in the game's channel; an
+unexpected failure is answered with a short apology and logged with the game id.
+
+A custom id is visible to Discord, to logs and to anyone a message is forwarded to. An unkeyed
+hash of an action is reversible by hashing every action of the (small) action space, so the tags
+are HMAC-SHA256 with a per-install secret kept in the database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot import limits, panels
+from bot.games import registry
+from bot.i18n import t
+from bot.sessions import Session, SessionError, SessionManager, UserInfo
+from bot.store import Store
+from cogs.common import check_moderator, refusal_text
+from cogs.controls import ControlsCog
+from cogs.game import GameCog
+
+
+@pytest.fixture(autouse=True)
+def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    store = await Store.open(tmp_path / "ids.sqlite3")
+    yield store
+    await store.close()
+
+
+async def running_toy(store: Store, channel_id: int = 42) -> tuple[SessionManager, Session]:
+    sessions = SessionManager(store)
+    session = await sessions.create(guild_id=1, channel_id=channel_id, host=UserInfo(1, "host"), game_key="toy",
+                                    options={})
+    await sessions.join(session.id, UserInfo(2, "guest"))
+    await sessions.start(session.id, 1, seed=7)
+    return sessions, session
+
+
+async def install_key(store: Store) -> bytes:
+    """What the bot does at start: the controls cog loads (or creates) the per-install secret."""
+    await ControlsCog(SimpleNamespace(store=store)).cog_load()  # type: ignore[arg-type]
+    return panels.control_key()
+
+
+def plain_hashes(action: dict[str, Any]) -> set[str]:
+    """Tags an eavesdropper could compute without the secret, at every length up to the tag's."""
+    out: set[str] = set()
+    for raw in (json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False), json.dumps(action)):
+        for name in ("md5", "sha1", "sha256", "blake2b"):
+            digest = hashlib.new(name, raw.encode()).hexdigest()
+            out |= {digest[:n] for n in range(8, 33)}
+        out |= {hashlib.blake2b(raw.encode(), digest_size=n).hexdigest() for n in (4, 5, 6, 8)}
+    return out
+
+
+def tags(view: discord.ui.View, kind: str) -> list[str]:
+    return [str(item.custom_id).split(":")[5] for item in view.children
+            if str(getattr(item, "custom_id", "")).startswith(f"tt:{kind}:")]
+
+
+async def test_action_tags_are_keyed_and_round_trip(store: Store) -> None:
+    key = await install_key(store)
+    _sessions, session = await running_toy(store)
+    game = session.game
+    assert game is not None
+    seat = game.actors()[0]
+    _content, view = panels.build_panel(session, seat, "en")
+    found = tags(view, "a")
+    legal = game.legal_actions(seat)
+    assert len(found) == len(legal) >= 2
+    for tag in found:
+        assert len(tag) == panels.TAG_HEX and int(tag, 16) >= 0
+        assert all(tag not in plain_hashes(action) for action in legal)
+    stamp = session.row.seat_counts[seat]
+    # each tag leads back to its own action, and only with this install's secret
+    assert [panels.find_action(game, session.id, seat, stamp, tag) for tag in found] == legal
+    other = b"another install's secret!" * 2
+    assert all(panels.action_hash(a, session.id, seat, stamp, key=other) not in found for a in legal)
+    # the same action in another turn or another game does not look the same
+    action = legal[0]
+    assert len({panels.action_hash(action, session.id, seat, stamp, key=key),
+                panels.action_hash(action, session.id, seat, stamp + 1, key=key),
+                panels.action_hash(action, session.id + 1, seat, stamp, key=key)}) == 3
+
+
+async def test_old_unkeyed_tags_match_nothing(store: Store) -> None:
+    await install_key(store)
+    _sessions, session = await running_toy(store)
+    game = session.game
+    assert game is not None
+    seat = game.actors()[0]
+    stamp = session.row.seat_counts[seat]
+    for action in game.legal_actions(seat):
+        # the tag buttons carried before this change: 10 hex digits of an unkeyed blake2b
+        raw = json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        legacy = hashlib.blake2b(raw.encode(), digest_size=5).hexdigest()
+        assert panels.find_action(game, session.id, seat, stamp, legacy) is None
+    assert panels.decode_prefix(game, session.id, seat, stamp, "en", "-") is None
+
+
+async def test_the_secret_is_created_once_and_survives_a_restart(store: Store) -> None:
+    assert await store.get_meta(panels.CONTROL_KEY_META) is None
+    first = await install_key(store)
+    stored = await store.get_meta(panels.CONTROL_KEY_META)
+    assert stored is not None and bytes.fromhex(stored) == first and len(first) == 32
+    panels.set_control_key(b"x" * 32)  # as if another process had run meanwhile
+    assert await install_key(store) == first  # a restart reads the same secret: old buttons keep working
+
+
+class Branchy:
+    """A stand-in game with two-level action paths, many enough to need nested selects."""
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        return [{"card": c, "target": k} for c in range(12) for k in range(3)]
+
+    def action_path(self, seat: int, action: dict[str, Any], lang: str) -> list[str]:
+        return [f"card {action['card']}", f"target {action['target']}"]
+
+
+def test_path_prefixes_are_tagged_not_spelled_out() -> None:
+    panels.set_control_key(b"k" * 32)
+    game = Branchy()
+    found = list(panels.prefixes(game, 0, "en"))  # type: ignore[arg-type]
+    assert sorted(found) == [[]] + [[c] for c in range(12)]
+    for prefix in found:
+        tag = panels.encode_prefix(prefix, 9, 0, 3)
+        assert len(tag) == panels.PREFIX_HEX and "." not in tag and tag != str(prefix[0] if prefix else "-")
+        assert panels.decode_prefix(game, 9, 0, 3, "en", tag) == prefix  # type: ignore[arg-type]
+    # the branch a player opened cannot be read off the select's id: all twelve tags differ
+    assert len({panels.encode_prefix([c], 9, 0, 3) for c in range(12)}) == 12
+    assert panels.decode_prefix(game, 9, 0, 4, "en", panels.encode_prefix([5], 9, 0, 3)) is None  # type: ignore[arg-type]
+
+
+def interaction(user_id: int, channel_id: int, *, moderator: bool) -> Any:
+    perms = discord.Permissions(manage_channels=moderator)
+    return SimpleNamespace(user=SimpleNamespace(id=user_id), channel_id=channel_id, permissions=perms)
+
+
+async def test_moderator_controls_check_the_channel(store: Store) -> None:
+    _sessions, session = await running_toy(store, channel_id=42)
+    check_moderator(interaction(99, 42, moderator=True), session)  # a moderator here
+    check_moderator(interaction(1, 42, moderator=False), session)  # the host
+    with pytest.raises(SessionError) as refused:
+        check_moderator(interaction(99, 43, moderator=True), session)  # a moderator of another channel
+    assert refused.value.key == "err.wrong_channel"
+    with pytest.raises(SessionError) as refused:
+        check_moderator(interaction(1, 7, moderator=True), session)  # even the host, on a forwarded copy
+    assert refused.value.key == "err.wrong_channel"
+    with pytest.raises(SessionError) as refused:
+        check_moderator(interaction(2, 42, moderator=False), session)
+    assert refused.value.key == "err.moderator_only"
+
+
+def test_refusals_clip_what_the_user_typed() -> None:
+    typed = "@everyone " + "очень_длинная_опция" * 300
+    text = refusal_text(SessionError("err.bad_option", name=typed, value=typed), "ru")
+    assert limits.size(text) < limits.size(t("err.bad_option", "ru", name="", value="")) + 2 * limits.ECHO + 4
+    assert "@everyone" not in text
+
+
+class Answers:
+    """The response side of a stand-in interaction: records what was sent."""
+
+    def __init__(self, done: bool) -> None:
+        self.done = done
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def send_message(self, content: str, **kwargs: Any) -> None:
+        self.done = True
+        self.sent.append(("response", {"content": content, **kwargs}))
+
+    async def send(self, content: str, **kwargs: Any) -> None:
+        self.sent.append(("followup", {"content": content, **kwargs}))
+
+
+@pytest.mark.parametrize("already_answered", [False, True])
+async def test_unexpected_command_failure_gets_an_apology_and_a_log_line(
+        store: Store, caplog: pytest.LogCaptureFixture, already_answered: bool) -> None:
+    sessions, session = await running_toy(store, channel_id=42)
+    bot = SimpleNamespace(sessions=sessions, store=store, tree=SimpleNamespace(on_error=None))
+    cog = GameCog(bot)  # type: ignore[arg-type]
+    await cog.cog_load()
+    assert bot.tree.on_error == cog.on_app_command_error  # installed tree-wide
+    answers = Answers(already_answered)
+    command = GameCog.game.get_command("board")
+    assert isinstance(command, app_commands.Command)
+    inter = SimpleNamespace(
+        user=SimpleNamespace(id=2), channel_id=42, locale=discord.Locale.russian, extras={}, command=command,
+        type=discord.InteractionType.application_command, client=bot, response=answers, followup=answers,
+    )
+    error = app_commands.CommandInvokeError(command, ZeroDivisionError("division by zero"))
+    with caplog.at_level(logging.ERROR):
+        await cog.on_app_command_error(inter, error)  # type: ignore[arg-type]
+    assert [kind for kind, _ in answers.sent] == ["followup" if already_answered else "response"]
+    sent = answers.sent[0][1]
+    assert sent["content"] == "⚠️ " + t("err.unexpected", "ru") and sent["ephemeral"] is True
+    record = next(r for r in caplog.records if r.levelno == logging.ERROR)
+    assert f"game {session.id}" in record.getMessage() and "/game board" in record.getMessage()
+    assert record.exc_info is not None and record.exc_info[0] is ZeroDivisionError
