@@ -95,6 +95,8 @@ class ControlsCog(commands.Cog):
         kind, gid = parts[1], int(parts[2])
         sessions = self.bot.sessions
         session = await sessions.get(gid)
+        if session.broken is not None and kind not in ("x", "l"):  # only ending it works (abort, cancel)
+            raise SessionError("err.game_broken", id=session.id)
         if kind in ("a", "n", "b"):
             await self.panel_control(interaction, session, kind, parts)
         elif kind == "p":

@@ -70,6 +70,10 @@ async def test_a_broken_game_is_told_once_listed_aborted_and_harms_no_other(tmp_
         await fake.wait_for(notices, timeout=20)
         hand = await fake.slash(bob, table.channel, "game hand")
         assert hand.ephemeral and hand.content.startswith("⛔")
+        # the controls of posts from before the fault answer the same
+        old_post = [m for m in fake.channel_messages(table.channel) if custom_ids(m, "tt:p:")][-1]
+        r = await fake.click(bob, old_post, custom_id=custom_ids(old_post, "tt:p:")[0])
+        assert r.ephemeral and r.content.startswith("⛔") and "cannot be loaded" in r.content
         await asyncio.sleep(1.0)
         assert len(notices()) == 1 and "/game abort" in notices()[0].content
 
