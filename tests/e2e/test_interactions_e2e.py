@@ -142,3 +142,23 @@ async def test_a_control_whose_tag_matches_nothing_is_no_longer_available(tmp_pa
         assert game_row(table.db, table.channel.id)["seq"] == seq
         await table.bot.stop()
         assert_clean_output(table.bot.output())
+
+
+async def test_a_slash_command_that_waits_is_deferred_publicly_and_filled_in(tmp_path: Path) -> None:
+    """``/game new`` writes the lobby row; while the database is busy the command is deferred (a
+    public "thinking…", since the lobby is public) and the lobby then fills it in."""
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"])
+        con = sqlite3.connect(table.db, timeout=0, isolation_level=None)
+        con.execute("BEGIN IMMEDIATE")
+        asyncio.get_running_loop().call_later(HOLD, lambda: (con.execute("COMMIT"), con.close()))
+        r = await fake.slash(table.user("alice"), table.channel, "game new", game="pobeda", timeout=15)
+        assert r.callback_type == 5 and r.callback_latency is not None and r.callback_latency < 3.0
+        assert not r.ephemeral and r.embeds
+        assert r.embeds[0]["title"] == t("lobby.title", "en", game=t("pobeda.name", "en"))
+        # the lobby works from the message that filled the deferral
+        joined = await fake.click(table.user("bob"), r.message, custom_id=custom_ids(r.message, "tt:l:")[0])
+        assert f"<@{table.user('bob').id}>" in joined.text
+        assert game_row(table.db, table.channel.id)["status"] == "lobby"
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
