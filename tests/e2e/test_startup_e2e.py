@@ -255,3 +255,34 @@ async def test_sigterm_during_play_exits_0_in_time_and_loses_no_post(tmp_path: P
         await table.bot.stop()
         assert table.bot.returncode == 0
         assert_clean_output(table.bot.output())
+
+
+async def test_a_silent_discord_is_a_bounded_attempt_worth_retrying(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An address that accepts the connection and never answers: the probe gives up after its own
+    timeout (not aiohttp's five minutes) with an error the start-up loop retries."""
+    from aiohttp import web
+    from discord.http import Route
+
+    import bot.__main__ as entry
+
+    async def silent(request: web.Request) -> web.Response:
+        await asyncio.sleep(3)
+        return web.Response(status=200)
+
+    app = web.Application()
+    app.router.add_get("/api/v10/users/@me", silent)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    monkeypatch.setattr(entry, "PROBE_TIMEOUT", 0.5)
+    started = time.monotonic()
+    try:
+        with pytest.raises(asyncio.TimeoutError) as caught:
+            await entry.probe("fake-token", custom_base=True)
+        assert time.monotonic() - started < 3
+    finally:
+        await runner.shutdown()
+        await runner.cleanup()
+    assert entry.transient(caught.value)
