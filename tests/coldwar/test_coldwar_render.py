@@ -8,7 +8,7 @@ from PIL import Image
 
 from bot.games.base import Rng
 from bot.games.coldwar import ColdWar, bench_state
-from render.coldwar import render
+from render.coldwar import FRAME, PANEL, PANEL_BOXES, SIDE, H, W, render
 
 
 def _check(png: bytes) -> Image.Image:
@@ -32,10 +32,23 @@ def _views() -> list[dict]:
 
 
 def test_render_many_states_both_languages() -> None:
+    """Whatever the state, the panel of each side that must act is framed in that side's colour
+    (5 px) and a waiting side's panel keeps the quiet 2 px frame."""
+    acted = set()
     for i, view in enumerate(_views()):
         if i % 2:
             view["seat_names"] = ["A very very long display name indeed", "Борис"]
-        _check(render(view, "ru" if i % 3 else "en"))
+        img = _check(render(view, "ru" if i % 3 else "en")).convert("RGB")
+        assert img.size == (W, H)
+        for seat, (x, y, w, h) in enumerate(PANEL_BOXES):
+            for edge in ([img.getpixel((x + k, y + h // 2)) for k in range(5)],
+                         [img.getpixel((x + w - k, y + h // 2)) for k in range(5)]):
+                if seat in view.get("actors", []):
+                    acted.add(seat)
+                    assert edge == [SIDE[seat]] * 5, (i, seat, edge)
+                else:
+                    assert edge[:2] == [FRAME] * 2 and edge[2] == PANEL, (i, seat, edge)
+    assert acted == {0, 1}
 
 
 def test_render_bench_state_size_and_speed() -> None:

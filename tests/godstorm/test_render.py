@@ -132,11 +132,23 @@ def test_sparse_minimal_and_outcome_views_render() -> None:
     view["current"] = None
     view["players"][0]["eliminated"] = True
     view["players"][1]["has_bid"] = True
-    for lang in ("ru", "en", "xx"):
-        assert R.render(view, lang)[:4] == b"\x89PNG"
+    assert R.render(view, "xx") == R.render(view, "en")  # an unknown language falls back to English
+    img = _decode(R.render(view, "ru"))
+    header = [img.getpixel((x, y)) for x in range(520, R.W, 2) for y in range(4, R.HEADER_H - 4, 2)]
+    # the result (gold headline) replaces the turn order, whose chips (60, 54, 78) are gone
+    assert header.count(R.GOLD) > 200
+    assert (60, 54, 78) not in header
+    running = dict(view, outcome=None, current=0)
+    running_header = _decode(R.render(running, "ru")).crop((520, 0, R.W, R.HEADER_H))
+    assert (60, 54, 78) in {c for _, c in running_header.getcolors(1 << 16) or []}
     empty = {"ruleset": "godstorm", "epoch": None, "epochs": 5, "turn_order": [], "current": None, "step": "setup",
              "players": [], "neutral": None, "territories": {}, "underworld": {}, "last": None, "outcome": None}
-    assert R.render(empty, "ru")[:4] == b"\x89PNG"
+    blank = _decode(R.render(empty, "ru"))
+    assert blank.size == (R.W, R.H)
+    for tid in D.TERRITORIES:  # grey unowned badges and no army pill under them
+        x, y = R.territory_center(tid)
+        assert blank.getpixel((x, y)) == R.UNOWNED, tid
+        assert blank.getpixel((x, y + R.NODE_R + 9)) != (255, 255, 255), tid
 
 
 def test_renderer_strings_are_translated() -> None:

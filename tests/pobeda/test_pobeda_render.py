@@ -9,7 +9,7 @@ import time
 from PIL import Image
 
 from bot.games.pobeda import Pobeda, bench_state
-from render.pobeda import SIDE_COLOURS, cell_center, render
+from render.pobeda import BG, CAPTION, HEIGHT, MARGIN, SIDE_COLOURS, WIDTH, cell_center, render
 from tests.pobeda.pobeda_helpers import make, play_event, put, row
 
 
@@ -50,13 +50,25 @@ def test_locked_chips_differ_and_keep_their_centre_colour() -> None:
 
 
 def test_empty_and_finished_games_render() -> None:
+    """An empty board shows no chip anywhere and a turn marker in the caption; a finished game
+    shows its chips and line, and no turn marker (the result stands in its place)."""
     game = Pobeda.new([{"side": 0}, {"side": 1}], {"layout": "shuffled", "teams": 2}, 3)
-    assert decode(render(game.view(None), "ru")).size[0] <= 2048
+    view = game.view(None)
+    empty = decode(render(view, "ru"))
+    assert empty.size == (WIDTH, HEIGHT)
+    cells = [f"{letter}{number}" for letter in "ABCDEFGHIJKL" for number in range(1, 13)]
+    assert all(empty.getpixel(cell_center(view, cell)) not in SIDE_COLOURS for cell in cells)
+    marker = (MARGIN + 17, HEIGHT - CAPTION + 89)  # centre of the caption's "to move" disc
+    side = view["seat_sides"][view["current"]]
+    assert empty.getpixel(marker) == SIDE_COLOURS[side]
     put(game, 0, *row("A", "E", 2))
     game.s["current"] = 0
     play_event(game, 0, "F2")
     assert game.outcome() is not None
-    assert decode(render(game.view(None), "en")).size[1] <= 2048
+    view = game.view(None)
+    done = decode(render(view, "en"))
+    assert all(done.getpixel(cell_center(view, cell)) == SIDE_COLOURS[0] for cell in row("A", "F", 2))
+    assert done.getpixel(marker) == BG
 
 
 def test_render_is_fast_enough() -> None:
