@@ -86,6 +86,39 @@ def clip_lines(lines: list[str], limit: int = MAX_CONTENT) -> str:
     return limits.tail_lines(lines, limit)
 
 
+def compose(log_lines: list[str], status: str) -> str:
+    """A turn post: the news of this turn, a blank line, whose turn it is."""
+    return clip_lines(log_lines + ["", status] if log_lines else [status])
+
+
+def fits(log_lines: list[str], status: str) -> bool:
+    text = "\n".join(log_lines + ["", status]) if log_lines else status
+    return len(log_lines) <= MAX_LOG_LINES and limits.size(text) <= MAX_CONTENT
+
+
+def split_tail(lines: list[str], status: str) -> tuple[list[str], list[str]]:
+    """(older lines that do not fit, the newest lines that fit one turn post with its status)."""
+    keep = len(lines)
+    while keep > 0 and not fits(lines[-keep:], status):
+        keep -= 1
+    return lines[:len(lines) - keep], lines[len(lines) - keep:]
+
+
+def chunk_lines(lines: list[str], limit: int = MAX_CONTENT) -> list[str]:
+    """Lines grouped into posts of at most ``limit`` (a single longer line is shortened)."""
+    chunks: list[str] = []
+    current: list[str] = []
+    for line in lines:
+        line = limits.shorten(line, limit)
+        if current and limits.size("\n".join([*current, line])) > limit:
+            chunks.append("\n".join(current))
+            current = []
+        current.append(line)
+    if current:
+        chunks.append("\n".join(current))
+    return chunks
+
+
 def result_line(session: Session, lang: str) -> str:
     outcome = session.outcome() or {}
     game = session.game
@@ -358,9 +391,9 @@ class Publisher:
             previous = None
         status = self.status_line(session, lang, actors)
         new_post = bool(prompted) or finished or previous is None
-        log_lines = lines if new_post else (previous[2].get("lines", []) if previous else []) + lines
-        log_lines = log_lines[-MAX_LOG_LINES:]
-        content = clip_lines(log_lines + ["", status] if log_lines else [status])
+        edit_lines = (previous[2].get("lines", []) if previous else []) + lines
+        if not new_post and not fits(edit_lines, status):
+            new_post = True  # the turn post is full: a new one, so no line ever drops out of view
         try:
             png: bytes | None = await render_png(session, lang)
         except Exception:  # the news goes out as text; the next post tries the board again
@@ -368,12 +401,12 @@ class Publisher:
             png = None
         name = f"{row.game}-{game_id}-{target_seq}.png"
         view = None if finished else inert(channel_view(game_id, lang))
-        data = {"lines": log_lines, "seq": target_seq}
         if not new_post and previous is not None:
             channel_id, message_id, _ = previous
             channel = await self.channel(channel_id)
             if channel is not None:
                 partial = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
+                content = compose(edit_lines, status)
 
                 def edit() -> Awaitable[Any]:
                     files = [discord.File(io.BytesIO(png), filename=name)] if png is not None else []
@@ -383,14 +416,22 @@ class Publisher:
                 try:
                     async with self.channel_turn(channel_id):
                         await self.call(f"editing the turn message of game {game_id}", edit)
-                    await self.store.set_message(game_id, "turn", channel_id, message_id, data)
+                    await self.store.set_message(game_id, "turn", channel_id, message_id,
+                                                 {"lines": edit_lines, "seq": target_seq})
                     return
                 except discord.HTTPException as exc:
                     log.warning("editing the turn message of game %s failed (%s); posting anew", game_id, exc)
-        message = await self.post(row.channel_id, content, file_png=(name, png) if png is not None else None,
-                                  view=view, allowed_mentions=mentions(ping_users), key=("turn", game_id, target_seq))
+        # more news than one post shows: the older lines go first, in posts of their own
+        overflow, log_lines = split_tail(lines, status)
+        for index, chunk in enumerate(chunk_lines(overflow)):
+            await self.post(row.channel_id, chunk, allowed_mentions=mentions([]),
+                            key=("log", game_id, target_seq, index))
+        message = await self.post(row.channel_id, compose(log_lines, status),
+                                  file_png=(name, png) if png is not None else None, view=view,
+                                  allowed_mentions=mentions(ping_users), key=("turn", game_id, target_seq))
         # refused for good (logged): the game goes on, the row records that this step is over
-        await self.store.set_message(game_id, "turn", row.channel_id, message.id if message else 0, data)
+        await self.store.set_message(game_id, "turn", row.channel_id, message.id if message else 0,
+                                     {"lines": log_lines, "seq": target_seq})
 
     def status_line(self, session: Session, lang: str, actors: list[int]) -> str:
         game = session.game

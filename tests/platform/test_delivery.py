@@ -258,3 +258,38 @@ async def test_a_new_dm_panel_retires_the_previous_one(tmp_path: Path) -> None:
     stored = await store.get_message(session.id, f"panel:{first_user}")
     assert stored is not None and stored[1] == len(dm.sent)
     await store.close()
+
+
+async def test_news_longer_than_a_post_is_split_not_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moves that coalesce into more lines than one turn post shows: the older lines go out first in
+    posts of their own, so every line is in the channel exactly once (nothing clipped away)."""
+    from bot import delivery
+
+    monkeypatch.setattr(delivery, "MAX_LOG_LINES", 2)
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, session = await setup(tmp_path, channel, dm)
+    await publisher.publish(session.id)
+    expected = []
+    for _ in range(3):  # three turns' worth of news, published at once
+        seat = session.game.actors()[0]
+        await sessions.act(session.id, session.row.seat_users[seat][0], seat, {"type": "add", "n": 1})
+        expected.append(f"seat {seat + 1} adds 1 -> {session.game.s['total']}")
+    await publisher.publish(session.id)
+    later = channel.sent[1:]
+    assert [("file" in m) for m in later] == [False, True]  # the overflow, then the turn post with the board
+    text = "\n".join(m["content"] for m in later)
+    assert [text.count(line) for line in expected] == [1, 1, 1]
+    assert later[0]["content"] == expected[0] and later[0]["allowed_mentions"].users == []
+    await store.close()
+
+
+def test_split_tail_and_chunks_respect_the_limits() -> None:
+    from bot.delivery import MAX_LOG_LINES, chunk_lines, split_tail
+
+    lines = [f"line {i} " + "x" * 150 for i in range(30)]
+    older, newest = split_tail(lines, "status")
+    assert older + newest == lines and 0 < len(newest) <= MAX_LOG_LINES
+    assert len("\n".join([*newest, "", "status"])) <= 1900 < len("\n".join([older[-1], *newest, "", "status"]))
+    chunks = chunk_lines(older, 1000)
+    assert "\n".join(chunks).split("\n") == older and all(len(c) <= 1000 for c in chunks)
+    assert chunk_lines(["y" * 5000], 1000)[0].startswith("y") and len(chunk_lines(["y" * 5000], 1000)[0]) <= 1000
