@@ -66,6 +66,7 @@ def random_action(game: Game, rng: random.Random) -> tuple[int, dict[str, Any]] 
 def bench_game(key: str, repeats: int) -> dict[str, float]:
     game = bench_state(key)
     render = renderer(key)
+    render = getattr(render, "uncached", render)  # the work itself, not the reuse of identical boards
     view = json.loads(json.dumps(game.view(None)))
     view["seat_names"] = [f"Player {i + 1}" for i in range(8)]
     render(view, "ru")  # warm fonts and caches

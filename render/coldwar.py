@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from render.common import Colour, encode_png, font, palette, text, wrap
+from render.common import Colour, encode_png, font, palette, rendered_once, text, wrap
 
 W, H = 1400, 926
 BG = (22, 27, 38)
@@ -321,5 +321,6 @@ def reference(view: dict[str, Any], lang: str) -> Image.Image:
     return img
 
 
+@rendered_once("coldwar")
 def render(view: dict[str, Any], lang: str) -> bytes:
     return encode_png(compose(view, lang))

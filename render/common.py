@@ -9,9 +9,15 @@ full-colour PNG. See ``PNG_LEVEL`` for how the zlib level was chosen.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import math
-from functools import lru_cache
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import lru_cache, wraps
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -85,6 +91,50 @@ def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = P
     buf = io.BytesIO()
     image.save(buf, format="PNG", compress_level=level)
     return buf.getvalue()
+
+
+Renderer = Callable[[dict[str, Any], str], bytes]
+RENDERED_MAX = 48  # boards kept, all games and languages together (a Godstorm board is about 200 KB)
+_rendered: OrderedDict[tuple[str, str, bytes], bytes] = OrderedDict()
+_rendered_lock = threading.Lock()
+
+
+def _view_key(view: dict[str, Any]) -> bytes | None:
+    try:
+        text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):  # not a plain JSON view: do not cache it
+        return None
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def rendered_once(game: str) -> Callable[[Renderer], Renderer]:
+    """Reuse the PNG of a view already rendered in this language (a repeated board command, the
+    channel post and its retries): a renderer is a pure function of (view, lang), so the bytes are
+    the same. The cache is a bounded LRU shared by all games; ``render.uncached`` skips it."""
+
+    def decorate(render: Renderer) -> Renderer:
+        @wraps(render)
+        def cached(view: dict[str, Any], lang: str) -> bytes:
+            digest = _view_key(view)
+            if digest is None:
+                return render(view, lang)
+            key = (game, lang, digest)
+            with _rendered_lock:
+                data = _rendered.get(key)
+                if data is not None:
+                    _rendered.move_to_end(key)
+                    return data
+            data = render(view, lang)
+            with _rendered_lock:
+                _rendered[key] = data
+                while len(_rendered) > RENDERED_MAX:
+                    _rendered.popitem(last=False)
+            return data
+
+        cached.uncached = render  # type: ignore[attr-defined]
+        return cached
+
+    return decorate
 
 
 def to_png(image: Image.Image, *, max_bytes: int = 800_000) -> bytes:

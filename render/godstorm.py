@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.godstorm import data as D
 from bot.i18n import has, t
-from render.common import Colour, encode_png, font, palette, text
+from render.common import Colour, encode_png, font, palette, rendered_once, text
 
 Point = tuple[float, float]
 
@@ -728,6 +728,7 @@ def reference(view: dict[str, Any], lang: str) -> Image.Image:
     return img
 
 
+@rendered_once("godstorm")
 def render(view: dict[str, Any], lang: str) -> bytes:
     """The board as PNG (1920×1820)."""
     return encode_png(compose(view, lang))

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.paths import DATA_DIR
-from render.common import Colour, encode_png, font, palette, wrap
+from render.common import Colour, encode_png, font, palette, rendered_once, wrap
 
 EVENTS_FILE = DATA_DIR / "pobeda" / "events.json"
 
@@ -254,5 +254,6 @@ def reference(view: dict[str, Any], lang: str) -> Image.Image:
     return image
 
 
+@rendered_once("pobeda")
 def render(view: dict[str, Any], lang: str) -> bytes:
     return encode_png(compose(view, lang))

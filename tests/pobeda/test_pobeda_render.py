@@ -77,6 +77,6 @@ def test_render_is_fast_enough() -> None:
     times = []
     for _ in range(5):
         start = time.perf_counter()
-        render(view, "ru")
+        render.uncached(view, "ru")  # type: ignore[attr-defined]
         times.append(time.perf_counter() - start)
     assert statistics.median(times) < 0.25  # target 80 ms; loose bound for a shared CI machine

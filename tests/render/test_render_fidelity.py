@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import io
 import random
+from collections import OrderedDict
 from typing import Any
 
 import pytest
@@ -145,9 +146,9 @@ def test_static_layers_are_cached_and_bounded() -> None:
     for cached in (godstorm._base, coldwar._base, pobeda._palette_background):
         assert cached.cache_info().maxsize is not None and cached.cache_info().maxsize <= 8
     view = VIEWS["coldwar"]()[0][1]
-    coldwar.render(view, "ru")
+    coldwar.compose(view, "ru")
     hits = coldwar._base.cache_info().hits
-    coldwar.render(view, "ru")
+    coldwar.compose(view, "ru")
     assert coldwar._base.cache_info().hits == hits + 1
     from bot.games.pobeda import Pobeda
 
@@ -155,3 +156,25 @@ def test_static_layers_are_cached_and_bounded() -> None:
         game = Pobeda.new([{"side": 0}, {"side": 1}], {"layout": "shuffled"}, 500 + seed)
         pobeda.compose(game.view(None), "en")
     assert pobeda._palette_background.cache_info().currsize <= pobeda._palette_background.cache_info().maxsize
+
+
+def test_an_unchanged_board_is_rendered_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hundred requests for the same view and language draw it once; a change draws it again."""
+    from render import coldwar, common
+
+    monkeypatch.setattr(common, "_rendered", OrderedDict())  # boards of earlier tests do not count
+    calls = []
+    real = coldwar.compose
+    monkeypatch.setattr(coldwar, "compose", lambda view, lang: calls.append(lang) or real(view, lang))
+    view = VIEWS["coldwar"]()[1][1]
+    first = coldwar.render(view, "ru")
+    for _ in range(99):
+        assert coldwar.render(dict(view), "ru") == first
+    assert calls == ["ru"]
+    coldwar.render(view, "en")
+    changed = dict(view, round=view["round"] + 1)
+    assert coldwar.render(changed, "ru") != first
+    assert calls == ["ru", "en", "ru"]
+    for k in range(common.RENDERED_MAX + 5):  # the reuse cache stays bounded
+        coldwar.render(dict(view, round=100 + k), "ru")
+    assert len(common._rendered) <= common.RENDERED_MAX
