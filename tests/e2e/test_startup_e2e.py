@@ -120,6 +120,26 @@ async def test_start_during_a_503_outage(tmp_path: Path) -> None:
         assert_one_unreachable_line(bot.output())
 
 
+async def test_commands_sync_refused_at_start_is_retried(tmp_path: Path) -> None:
+    """Discord fails after the login (503 to the command sync): the start-up is retried without
+    setting up the bot twice, and the bot comes up with its commands."""
+    async with FakeDiscord() as fake:
+        guild, channel = world(fake)
+        refused = fake.fail_requests(503, "/commands", method="PUT", count=2)
+        bot = BotProcess(fake, tmp_path / "bot.sqlite3", guild_ids=[guild.id])
+        await bot.start(timeout=60)
+        assert refused.hits == 2
+        alice = fake.create_user("alice")
+        fake.add_member(guild, alice)
+        r = await fake.slash(alice, channel, "game new", game="pobeda")
+        assert not r.ephemeral, r.content
+        await bot.stop()
+        assert bot.returncode == 0
+        output = bot.output()
+        assert output.count("restored 0 unfinished games") == 1
+        assert_one_unreachable_line(output)
+
+
 async def test_no_dns_then_sigterm_exits_0_quickly(tmp_path: Path) -> None:
     """A name that does not resolve: one line, the bot keeps trying, and SIGTERM still ends it."""
     env = {**os.environ, "DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": "http://discord.invalid/api/v10",
