@@ -5,6 +5,10 @@ built once from the game's own renders by ``python -m tests.render.build_palette
 without dithering. Anything that cannot be shown exactly by the game's palette (a colour the
 palette does not hold, such as a player colour from an unknown data file) falls back to a
 full-colour PNG. See ``PNG_LEVEL`` for how the zlib level was chosen.
+
+Also here: ``text``, Pillow's text drawing with the glyph coverage cached (most of a board's
+drawing time is rasterising text that repeats from render to render), and ``rendered_once``, which
+reuses the PNG of a view already rendered in the same language. Every cache is a bounded LRU.
 """
 
 from __future__ import annotations
@@ -63,9 +67,17 @@ class Palette:
         self.index: dict[Colour, int] = {}
         for i in range(256):
             self.index.setdefault((rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]), i)
+        # Pillow maps through a cache of 4x4x4 colour boxes, so a palette colour is only kept
+        # exactly if it is the entry nearest its box's corner: keep the ones that survive.
+        probe = Image.new("RGB", (len(self.index), 1))
+        for x, colour in enumerate(self.index):
+            probe.putpixel((x, 0), colour)
+        mapped = self.quantize(probe).convert("RGB")
+        self.exact = {c for x, c in enumerate(self.index) if mapped.getpixel((x, 0)) == c}
 
     def __contains__(self, colour: object) -> bool:
-        return isinstance(colour, tuple) and colour in self.index
+        """Whether pixels of this colour keep it exactly once mapped onto the palette."""
+        return isinstance(colour, tuple) and colour in self.exact
 
     def ix(self, colour: Colour) -> int:
         """The palette index of an exact colour (for drawing straight onto a palette image)."""
@@ -151,7 +163,7 @@ def to_png(image: Image.Image, *, max_bytes: int = 800_000) -> bytes:
     return buf.getvalue()
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)  # small masks: a few MB at most
 def _text_mask(text: str, path: str, size: int, anchor: str | None, fx: float, fy: float
                ) -> tuple[Image.Image, int, int]:
     """The anti-aliased coverage of ``text`` as an "L" image, and its offset from the anchor point."""
