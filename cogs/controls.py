@@ -108,7 +108,9 @@ class ControlsCog(commands.Cog):
             session = await sessions.join(gid, user_info(interaction), team)
             await self.update_lobby(interaction, session)
         elif kind == "o":
-            spec = next(s for s in session.cls.option_specs() if s.name == parts[3])
+            spec = next((s for s in session.cls.option_specs() if s.name == parts[3]), None)
+            if spec is None:
+                raise ValueError(f"unknown option {parts[3][:40]!r}")
             value = spec.choices[int(self.values(interaction)[0])][0]
             session = await sessions.set_option(gid, interaction.user.id, spec.name, value)
             await self.update_lobby(interaction, session)

@@ -214,3 +214,27 @@ async def test_unexpected_command_failure_gets_an_apology_and_a_log_line(
     record = next(r for r in caplog.records if r.levelno == logging.ERROR)
     assert f"game {session.id}" in record.getMessage() and "/game board" in record.getMessage()
     assert record.exc_info is not None and record.exc_info[0] is ZeroDivisionError
+
+
+async def test_unexpected_control_failure_gets_an_apology_and_a_log_line(
+        store: Store, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    sessions, session = await running_toy(store, channel_id=42)
+    bot = SimpleNamespace(sessions=sessions, store=store)
+    cog = ControlsCog(bot)  # type: ignore[arg-type]
+
+    async def broken_route(self: ControlsCog, interaction: Any, parts: list[str]) -> None:
+        raise ZeroDivisionError("division by zero")  # a bug somewhere below the router
+
+    monkeypatch.setattr(ControlsCog, "route", broken_route)
+    answers = Answers(False)
+    inter = SimpleNamespace(
+        user=SimpleNamespace(id=2), channel_id=42, locale=discord.Locale.american_english, extras={},
+        type=discord.InteractionType.component, data={"custom_id": f"tt:p:{session.id}"}, client=bot,
+        response=answers, followup=answers, id=1,
+    )
+    with caplog.at_level(logging.ERROR):
+        await cog.on_interaction(inter)  # type: ignore[arg-type]
+    assert answers.sent == [("response", {"content": "⚠️ " + t("err.unexpected", "en"), "ephemeral": True})]
+    record = next(r for r in caplog.records if r.levelno == logging.ERROR)
+    assert f"game {session.id}" in record.getMessage()
+    assert record.exc_info is not None and record.exc_info[0] is ZeroDivisionError

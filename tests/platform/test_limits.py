@@ -7,6 +7,8 @@ custom id 100; five action rows).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import discord
 import pytest
 
@@ -139,3 +141,33 @@ def test_fit_view_refuses_a_long_custom_id() -> None:
     view.add_item(discord.ui.Button(label="x", custom_id="tt:" + "9" * 98))
     with pytest.raises(ValueError):
         limits.fit_view(view)
+
+
+async def test_a_panel_with_a_long_private_text_keeps_its_header_and_question(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.games import registry
+    from bot.panels import build_panel
+    from bot.sessions import SessionManager, UserInfo
+    from bot.store import Store
+    from tests.platform.toy import Toy
+
+    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setattr(Toy, "private_text", lambda self, seat, lang: russian(900), raising=False)
+    monkeypatch.setattr(Toy, "prompt_text", lambda self, seat, lang: "Ваш ход: сколько добавить?", raising=False)
+    store = await Store.open(tmp_path / "p.sqlite3")
+    try:
+        sessions = SessionManager(store)
+        session = await sessions.create(guild_id=1, channel_id=3, host=UserInfo(1, "Хозяин " * 5), game_key="toy",
+                                        options={})
+        await sessions.join(session.id, UserInfo(2, "Гость"))
+        await sessions.start(session.id, 1, seed=3)
+        assert session.game is not None
+        seat = session.game.actors()[0]
+        content, view = build_panel(session, seat, "ru", note="✅ " + russian(30))
+        assert limits.size(content) <= limits.CONTENT
+        assert content.startswith("✅ ")
+        assert content.endswith("Ваш ход: сколько добавить?")  # the question survives whole
+        assert "…" in content  # the long private text was the part shortened
+        assert view.children
+    finally:
+        await store.close()
