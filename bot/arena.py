@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.ai import Policy, bot_rng, game_rng, policy_for, visible_events
-from bot.games.base import Event
+from bot.games.base import Action, Event
 from bot.games.registry import game_class
 
 ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -50,6 +50,10 @@ class GameResult:
     side_of: list[int]
     move_ms: dict[int, list[float]] = field(default_factory=dict)
     """Seat -> time of each of its policy's decisions, in milliseconds."""
+    log: list[tuple[int, Action]] = field(default_factory=list)
+    """Every (seat, action) applied, in order: with the seed and options it replays the game."""
+    state: dict[str, Any] = field(default_factory=dict)
+    """The final state (``to_json``)."""
 
 
 def resolve(game: str) -> tuple[str, dict[str, Any]]:
@@ -58,14 +62,17 @@ def resolve(game: str) -> tuple[str, dict[str, Any]]:
 
 
 def play(key: str, policies: Sequence[Policy], seed: int, options: dict[str, Any] | None = None,
-         max_actions: int = DEFAULT_MAX_ACTIONS, history: bool = True) -> GameResult:
-    """One game with ``policies[i]`` in seat ``i``; every choice is checked against the legal list."""
+         max_actions: int = DEFAULT_MAX_ACTIONS, history: bool = True,
+         seat_info: list[dict[str, Any]] | None = None) -> GameResult:
+    """One game with ``policies[i]`` in seat ``i``; every choice is checked against the legal list.
+    ``seat_info`` defaults to one side per seat."""
     cls = game_class(key)
     n = len(policies)
-    game = cls.new([{"side": i} for i in range(n)], dict(options or {}), seed)
+    game = cls.new(seat_info or [{"side": i} for i in range(n)], dict(options or {}), seed)
     seen: list[list[Event]] = [[] for _ in range(n)]
     times: dict[int, list[float]] = {i: [] for i in range(n)}
     steps = 0
+    log: list[tuple[int, Action]] = []
     while game.outcome() is None and steps < max_actions:
         actors = game.actors()
         if not actors:
@@ -80,6 +87,7 @@ def play(key: str, policies: Sequence[Policy], seed: int, options: dict[str, Any
         if not game.is_listed(seat, action):
             raise RuntimeError(f"{policies[seat].name} chose an unlisted action {action!r} (seed {seed})")
         events = game.apply(seat, action)
+        log.append((seat, action))
         if history:
             for s in range(n):
                 seen[s].extend(visible_events(events, s))
@@ -87,8 +95,9 @@ def play(key: str, policies: Sequence[Policy], seed: int, options: dict[str, Any
     out = game.outcome()
     side_of = [game.side_of(i) for i in range(n)]
     if out is None:
-        return GameResult([], False, steps, False, side_of, times)
-    return GameResult(list(out.get("winners", [])), bool(out.get("draw")), steps, True, side_of, times)
+        return GameResult([], False, steps, False, side_of, times, log, game.to_json())
+    return GameResult(list(out.get("winners", [])), bool(out.get("draw")), steps, True, side_of, times, log,
+                      game.to_json())
 
 
 @dataclass

@@ -153,11 +153,15 @@ class GodstormBot:
         spots = sorted({a["territory"] for a in options})
         border = [t for t in spots if self._foes(t)] or spots
         if self.strong:
-            def key(t: str) -> tuple[float, str]:
-                arm = self.terr[t]["armies"]
-                best = max((self._target_value(n) / (1 + self.terr[n]["armies"]) for n in self._foes(t)),
-                           default=0.0)
-                return (best * (1 + 0.1 * arm) + 0.02 * self._threat(t), t)
+            pending = max(a["count"] for a in options)
+
+            def key(t: str) -> tuple[float, float, int, str]:
+                """Where the new armies make the best target beatable; failing that, the stack
+                facing the biggest enemy stack (so a wall of armies is met, not fed)."""
+                after = self.terr[t]["armies"] + pending - 1
+                beatable = [self._target_value(n) for n in self._foes(t)
+                            if after - self.terr[n]["armies"] >= self.min_lead]
+                return (max(beatable, default=0.0), 0.1 * len(beatable), self._threat(t), t)
 
             spot = max(border, key=key)
         else:
@@ -209,12 +213,14 @@ class GodstormBot:
             if self.strong:
                 value = self._target_value(dst) if dst in self.terr else 1.5
                 lead = att - dfd
-                if lead < self.min_lead and not (lead >= 1 and value >= 3):
+                # big stacks: three dice against two favour the attacker, so a level fight pays
+                big = att >= 8 and att >= dfd
+                if lead < self.min_lead and not (lead >= 1 and value >= 3) and not big:
                     continue
                 score = value * (1 + 0.2 * min(lead, 10))
+            elif att <= dfd and not (att >= 8 and att == dfd):
+                continue
             else:
-                if att <= dfd:
-                    continue
                 score = float(att - dfd)
             # the whole stack in one go, fighting to the end
             if a["type"] == "attack_until":
