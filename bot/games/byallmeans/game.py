@@ -1,0 +1,222 @@
+"""The ``ByAllMeans`` game: the :class:`bot.games.base.Game` contract over the phase table.
+
+Not registered in ``bot/games/registry.py`` yet: the game is built in phases and must not be playable
+before it is complete (see ``docs/games/byallmeans.md``, "What remains").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import Action, Arrangement, Event, Game, IllegalAction, Player, Rng, state_text
+from bot.games.byallmeans import data, effects, phases
+from bot.games.byallmeans.state import CELLS, Cell, PlayerState, State
+from bot.games.byallmeans.view import View, build
+from bot.i18n import t
+
+
+class ByAllMeans(Game):
+    key = "byallmeans"
+
+    def __init__(self, state: State) -> None:
+        self.s = state
+
+    # ---- lobby ----------------------------------------------------------------------------
+    @classmethod
+    def player_range(cls, options: dict[str, Any]) -> tuple[int, int]:
+        return (2, 2)
+
+    @classmethod
+    def arrange_seats(cls, players: list[Player], options: dict[str, Any], rng: Rng) -> Arrangement:
+        if len(players) != 2:
+            raise IllegalAction("bam.err.players")
+        users = [p.user_id for p in players]
+        rng.shuffle(users)
+        return Arrangement(seat_users=[[u] for u in users], seat_info=[{}, {}])
+
+    @classmethod
+    def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> ByAllMeans:
+        """Each seat's deck comes from ``seat_info[i]["deck"]`` (card codes; validated unless the options
+        say ``"dev_decks": True``) or else the starter development deck.
+
+        «Каждый игрок перемешивает свою колоду и раскладывает в случайном порядке на два архива. В
+        дополнительном архиве 15 карт, в основном 25.»
+        """
+        if len(seat_info) != 2:
+            raise IllegalAction("bam.err.players")
+        rng = Rng(seed)
+        cards: dict[str, str] = {}
+        players = []
+        for seat, info in enumerate(seat_info):
+            deck = list(info.get("deck") or data.starter_deck())
+            problems = data.deck_problems(deck)
+            if problems and not options.get("dev_decks", "deck" not in info):
+                key, params = problems[0]
+                raise IllegalAction(key, **params)
+            uids = []
+            for i, code in enumerate(deck):
+                uid = f"{seat}.{i}"
+                cards[uid] = code
+                uids.append(uid)
+            rng.shuffle(uids)
+            players.append(PlayerState(main=uids[:data.MAIN_ARCHIVE], extra=uids[data.MAIN_ARCHIVE:]))
+        state = State(cards=cards, players=players, field=[Cell() for _ in range(CELLS)], rng=rng)
+        return cls(state)
+
+    # ---- play -----------------------------------------------------------------------------
+    def actors(self) -> list[int]:
+        return phases.PHASES[self.s.phase].actors(self.s)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.actors():
+            return []
+        return phases.PHASES[self.s.phase].legal(self.s, seat)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Validate against the legal list first, so a refused action changes nothing."""
+        if not isinstance(action, dict) or action not in self.legal_actions(seat):
+            raise IllegalAction("bam.err.not_legal")
+        ev: list[Event] = []
+        phases.PHASES[self.s.phase].apply(self.s, seat, action, ev)
+        return ev
+
+    def timeout_action(self, seat: int) -> Action | None:
+        """An absent seat keeps its archives and hand, lets the chooser go first, and passes its turn; a
+        decision it owes takes its first option."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            return None
+        for preferred in ({"type": "shuffle", "main": False, "extra": False}, {"type": "exchange", "cards": []},
+                          {"type": "order", "first": seat}, {"type": "end_turn"}):
+            if preferred in legal:
+                return preferred
+        return legal[0]
+
+    def outcome(self) -> dict[str, Any] | None:
+        return None if self.s.result is None else dict(self.s.result)
+
+    # ---- views and state -------------------------------------------------------------------
+    def view(self, seat: int | None) -> View:  # type: ignore[override]
+        return build(self.s, seat, self.actors())
+
+    def to_json(self) -> dict[str, Any]:
+        return self.s.to_json()
+
+    def to_json_text(self) -> str:
+        return state_text(self.s.to_json())
+
+    @classmethod
+    def from_json(cls, data_: dict[str, Any]) -> ByAllMeans:
+        return cls(State.from_json(data_))
+
+    # ---- text -------------------------------------------------------------------------------
+    def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        kind = action["type"]
+        s = self.s
+        if kind == "choose":
+            return [t("bam.act.choose", lang), choice_label(s, action["v"], lang)]
+        if kind in ("play", "utilise", "discard", "activate"):
+            label = [t(f"bam.act.{kind}", lang), card_name(s.cards[action["uid"]], lang)]
+            if "cell" in action:
+                label.append(t("bam.cell", lang, n=action["cell"] + 1))
+            if "replace" in action:
+                label.append(t("bam.act.replace", lang, card=card_name(s.cards[action["replace"]], lang)))
+            return label
+        if kind == "number":
+            return [t("bam.act.number", lang), t(f"bam.num.{action['sum']}", lang),
+                    ", ".join(card_name(s.cards[u], lang) for u in action["cards"])]
+        if kind == "symbols":
+            syms = [action["a"].rsplit(":", 1)[1], action["b"].rsplit(":", 1)[1]]
+            effect = data.pair_effect(*syms)
+            return [t("bam.act.symbols", lang), t(f"bam.eff.{effect.id}", lang),
+                    " + ".join(source_label(s, x, lang) for x in (action["a"], action["b"]))]
+        if kind == "agent":
+            label = [t("bam.act.agent", lang), card_name(s.cards[action["uid"]], lang),
+                     t(f"bam.act.agent_{action['do']}", lang)]
+            if "target" in action:
+                label.append(card_name(s.cards[action["target"]], lang))
+            return label
+        if kind == "neutral":
+            return [t("bam.act.neutral", lang), card_name(s.cards[action["uid"]], lang)]
+        if kind == "shuffle":
+            return [t("bam.act.shuffle", lang), t(f"bam.shuffle.{int(action['main'])}{int(action['extra'])}", lang)]
+        if kind == "order":
+            return [t("bam.act.order_me" if action["first"] == seat else "bam.act.order_opp", lang)]
+        if kind == "exchange":
+            names = ", ".join(card_name(s.cards[u], lang) for u in action["cards"]) or t("bam.act.keep", lang)
+            return [t("bam.act.exchange", lang), str(len(action["cards"])), names]
+        return [t(f"bam.act.{kind}", lang)]
+
+    def event_text(self, event: Event, lang: str) -> str | None:
+        kind = str(event["type"]).removeprefix("bam.")
+        key = f"bam.ev.{kind}"
+        params = {k: v for k, v in event.items() if k not in ("type", "to")}
+        if "seat" in event:
+            params["who"] = self.seat_display(event["seat"], t("bam.seat", lang, n=event["seat"] + 1))
+        if "code" in event:
+            params["card"] = card_name(event["code"], lang)
+        if "codes" in event:
+            params["cards"] = ", ".join(card_name(c, lang) for c in event["codes"])
+        if "res" in event:
+            params["res"] = t(f"bam.res.{event['res']}", lang)
+        if "archive" in event:
+            params["archive"] = t(f"bam.zone.{event['archive']}", lang)
+        if "cell" in event:
+            params["cell"] = event["cell"] + 1
+        if "first" in event:
+            params["first"] = event["first"] + 1
+        if "key" in event:
+            params["choice"] = t(event["key"], lang)
+        if "effect" in event:
+            params["effect"] = t(f"bam.eff.{event['effect']}", lang)
+        if "do" in event:
+            params["action"] = t(f"bam.act.agent_{event['do']}", lang)
+        if kind == "symbol_moved":
+            params.update(sym=t(f"bam.sym.{event['sym']}", lang), src=card_name(event["from"], lang),
+                          dst=card_name(event["to_code"], lang))
+        return t(key, lang, **params)
+
+    def status_lines(self, lang: str) -> list[str]:
+        return [t("bam.status", lang, who=self.seat_display(i, t("bam.seat", lang, n=i + 1)), rep=p.rep, inf=p.inf,
+                  trust=p.trust, hand=len(p.hand), main=len(p.main), extra=len(p.extra))
+                for i, p in enumerate(self.s.players)]
+
+    def private_text(self, seat: int, lang: str) -> str:
+        hand = ", ".join(card_name(self.s.cards[u], lang) for u in sorted(self.s.players[seat].hand))
+        return t("bam.private_hand", lang, cards=hand or "—")
+
+    def prompt_text(self, seat: int, lang: str) -> str:
+        waiting = effects.pending(self.s)
+        if waiting is not None and waiting[0] == seat:
+            return t("bam.prompt.choose", lang)
+        return t(f"bam.prompt.{self.s.phase}", lang)
+
+
+def card_name(code: str, lang: str) -> str:
+    return t(f"bam.card.{code}", lang)
+
+
+def source_label(s: State, src: str, lang: str) -> str:
+    zone, uid, sym = src.split(":")
+    return f"{t(f'bam.sym.{sym}', lang)} ({card_name(s.cards[uid], lang)}, {t(f'bam.zone.{zone}', lang)})"
+
+
+def choice_label(s: State, value: Any, lang: str) -> str:
+    """A decision's answer as text: an option of a ``choose`` op, a card, an archive, a route."""
+    if isinstance(value, int) and s.stack and s.stack[-1].ops and s.stack[-1].ops[0]["op"] == "choose":
+        return t(s.stack[-1].ops[0]["options"][value]["key"], lang)
+    text = str(value)
+    if text in s.cards:
+        return card_name(s.cards[text], lang)
+    if text in ("utility", "buffer", "stay", "main", "extra"):
+        return t(f"bam.choice.{text}", lang)
+    if text.startswith("buffer:"):
+        return t("bam.choice.buffer_as", lang, sym=t(f"bam.sym.{text[7:]}", lang))
+    if "." in text and text.split(".")[1] in ("main", "extra"):
+        seat, zone = text.split(".")
+        return t(f"bam.archive.{zone}", lang, n=int(seat) + 1)
+    if text.count(":") == 2:
+        src, sym, dst = text.split(":")
+        return t("bam.choice.move_symbol", lang, sym=t(f"bam.sym.{sym}", lang), src=card_name(s.cards[src], lang),
+                 dst=card_name(s.cards[dst], lang))
+    return text
