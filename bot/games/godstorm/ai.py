@@ -7,9 +7,9 @@ comes from :mod:`bot.games.godstorm.board`. The secret faith bid is decided from
 * ``quick``: places every army on one border territory, attacks whenever its stack outnumbers the
   target, moves everything in, never fortifies, ignores gods, the Underworld and bids.
 * ``strong``: picks a *focus* continent (the one it holds most of, weighed by bonus per territory),
-  places on the border stack with the best targets, attacks only with the odds (in classic Risk the
-  stack at least two more than the defender, in Godstorm's five short epochs one more, and any lead
-  when it completes or breaks a continent), keeps armies
+  places where its armies make the most valuable target beatable (else facing the biggest enemy
+  stack), attacks with a lead (and level fights between big stacks, where three dice against two
+  favour the attacker), preferring targets that complete or break a continent, keeps armies
   on a border it leaves exposed when moving in, fortifies the interior's armies to the most
   threatened border, summons a war god and builds temples with its faith, sends its dead from the
   heavens into the Underworld for the spaces' points, and bids a little faith for the turn order.
@@ -39,8 +39,8 @@ class GodstormBot:
         self.terr: dict[str, dict[str, Any]] = view["territories"]
         self.owned = {t for t, v in self.terr.items() if v["owner"] == self.me}
         self.focus = self._focus()
-        # five epochs of one turn each reward attacking; classic Risk's long war rewards the odds
-        self.min_lead = 1 if view["ruleset"] == "godstorm" else 2
+        # measured: a lead of one beats waiting for two (the quick bot's all-in stack punishes waiting)
+        self.min_lead = 1
 
     def _enemy(self, t: str) -> bool:
         owner = self.terr[t]["owner"]
