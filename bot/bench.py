@@ -11,6 +11,10 @@ Figures (keys of the JSON object):
   two parts ``<game>_draw_ms_p50`` and ``<game>_encode_ms_p50``, and ``<game>_apply_ms_p50``, on the
   game's own crowded late-game state (``bench_state()`` in its rules package);
 - ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions;
+- per game (and ``risk``, Godstorm's classic ruleset) ``<game>_bot_move_ms_p50`` / ``_p99``: one decision
+  of the strong bot (``policy.choose`` on the seat's view), over two-player games against random
+  players and against the quick bot, and ``<game>_bot_winrate_vs_random`` from those games (a small
+  arena run; ``python -m bot.arena`` measures it properly);
 - ``publish_retry_ms_p50``: a Discord outage (every post refused with 503) while games publish, through
   the real ``Publisher`` with a stub channel: time from Discord answering again to each lost post
   being delivered.
@@ -317,6 +321,7 @@ async def run(quick: bool) -> dict[str, Any]:
             result[f"{game}_error"] = repr(exc)
     if "godstorm" in games:
         result.update(bench_godstorm_playout(3 if quick else 11))
+    result.update(bench_bots([g for g in ("pobeda", "coldwar", "godstorm") if g in games], 4 if quick else 20))
     with tempfile.TemporaryDirectory() as tmp:
         result.update(await bench_publish_retry(Path(tmp) / "retry.sqlite3", key, 10, 2 if quick else 6))
     return result
@@ -334,6 +339,24 @@ def bench_godstorm_playout(seeds: int) -> dict[str, float]:
             random_playout(seed, players)
             times.append(time.perf_counter() - start)
         result[f"godstorm_playout_{players}p_s"] = round(statistics.median(times), 4)
+    return result
+
+
+def bench_bots(games: list[str], per_match: int) -> dict[str, float]:
+    """The strong bot's decision time and its win rate against random players (``bot.arena``)."""
+    from bot.arena import match, percentile, resolve
+    from bot.games.ai import policy_for
+
+    result: dict[str, float] = {}
+    for name in games + (["risk"] if "godstorm" in games else []):
+        key, options = resolve(name)
+        strong = policy_for(key, "strong")
+        vs_random = match(key, strong, policy_for(key, "random"), per_match, 2, 1, options)
+        vs_quick = match(key, strong, policy_for(key, "quick"), per_match, 2, 500, options)
+        times = vs_random.bot_ms + vs_quick.bot_ms
+        result[f"{name}_bot_move_ms_p50"] = round(percentile(times, 0.5), 3)
+        result[f"{name}_bot_move_ms_p99"] = round(percentile(times, 0.99), 3)
+        result[f"{name}_bot_winrate_vs_random"] = round(vs_random.wins / vs_random.games, 3)
     return result
 
 
