@@ -19,7 +19,7 @@ DATA_DIR = paths.DATA_DIR / "byallmeans"
 
 CARD_TYPES = ("territory", "agent", "graffigent", "graffiti", "plot")
 FIELD_TYPES = ("territory", "agent", "graffigent", "graffiti")
-WHEN = ("enter", "leave", "activated", "plot", "discard", "turn_start", "turn_end")
+WHEN = ("enter", "leave", "activated", "plot", "discard", "turn_start", "turn_end", "rival_turn_start", "rival_turn_end")
 NEUTRAL_SYMBOL = "fog"
 DIRECTIONS = "NESW"
 

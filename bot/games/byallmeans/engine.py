@@ -49,14 +49,17 @@ def _untap(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
 
 
 def _triggers(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
-    """Active player's cards first, then the opponent's («Если срабатывают два эффекта одновременно»):
-    pushed in reverse because the stack runs its top first. Within one player: field order (house rule)."""
+    """Steps 1-2 / 7-8: the active player's cards (``turn_start``/``turn_end``: of their controller's turn),
+    then the opponent's (``rival_turn_start``/``rival_turn_end``), pushed in reverse because the stack runs
+    its top first. Within one player: field order (house rule for «порядок … определяет контролирующий
+    эффекты игрок» until a choice is offered)."""
     active = f.controller
     for seat in (rules.other(active), active):
+        when = op["when"] if seat == active else f"rival_{op['when']}"
         frames = []
         for _, o in rules.field_objects(s):
             if o.owner == seat:
-                for ability in rules.card_of(s, o.uid).abilities_when(op["when"]):
+                for ability in rules.card_of(s, o.uid).abilities_when(when):
                     frames.append(Frame(seat, o.uid, [dict(x) for x in ability.ops], {"this": o.uid}))
         s.stack.extend(reversed(frames))
 

@@ -1,0 +1,95 @@
+"""Random legal play: games end or stop cleanly, every card is in exactly one place after every action,
+refused actions change nothing, JSON round-trips, and a replay of the log reproduces the state."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot.games.base import IllegalAction
+from bot.games.byallmeans import ByAllMeans
+from tests.byallmeans.bam_helpers import everywhere
+
+ACTION_CAP = 4000
+
+
+def _play(seed: int) -> tuple[ByAllMeans, list[tuple[int, dict]]]:  # type: ignore[type-arg]
+    g = ByAllMeans.new([{}, {}], {}, seed)
+    r = random.Random(seed)
+    log: list[tuple[int, dict]] = []  # type: ignore[type-arg]
+    while g.outcome() is None and len(log) < ACTION_CAP:
+        actors = g.actors()
+        assert actors, "a running game always has someone to act"
+        seat = r.choice(actors)
+        legal = g.legal_actions(seat)
+        assert legal, "an actor always has a legal action"
+        # ending the turn at once makes dull games: prefer anything else most of the time
+        busy = [a for a in legal if a["type"] != "end_turn"]
+        action = r.choice(busy if busy and r.random() < 0.9 else legal)
+        g.apply(seat, action)
+        log.append((seat, action))
+        assert sorted(everywhere(g.s)) == sorted(g.s.cards), (seed, len(log), action)
+        for p in g.s.players:
+            assert p.rep >= 0 and p.inf >= 0 and p.trust >= 0 and len(p.buffer) <= 2
+    return g, log
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_games(seed: int) -> None:
+    g, log = _play(seed)
+    assert g.outcome() is not None, "random games end well inside the cap"
+    result = g.outcome()
+    assert result["draw"] or len(result["winners"]) == 1
+    text = json.dumps(g.to_json(), sort_keys=True)
+    assert json.dumps(ByAllMeans.from_json(json.loads(text)).to_json(), sort_keys=True) == text
+    replay = ByAllMeans.new([{}, {}], {}, seed)
+    for seat, action in log:
+        replay.apply(seat, action)
+    assert json.dumps(replay.to_json(), sort_keys=True) == text
+
+
+def test_mid_game_round_trip_and_refusals_change_nothing() -> None:
+    g = ByAllMeans.new([{}, {}], {}, 77)
+    r = random.Random(77)
+    for _ in range(150):
+        if g.outcome() is not None:
+            break
+        seat = g.actors()[0]
+        before = json.dumps(g.to_json(), sort_keys=True)
+        other = 1 - seat
+        if other not in g.actors():
+            with pytest.raises(IllegalAction):
+                g.apply(other, {"type": "end_turn"})
+        with pytest.raises(IllegalAction):
+            g.apply(seat, {"type": "play", "uid": "9.9", "cell": 99})
+        assert json.dumps(g.to_json(), sort_keys=True) == before
+        restored = ByAllMeans.from_json(json.loads(before))
+        assert restored.legal_actions(seat) == g.legal_actions(seat)
+        g.apply(seat, r.choice(g.legal_actions(seat)))
+
+
+def test_views_hide_hands_and_archive_order() -> None:
+    """Hands are private; the public view carries only counts."""
+    g, _ = _play(5)
+    public = json.dumps(g.view(None))
+    mine = g.view(0)
+    assert "me" not in g.view(None) and mine["me"]["seat"] == 0
+    for uid in g.s.players[1].hand:
+        assert uid not in json.dumps(mine)
+    for p in g.s.players:
+        for uid in p.hand + p.main + p.extra:
+            assert f'"{uid}"' not in public
+
+
+def test_timeout_action_is_always_legal() -> None:
+    g = ByAllMeans.new([{}, {}], {}, 8)
+    for _ in range(300):
+        if g.outcome() is not None:
+            break
+        seat = g.actors()[0]
+        action = g.timeout_action(seat)
+        assert action in g.legal_actions(seat)
+        g.apply(seat, action)
+    assert g.s.phase == "turn" and g.s.turn.number > 100  # passing turns go on; the platform ends absent games
