@@ -7,7 +7,7 @@ the mover (more chips in its windows) and for the other sides (windows they lose
 
 * ``quick``: the best immediate change, mostly offence.
 * ``strong``: the same evaluation with defence weighted as much as offence and wild cards kept
-  for when they matter; then, for the best few moves, the hands of the next opposing seat are
+  for when they matter (a fifth chip in a window, a finished line, a removal that breaks a threat); then, for the best few moves, the hands of the next opposing seat are
   sampled from the cards this seat has not seen (the deck and other hands, i.e. every card that is
   neither in the discard pile nor in its own hand), and the move whose worst expected reply is
   smallest wins. Only the seat's view is read.
@@ -110,7 +110,7 @@ class PobedaBot:
         self.name = f"pobeda-{level}"
         strong = level == "strong"
         self.defence = 1.0 if strong else 0.4
-        self.wild_cost = 12.0 if strong else 0.0
+        self.wild_cost = 300.0 if strong else 0.0  # measured: hold wild cards for a fifth chip or a line
         self.candidates = 6
         self.samples = 6 if strong else 0
 
