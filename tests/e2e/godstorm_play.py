@@ -296,13 +296,14 @@ class RiskPlayer:
             self.log.move_autocompletes += 1
 
     async def refused_attack(self, row: dict[str, Any], user: Any, lang: str, src: str, owned: set[str]) -> None:
-        """An attack on one's own territory is refused in the caller's language, and nothing changes."""
+        """An attack on one's own territory is refused in the caller's language, and nothing changes:
+        it is not among the caller's legal actions, so the platform refuses it before the rules."""
         own = next((n for n in [*gboard.NEIGHBOURS[src], *sorted(owned)] if n in owned and n != src), None)
         if own is None:
             return
         before = self.row()["seq"]
         r = await self.fake.slash(user, self.table.channel, "risk attack", options={"from": src, "to": own, "dice": 1})
-        assert r.ephemeral and r.content == "⛔ " + t("godstorm.err.bad_target", lang), r.content
+        assert r.ephemeral and r.content == "⛔ " + t("err.not_legal", lang), r.content
         assert self.row()["seq"] == before
         self.log.refusals.append(r.content)
 
