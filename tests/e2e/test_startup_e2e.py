@@ -133,6 +133,8 @@ async def test_commands_sync_refused_at_start_is_retried(tmp_path: Path) -> None
         fake.add_member(guild, alice)
         r = await fake.slash(alice, channel, "game new", game="pobeda")
         assert not r.ephemeral, r.content
+        # the command goes on after its answer (it records the lobby message): let it finish
+        await fake.wait_for(lambda: db_query(tmp_path / "bot.sqlite3", "SELECT 1 FROM messages"), timeout=10)
         await bot.stop()
         assert bot.returncode == 0
         output = bot.output()
