@@ -77,6 +77,20 @@ class GodstormBot:
             value += 1.0 + board.BONUS[c]
         return value
 
+    def _siege(self) -> str | None:
+        """Facing an enemy stack far bigger than anything of ours (a wall that retakes whatever we
+        take), our stack beside it: all new armies go there until it can fight the wall."""
+        wall, size = None, 0
+        for t in self.owned:
+            for n in board.NEIGHBOURS[t]:
+                if self._enemy(n) and self.terr[n]["armies"] > size:
+                    wall, size = n, self.terr[n]["armies"]
+        if wall is None or size < 20:
+            return None
+        facing = [t for t in board.NEIGHBOURS[wall] if t in self.owned]
+        best = max(facing, key=lambda t: (self.terr[t]["armies"], t))
+        return best if self.terr[best]["armies"] - 1 < size else None
+
     def _threat(self, t: str) -> int:
         return max((self.terr[n]["armies"] for n in board.NEIGHBOURS[t] if self._enemy(n)), default=0)
 
@@ -163,7 +177,8 @@ class GodstormBot:
                             if after - self.terr[n]["armies"] >= self.min_lead]
                 return (max(beatable, default=0.0), 0.1 * len(beatable), self._threat(t), t)
 
-            spot = max(border, key=key)
+            siege = self._siege()
+            spot = siege if siege in border else max(border, key=key)
         else:
             spot = max(border, key=lambda t: (self.terr[t]["armies"], t))
         mine = [a for a in options if a["territory"] == spot]
@@ -206,11 +221,14 @@ class GodstormBot:
     def _attack(self, options: list[Action], step: str) -> Action | None:
         best: tuple[float, str, str] | None = None
         pick: Action | None = None
+        siege = self._siege() if self.strong and step == "invade" else None
         for a in options:
             src, dst = a["from"], a["to"]
             att = self._armies(src) - (0 if src == "heaven" else 1)
             dfd = self._armies(dst)
             if self.strong:
+                if src == siege and not (att >= 8 and att >= dfd):
+                    continue
                 value = self._target_value(dst) if dst in self.terr else 1.5
                 lead = att - dfd
                 # big stacks: three dice against two favour the attacker, so a level fight pays
