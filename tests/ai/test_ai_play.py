@@ -120,3 +120,17 @@ def test_wilson_interval_known_values() -> None:
     lo, hi = wilson(0, 10)
     assert lo == 0.0
     assert hi == pytest.approx(1.96 ** 2 / (10 + 1.96 ** 2), abs=1e-9)
+
+
+def test_arena_command_prints_both_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bot.arena coldwar --games 4``: a row per match with 4 games each, and timings."""
+    from bot.arena import main
+
+    assert main(["coldwar", "--games", "4", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| strong vs ")]
+    assert [r.split("|")[1].strip() for r in rows] == ["strong vs random", "strong vs quick"]
+    assert all(r.split("|")[2].strip() == "4" for r in rows)
+    wins = [int(r.split("|")[3]) for r in rows]
+    assert all(0 <= w <= 4 for w in wins)
+    assert "bot move p50" in out
