@@ -127,6 +127,17 @@ def test_installed_wheel_carries_every_data_file(installed: Path) -> None:
     assert wanted - have == set()
 
 
+def test_every_python_package_is_listed_for_the_wheel() -> None:
+    """pyproject.toml lists the packages explicitly (data/ is mapped to tabletop_data, which
+    automatic discovery cannot do): a new package directory must be added there."""
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(meta["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for top in ("bot", "cogs", "render")
+             for p in (ROOT / top).rglob("__init__.py") if "__pycache__" not in p.parts}
+    assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+    assert meta["tool"]["setuptools"]["package-dir"] == {"tabletop_data": "data"}
+
+
 def test_lock_pins_what_pyproject_asks_for() -> None:
     """The lock file pins exactly one version of each runtime dependency, each with hashes."""
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
