@@ -185,6 +185,7 @@ class OneLineReconnects(logging.Filter):
             record.args = ()
             record.exc_info = None
             record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"  # an outage, not a bug
         return True
 
 

@@ -231,6 +231,9 @@ async def test_a_gateway_outage_holds_deadlines_and_reminders(tmp_path: Path) ->
         assert time.time() >= back + left - 1.0  # the time left at the cut was kept
         await table.bot.stop()
         assert_clean_output(table.bot.output())
+        # each failed reconnection is one warning line naming the error, not a traceback
+        retries = [line for line in table.bot.output().splitlines() if "Attempting a reconnect" in line]
+        assert retries and all(" WARNING " in line and "(gateway: " in line for line in retries), retries
 
 
 def played_cells(table: Table) -> list[str]:
