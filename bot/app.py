@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_KEY = "last_alive"
 SHUTDOWN_GRACE = 6.0  # seconds given to posts in flight at SIGTERM; Docker kills after 10
+# names discord.py gives the tasks that run slash commands and on_interaction listeners
+INTERACTION_TASKS = ("CommandTree-invoker", "discord.py: on_interaction")
 
 
 class Downtime:
@@ -240,9 +242,16 @@ class TabletopBot(commands.Bot):
     async def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        grace_ends = time.monotonic() + SHUTDOWN_GRACE
+        # interactions being handled (a move being committed and answered) finish first: their
+        # answers need the HTTP session, and their moves may add posts to publish
+        handlers = [task for task in asyncio.all_tasks() if not task.done() and task is not asyncio.current_task()
+                    and task.get_name().startswith(INTERACTION_TASKS)]
+        if handlers:
+            await asyncio.wait(handlers, timeout=SHUTDOWN_GRACE / 3)
         try:
             if hasattr(self, "publisher"):
-                await asyncio.wait_for(self.publisher.idle(), timeout=SHUTDOWN_GRACE)
+                await asyncio.wait_for(self.publisher.idle(), timeout=max(0.1, grace_ends - time.monotonic()))
         except (TimeoutError, Exception):
             log.warning("shutdown: some posts were not finished; they are re-published at next start")
         await super().close()

@@ -311,3 +311,25 @@ async def test_a_silent_discord_is_a_bounded_attempt_worth_retrying(monkeypatch:
         await runner.shutdown()
         await runner.cleanup()
     assert entry.transient(caught.value)
+
+
+async def test_sigterm_right_after_an_answer_lets_the_command_finish(tmp_path: Path) -> None:
+    """/game new answers first and records its lobby message after: a SIGTERM in between waits
+    for the command instead of cutting its connection (no traceback, the lobby is recorded)."""
+    async with FakeDiscord() as fake:
+        guild, channel = world(fake)
+        alice = fake.create_user("alice")
+        fake.add_member(guild, alice)
+        db = tmp_path / "bot.sqlite3"
+        bot = BotProcess(fake, db, guild_ids=[guild.id])
+        await bot.start(timeout=60)
+        fake.fail_requests(503, "/messages/@original", method="GET", count=1)  # the command takes longer
+        r = await fake.slash(alice, channel, "game new", game="pobeda")
+        assert not r.ephemeral, r.content
+        assert bot.proc is not None
+        bot.proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(bot.proc.wait(), timeout=10)
+        await bot.stop()
+        assert bot.returncode == 0
+        assert db_query(db, "SELECT purpose FROM messages") == [("lobby",)]
+        assert_clean_output(bot.output())
