@@ -335,6 +335,7 @@ class Publisher:
         previous = await self.store.get_message(game_id, "turn")
         outbox = await self.store.get_message(game_id, "outbox")
         # a publish interrupted by a restart is finished first, for exactly the actions it announced
+        # (with the same message nonces, so a post Discord took before the crash is not made twice)
         started = [rec[2].get("seq", -1) for rec in (previous, outbox) if rec is not None]
         started = [seq for seq in started if seq > row.published_seq]
         if started:
@@ -372,15 +373,19 @@ class Publisher:
         prompted &= set(actors)
         ping_users = sorted({u for s in prompted for u in (row.seat_users or [])[s]})
 
-        if previous is None or previous[2].get("seq", -1) < target_seq:
-            await self.announce(session, target_seq, lines, previous, prompted, finished, actors, ping_users)
         done: set[tuple[int, int]] = set()
         if outbox is not None and outbox[2].get("seq") == target_seq:
             done = {(seat, user) for seat, user in outbox[2].get("sent", [])}
+        else:  # settle what this publish announces before Discord sees any of it (see the cap above)
+            await self.store.set_message(game_id, "outbox", 0, 0, {"seq": target_seq, "sent": []})
+        if previous is None or previous[2].get("seq", -1) < target_seq:
+            await self.announce(session, target_seq, lines, previous, prompted, finished, actors, ping_users)
         # DMs before the mark: a crash in between resumes from the outbox rather than losing a prompt
         await self.send_private(session, prompted, private, skip, done=done, seq=target_seq)
         await self.store.mark_published(game_id, target_seq)
         row.published_seq = max(row.published_seq, target_seq)
+        if row.published_seq < row.seq:  # a resumed publish stopped short of what is committed now
+            self._dirty.add(game_id)
 
     async def announce(self, session: Session, target_seq: int, lines: list[str],
                        previous: tuple[int, int, dict[str, Any]] | None, prompted: set[int], finished: bool,

@@ -43,8 +43,17 @@ class StubChannel:
             if self.failures is not None:
                 self.failures -= 1
             raise self.error
+        nonce = kwargs.get("nonce")
+        seen = [i for i, m in enumerate(self.sent) if nonce is not None and m.get("nonce") == nonce]
+        if seen:  # Discord: the same nonce again returns the message it made, no new one
+            return SimpleNamespace(id=seen[0] + 1)
         self.sent.append({"content": content, **kwargs})
+        if self.crash_after_send:
+            self.crash_after_send = False
+            raise RuntimeError("killed after Discord took the post")
         return SimpleNamespace(id=len(self.sent))
+
+    crash_after_send = False
 
     def get_partial_message(self, message_id: int) -> Any:
         channel = self
@@ -293,3 +302,26 @@ def test_split_tail_and_chunks_respect_the_limits() -> None:
     chunks = chunk_lines(older, 1000)
     assert "\n".join(chunks).split("\n") == older and all(len(c) <= 1000 for c in chunks)
     assert chunk_lines(["y" * 5000], 1000)[0].startswith("y") and len(chunk_lines(["y" * 5000], 1000)[0]) <= 1000
+
+
+async def test_a_post_discord_took_just_before_a_crash_is_not_made_twice(tmp_path: Path) -> None:
+    """Killed after Discord accepted the turn post but before it was recorded, while the next move
+    commits: the restart finishes the same announcement (same nonce, so Discord returns the message
+    it made), then announces the new move; each line is in the channel once."""
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, session = await setup(tmp_path, channel, dm)
+    await publisher.publish(session.id)
+    seat = session.game.actors()[0]
+    await sessions.act(session.id, session.row.seat_users[seat][0], seat, {"type": "add", "n": 2})
+    channel.crash_after_send = True
+    with pytest.raises(RuntimeError):
+        await publisher.publish(session.id)
+    seat = session.game.actors()[0]
+    await sessions.act(session.id, session.row.seat_users[seat][0], seat, {"type": "add", "n": 2})
+    restarted = fast(Publisher(StubClient(channel, dm), SessionManager(store), store))  # type: ignore[arg-type]
+    restarted.request(session.id)
+    await asyncio.wait_for(restarted.idle(), 5)
+    assert await published_seq(store, session.id) == 2
+    text = "\n".join(m["content"] for m in channel.sent)
+    assert text.count("adds 2 -> 2") == 1 and text.count("adds 2 -> 4") == 1
+    await store.close()
