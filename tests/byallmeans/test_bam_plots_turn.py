@@ -164,3 +164,26 @@ def test_illegal_zones_send_cards_to_their_owners_utility() -> None:
     hunter = put(g, 0, "A02", 4)
     g.apply(0, {"type": "agent", "uid": hunter.uid, "do": "hunt", "target": theirs.uid})
     assert theirs.uid in g.s.players[1].utility and theirs.uid not in g.s.players[0].utility
+
+
+def test_discards_and_utilisation_at_the_end_of_the_rivals_turn() -> None:
+    """«Если на карте есть словосочетание «Сбросьте эту карту» или слово «Утилизация», вы можете получить эффект
+    от сброса этой карты, в конце хода соперника. Таких действий может быть не более двух.»"""
+    g = fresh()
+    hoaxes = [give(g, 1, "P02") for _ in range(2)]
+    ball = give(g, 1, "P03")
+    rep0 = g.s.players[0].rep
+    g.apply(0, {"type": "end_turn"})
+    assert g.actors() == [1]
+    assert sorted(a["v"] for a in g.legal_actions(1)) == sorted(
+        ["pass", *(f"discard:{u}" for u in hoaxes), f"utilise:{ball}"])
+    choose(g, f"discard:{hoaxes[0]}")
+    choose(g, f"utilise:{ball}")
+    assert g.s.players[0].rep == rep0 - 1 and ball in g.s.players[1].utility
+    assert g.s.turn.active == 1 and hoaxes[1] in g.s.players[1].hand, "no third one"
+
+
+def test_no_window_without_such_cards() -> None:
+    g = fresh()
+    g.apply(0, {"type": "end_turn"})
+    assert g.s.turn.active == 1 and g.actors() == [1] and {"type": "end_turn"} in g.legal_actions(1)

@@ -109,4 +109,6 @@ def test_second_player_takes_two_main_actions() -> None:
     """«Игрок, получивший второй ход, совершает два основных действия.»"""
     g = started(3, first=0)
     g.apply(0, {"type": "end_turn"})
+    if g.s.turn.active == 0:  # seat 1 holds a discard/utilisation card: it passes at the end of the turn
+        g.apply(1, {"type": "choose", "v": "pass"})
     assert g.s.turn.active == 1 and g.s.turn.main_left == 2 and not g.s.turn.restricted

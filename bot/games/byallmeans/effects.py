@@ -374,8 +374,9 @@ def answer(s: State, seat: int, value: Any, ev: list[Event]) -> None:
 def run(s: State, ev: list[Event]) -> None:
     """Run ops until the stack is empty, a seat must choose, or the game is over.
 
-    A decision with exactly one possible answer is taken at once; one with none ends its frame (house
-    rule: an effect whose target has gone does the rest of nothing).
+    A decision with exactly one possible answer is taken at once. A card's decision with none ends its
+    frame (house rule: an effect whose target has gone does the rest of nothing); an engine step with none
+    is simply skipped.
     """
     while s.stack and s.result is None:
         f = s.stack[-1]
@@ -387,7 +388,10 @@ def run(s: State, ev: list[Event]) -> None:
         if spec.choices is not None:
             values = spec.choices(s, f, op)
             if not values:
-                f.ops.clear()
+                if spec.data:
+                    f.ops.clear()
+                else:  # an engine step with nothing to decide (no agent to move, no card to discard)
+                    f.ops.pop(0)
                 continue
             if len(values) == 1:
                 f.ops.pop(0)

@@ -26,10 +26,12 @@ EMPTY_ARCHIVE_LOSS = 3
 START_OPS: list[dict[str, Any]] = [{"op": "untap"}, {"op": "triggers", "when": "turn_start"}, {"op": "empty_hand"},
                                    {"op": "lost_action"}]
 """Steps 1-3 of «Порядок срабатывания эффектов» (with the house-rule untap first)."""
-END_OPS: list[dict[str, Any]] = [{"op": "triggers", "when": "turn_end"}, {"op": "overpopulation"},
+END_OPS: list[dict[str, Any]] = [{"op": "triggers", "when": "turn_end"}, {"op": "rival_window", "used": 0, "chooser": "opp"},
+                                 {"op": "overpopulation"},
                                  {"op": "empty_archive"}, {"op": "remove_disloyal"}, {"op": "status_check"},
                                  {"op": "next_turn"}]
-"""Steps 7-12."""
+"""Steps 7-12, with the rival's discards and utilisations («в конце хода соперника») after step 8."""
+RIVAL_WINDOW = 2
 
 
 # ---- the turn sequence ------------------------------------------------------------------------
@@ -86,6 +88,31 @@ def _lost_action_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev:
     ev.append({"type": "bam.action_lost", "seat": f.controller, "which": value})
     if p.lost_actions > 0:
         f.ops.insert(0, dict(op))
+
+
+def _rival_window_choices(s: State, f: Frame, op: dict[str, Any]) -> list[Any]:
+    """«Если на карте есть словосочетание «Сбросьте эту карту» или слово «Утилизация», вы можете получить
+    эффект от сброса этой карты, в конце хода соперника. Таких действий может быть не более двух.»"""
+    rival = rules.other(f.controller)
+    if op["used"] >= RIVAL_WINDOW:
+        return []
+    p = s.players[rival]
+    out: list[Any] = [f"discard:{u}" for u in sorted(p.hand) if rules.card_of(s, u).abilities_when("discard")]
+    if p.main:
+        out += [f"utilise:{u}" for u in sorted(p.hand) if rules.card_of(s, u).utilise]
+    return ["pass", *out] if out else []
+
+
+def _rival_window_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: list[Event]) -> None:
+    if value == "pass":
+        return
+    rival = rules.other(f.controller)
+    kind, _, uid = str(value).partition(":")
+    if kind == "utilise":
+        _utilise(s, rival, {"type": "utilise", "uid": uid}, ev)
+    else:
+        _discard(s, rival, {"type": "discard", "uid": uid}, ev)
+    f.ops.insert(0, {**op, "used": op["used"] + 1})
 
 
 def _overpopulation(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
@@ -201,6 +228,7 @@ for _name, _spec in {
     "triggers": OpSpec(run=_triggers, data=False),
     "empty_hand": OpSpec(run=_empty_hand, data=False),
     "lost_action": OpSpec(choices=_lost_action_choices, resolve=_lost_action_resolve, data=False),
+    "rival_window": OpSpec(choices=_rival_window_choices, resolve=_rival_window_resolve, data=False),
     "overpopulation": OpSpec(run=_overpopulation, data=False),
     "empty_archive": OpSpec(run=_empty_archive, data=False),
     "remove_disloyal": OpSpec(run=_remove_disloyal, data=False),
