@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.byallmeans import rules
-from tests.byallmeans.bam_helpers import acts, fresh, put
+from tests.byallmeans.bam_helpers import acts, fresh, give, put
 
 
 def test_additional_action_only_with_an_agent() -> None:
@@ -170,3 +170,19 @@ def test_leave_ability_fires_when_an_agent_goes_to_the_utility() -> None:
     hunter = put(g, 0, "A02", 4)
     g.apply(0, {"type": "agent", "uid": hunter.uid, "do": "hunt", "target": turncoat.uid})
     assert turncoat.uid in g.s.players[1].utility and len(g.s.players[1].hand) == hand + 1
+
+
+def test_the_rulebook_example_of_an_agent_standing_up() -> None:
+    """«Агент находится на свободной клетке, он атакует соперника (поворачивается), после этого вы
+    устанавливаете территорию на клетку с Агентом, Агент разворачивается. И если у вас еще осталось действие
+    (см. Действия), то Агент может либо взять карту из дополнительного архива, либо активировать свою
+    индивидуальную активируемую способность.»"""
+    g = fresh()
+    put(g, 0, "T04", 7)
+    agent = put(g, 0, "A01", 4, entered=1)
+    rep = g.s.players[0].rep
+    g.apply(0, {"type": "agent", "uid": agent.uid, "do": "attack"})
+    assert agent.tapped and g.s.players[0].rep == rep - 1  # reckless on a free cell
+    g.apply(0, {"type": "play", "uid": give(g, 0, "T02"), "cell": 4})
+    assert not agent.tapped and g.s.turn.main_left == 1
+    assert {a["do"] for a in acts(g, 0, "agent")} == {"inform", "ability"}

@@ -92,6 +92,10 @@ class ByAllMeans(Game):
                 return preferred
         return legal[0]
 
+    def is_simultaneous(self) -> bool:
+        """The opponent's-shuffle and exchange decisions are taken by both seats at once, in secret."""
+        return self.s.phase in ("shuffle", "exchange")
+
     def outcome(self) -> dict[str, Any] | None:
         return None if self.s.result is None else dict(self.s.result)
 
