@@ -186,3 +186,52 @@ def test_the_rulebook_example_of_an_agent_standing_up() -> None:
     g.apply(0, {"type": "play", "uid": give(g, 0, "T02"), "cell": 4})
     assert not agent.tapped and g.s.turn.main_left == 1
     assert {a["do"] for a in acts(g, 0, "agent")} == {"inform", "ability"}
+
+
+def test_graffigent_bonuses() -> None:
+    """«Если на поле под вашим контролем есть граффити, то Агент-Граффигент имеет на одну единицу стойкости
+    больше. Если под вашим контролем на поле есть любой другой Агент или Агент-Граффигент, то
+    Агент-Граффигент имеет на одну единицу эффективности больше.»"""
+    g = fresh()
+    artist = put(g, 0, "A05", 0)  # designed: efficiency 1, resilience 1
+    assert (rules.efficiency(g.s, artist), rules.resilience(g.s, artist)) == (1, 1)
+    put(g, 1, "A01", 1)
+    put(g, 1, "T02", 4)
+    put(g, 1, "G01", 4)
+    assert (rules.efficiency(g.s, artist), rules.resilience(g.s, artist)) == (1, 1), "the rival's do not count"
+    put(g, 0, "A02", 2)
+    put(g, 0, "T04", 7)
+    put(g, 0, "G02", 7)
+    assert (rules.efficiency(g.s, artist), rules.resilience(g.s, artist)) == (2, 2)
+
+
+def test_graffigent_face_down_is_a_graffiti() -> None:
+    """«Агента-Граффигента можно вывести на поле рубашкой вверх (только на территорию, притом любую). При этом
+    он будет являться граффити (теряя тип Агента-Граффигента), верность территории с этой граффити будет
+    повышена на одну единицу.»"""
+    g = fresh()
+    rival = put(g, 1, "T04", 7)
+    put(g, 0, "A01", 0)
+    put(g, 0, "A02", 1)
+    uid = give(g, 0, "A05")
+    plays = [a for a in acts(g, 0, "play") if a["uid"] == uid]
+    assert {"type": "play", "uid": uid, "cell": 7, "face_down": True} in plays
+    events = g.apply(0, {"type": "play", "uid": uid, "cell": 7, "face_down": True})
+    assert rival.loyalty == 5 and len(rules.agents(g.s, 0)) == 2
+    assert g.s.field[7].graffiti is not None and g.s.field[7].graffiti.symbols == []
+    public = [e for e in events if "to" not in e]
+    assert all(e.get("code") != "A05" for e in public), "the rival does not learn the card"
+    assert g.view(1)["field"][7]["graffiti"]["code"] == "" and g.view(0)["field"][7]["graffiti"]["code"] == "A05"
+
+
+def test_face_down_graffigent_turns_up_on_an_empty_cell() -> None:
+    """«Если такая граффити оказывается на свободной клетке (например, территории, к которой он был прикреплен,
+    отправляется в утиль), то она переворачивается и становится Агентом-Граффигентом, со всеми его
+    свойствами.»"""
+    g = fresh()
+    terr = put(g, 1, "T04", 7)
+    g.apply(0, {"type": "play", "uid": give(g, 0, "A05"), "cell": 7, "face_down": True})
+    rules.to_utility(g.s, terr.uid, [])
+    agent = g.s.field[7].agent
+    assert agent is not None and agent.owner == 0 and g.s.field[7].graffiti is None
+    assert rules.exposed(g.s, 7, agent) and agent.symbols == ["mask", "blade"]

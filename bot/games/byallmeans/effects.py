@@ -208,7 +208,8 @@ def _symbols_of(s: State, f: Frame, name: str) -> list[str] | None:
 
 def _restore_symbols(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
     syms = _symbols_of(s, f, op["target"])
-    if syms is not None:
+    found = rules.find_field(s, f.vars[op["target"]])
+    if syms is not None and not (found and rules.face_down(s, found[1])):  # a face-down card shows none
         syms[:] = list(rules.card_of(s, f.vars[op["target"]]).symbols)
         ev.append({"type": "bam.symbols", "code": s.cards[f.vars[op["target"]]], "symbols": list(syms)})
 

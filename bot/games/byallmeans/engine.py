@@ -375,6 +375,8 @@ def _play_list(s: State, seat: int) -> list[Action]:
         if card.type == "territory":
             out += [{"type": "play", "uid": uid, "cell": c} for c in rules.territory_cells(s)]
         elif card.is_agent:
+            if card.type == "graffigent":  # «можно вывести на поле рубашкой вверх (только на территорию, притом любую)»
+                out += [{"type": "play", "uid": uid, "cell": c, "face_down": True} for c in rules.graffiti_cells(s)]
             mine = [a.uid for _, a in rules.agents(s, seat)]
             for c in rules.agent_cells(s, seat):
                 if len(mine) < rules.MAX_AGENTS:
@@ -400,6 +402,8 @@ def _play(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     rules.take(s, uid)
     if card.type == "territory":
         rules.place_territory(s, seat, uid, a["cell"], symbols, ev)
+    elif a.get("face_down"):
+        rules.place_graffiti(s, seat, uid, a["cell"], symbols, ev)
     elif card.is_agent:
         rules.place_agent(s, seat, uid, a["cell"], symbols, ev)
     elif card.type == "graffiti":

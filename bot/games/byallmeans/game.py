@@ -123,6 +123,8 @@ class ByAllMeans(Game):
             label = [t(f"bam.act.{kind}", lang), card_name(s.cards[action["uid"]], lang)]
             if "cell" in action:
                 label.append(t("bam.cell", lang, n=action["cell"] + 1))
+            if action.get("face_down"):
+                label.append(t("bam.act.face_down", lang))
             if "replace" in action:
                 label.append(t("bam.act.replace", lang, card=card_name(s.cards[action["replace"]], lang)))
             return label

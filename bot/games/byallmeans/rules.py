@@ -139,12 +139,26 @@ def reckless(s: State, cell: int, agent: FieldObj) -> bool:
     return agent.entered == s.turn.number and not card_of(s, agent.uid).operative
 
 
+def face_down(s: State, obj: FieldObj) -> bool:
+    """A graffigent played «рубашкой вверх»: a graffiti, «теряя тип Агента-Граффигента»."""
+    return obj.kind == "graffiti" and card_of(s, obj.uid).type == "graffigent"
+
+
 def efficiency(s: State, agent: FieldObj) -> int:
-    return card_of(s, agent.uid).efficiency
+    """«Если под вашим контролем на поле есть любой другой Агент или Агент-Граффигент, то Агент-Граффигент
+    имеет на одну единицу эффективности больше.»"""
+    card = card_of(s, agent.uid)
+    bonus = card.type == "graffigent" and any(a is not agent for _, a in agents(s, agent.owner))
+    return card.efficiency + int(bonus)
 
 
 def resilience(s: State, agent: FieldObj) -> int:
-    return card_of(s, agent.uid).resilience
+    """«Если на поле под вашим контролем есть граффити, то Агент-Граффигент имеет на одну единицу стойкости
+    больше.»"""
+    card = card_of(s, agent.uid)
+    bonus = card.type == "graffigent" and any(c.graffiti is not None and c.graffiti.owner == agent.owner
+                                              for c in s.field)
+    return card.resilience + int(bonus)
 
 
 # ---- loyalty -------------------------------------------------------------------------------
@@ -228,8 +242,15 @@ def leave_field(s: State, cell: int, obj: FieldObj, ev: list[Event]) -> None:
     elif obj is c.territory:
         c.territory = None
         reverse_influence(s, obj, card, ev)
-        if c.graffiti is not None:  # house rule: a graffiti never stands without a territory
-            to_utility(s, c.graffiti.uid, ev)
+        g = c.graffiti
+        if g is not None and face_down(s, g) and c.agent is None and len(agents(s, g.owner)) < MAX_AGENTS:
+            # «Если такая граффити оказывается на свободной клетке … она переворачивается и становится
+            # Агентом-Граффигентом»
+            c.graffiti = None
+            c.agent = FieldObj(g.uid, g.owner, "agent", list(card_of(s, g.uid).symbols), entered=s.turn.number)
+            ev.append({"type": "bam.flipped", "seat": g.owner, "code": s.cards[g.uid], "cell": cell})
+        elif g is not None:  # house rule: a graffiti never stands without a territory
+            to_utility(s, g.uid, ev)
     for ability in card.abilities_when("leave"):
         s.stack.append(Frame(obj.owner, obj.uid, list(ability.ops)))
 
@@ -321,9 +342,22 @@ def place_agent(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev
 
 
 def place_graffiti(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev: list[Event]) -> None:
+    """A graffiti, or a graffigent face down: that one shows no symbols and no abilities (house rule) and
+    gives its territory +1 loyalty («верность территории с этой граффити будет повышена на одну единицу»)."""
     card = card_of(s, uid)
-    s.field[cell].graffiti = FieldObj(uid, seat, "graffiti", list(symbols), entered=s.turn.number)
-    ev.append({"type": "bam.placed", "seat": seat, "code": s.cards[uid], "cell": cell})
+    hidden = card.type == "graffigent"
+    obj = FieldObj(uid, seat, "graffiti", [] if hidden else list(symbols), entered=s.turn.number)
+    s.field[cell].graffiti = obj
+    if hidden:  # the rival must not learn the card: its code goes only to its owner
+        ev.append({"type": "bam.face_down", "seat": seat, "cell": cell})
+        ev.append({"type": "bam.placed", "seat": seat, "code": s.cards[uid], "cell": cell, "to": [seat]})
+    else:
+        ev.append({"type": "bam.placed", "seat": seat, "code": s.cards[uid], "cell": cell})
+    if hidden:
+        terr = s.field[cell].territory
+        assert terr is not None
+        change_loyalty(s, terr, 1, ev)
+        return
     ops = [dict(op) for a in card.abilities_when("enter") for op in a.ops]
     if ops:
         s.stack.append(Frame(seat, uid, ops, {"this": uid, "host": cell}))

@@ -38,6 +38,7 @@ class ObjView(TypedDict):
     loyalty: NotRequired[int]
     tapped: NotRequired[bool]
     exposed: NotRequired[bool]
+    face_down: NotRequired[bool]
 
 
 class CellView(TypedDict):
@@ -75,10 +76,15 @@ class View(TypedDict):
     me: NotRequired[MeView]
 
 
-def _obj(s: State, cell: int, o: FieldObj | None) -> ObjView | None:
+def _obj(s: State, cell: int, o: FieldObj | None, seat: int | None) -> ObjView | None:
+    """A field object; a face-down graffigent shows its code only to its owner."""
     if o is None:
         return None
-    v: ObjView = {"code": s.cards[o.uid], "owner": o.owner, "symbols": list(o.symbols)}
+    hidden = rules.face_down(s, o)
+    code = "" if hidden and seat != o.owner else s.cards[o.uid]
+    v: ObjView = {"code": code, "owner": o.owner, "symbols": list(o.symbols)}
+    if hidden:
+        v["face_down"] = True
     if o.kind == "territory":
         v["loyalty"] = o.loyalty
     if o.kind == "agent":
@@ -93,8 +99,8 @@ def build(s: State, seat: int | None, actors: list[int]) -> View:
          "extra": len(p.extra), "buffer": [{"code": s.cards[b.uid], "symbols": list(b.symbols)} for b in p.buffer],
          "utility": [s.cards[u] for u in p.utility], "lost_actions": p.lost_actions}
         for i, p in enumerate(s.players)]
-    field: list[CellView] = [{"territory": _obj(s, i, c.territory), "graffiti": _obj(s, i, c.graffiti),
-                              "agent": _obj(s, i, c.agent)} for i, c in enumerate(s.field)]
+    field: list[CellView] = [{"territory": _obj(s, i, c.territory, seat), "graffiti": _obj(s, i, c.graffiti, seat),
+                              "agent": _obj(s, i, c.agent, seat)} for i, c in enumerate(s.field)]
     t = s.turn
     view: View = {"phase": s.phase,
                   "turn": {"active": t.active, "number": t.number, "main_left": t.main_left,
