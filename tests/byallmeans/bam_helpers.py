@@ -80,4 +80,5 @@ def everywhere(s: State) -> list[str]:
         out += p.main + p.extra + p.hand + p.utility + [b.uid for b in p.buffer]
     out += [n.uid for n in s.neutral]
     out += [o.uid for c in s.field for o in c.objects()]
+    out += [u for c in s.field for o in c.objects() for u in o.shadows]
     return out

@@ -235,3 +235,36 @@ def test_face_down_graffigent_turns_up_on_an_empty_cell() -> None:
     agent = g.s.field[7].agent
     assert agent is not None and agent.owner == 0 and g.s.field[7].graffiti is None
     assert rules.exposed(g.s, 7, agent) and agent.symbols == ["mask", "blade"]
+
+
+def test_a_second_copy_becomes_a_shadow() -> None:
+    """«Если под вашим контролем оказалось два одинаковых Агента, то тот Агент, который попал под ваш контроль
+    позже(2), становится тенью Агента(1). … Когда Агент с тенью должен отправиться в утиль, вместо этого в утиль
+    отправляется карта, ставшая тенью. … Символы тени переносятся на Агента, получившего тень. Параметры Агента
+    с тенью не меняются.»"""
+    g = fresh()
+    first = put(g, 0, "A01", 0)
+    copy = give(g, 0, "A01")
+    plays = [a for a in acts(g, 0, "play") if a["uid"] == copy]
+    assert plays == [{"type": "play", "uid": copy, "shadow": first.uid}]
+    g.apply(0, plays[0])
+    assert first.shadows == [copy] and first.symbols == ["eye", "key", "eye", "key"]
+    assert len(rules.agents(g.s, 0)) == 1 and rules.efficiency(g.s, first) == 1
+    rules.to_utility(g.s, first.uid, [])
+    assert g.s.field[0].agent is first and first.shadows == [] and copy in g.s.players[0].utility
+    assert first.symbols == ["eye", "key"]
+    rules.to_utility(g.s, first.uid, [])
+    assert g.s.field[0].agent is None
+
+
+def test_double_agents_share_symbols_and_leave_together() -> None:
+    """«Если под контролем соперника есть такой же Агент, как и под вашим контролем, такой Агент считается
+    двойным. Активные символы на этих Агентах считаются общими и могут быть использованы обоими игроками. Когда
+    один из этих Агентов с поля отправляется в утиль, второй также отправляется в утиль.»"""
+    g = fresh()
+    mine = put(g, 0, "A03", 0)  # mask, mask
+    theirs = put(g, 1, "A03", 11)
+    pairs = [a for a in acts(g, 0, "symbols")]
+    assert {"type": "symbols", "a": f"f:{mine.uid}:mask", "b": f"f:{theirs.uid}:mask"} in pairs
+    rules.to_utility(g.s, mine.uid, [])
+    assert g.s.field[11].agent is None and theirs.uid in g.s.players[1].utility

@@ -272,6 +272,9 @@ def symbol_sources(s: State, seat: int) -> list[str]:
     out = [f"h:{u}:{sym}" for u in sorted(p.hand) for sym in sorted(set(rules.card_of(s, u).symbols))]
     out += [f"b:{b.uid}:{sym}" for b in p.buffer for sym in sorted(set(b.symbols))]
     out += [f"f:{o.uid}:{sym}" for _, o in rules.field_objects(s) if o.owner == seat for sym in sorted(set(o.symbols))]
+    # «Активные символы на этих Агентах считаются общими и могут быть использованы обоими игроками.»
+    out += [f"f:{twin.uid}:{sym}" for _, mine in rules.agents(s, seat) for _, twin in rules.doubles(s, mine)
+            for sym in sorted(set(twin.symbols))]
     return [x for x in out if not x.endswith(":" + data.NEUTRAL_SYMBOL)]
 
 
@@ -377,6 +380,10 @@ def _play_list(s: State, seat: int) -> list[Action]:
         elif card.is_agent:
             if card.type == "graffigent":  # «можно вывести на поле рубашкой вверх (только на территорию, притом любую)»
                 out += [{"type": "play", "uid": uid, "cell": c, "face_down": True} for c in rules.graffiti_cells(s)]
+            twin = rules.twin_of(s, seat, s.cards[uid])
+            if twin is not None:  # a second copy under your control becomes a shadow, wherever it is played
+                out.append({"type": "play", "uid": uid, "shadow": twin.uid})
+                continue
             mine = [a.uid for _, a in rules.agents(s, seat)]
             for c in rules.agent_cells(s, seat):
                 if len(mine) < rules.MAX_AGENTS:
@@ -404,6 +411,10 @@ def _play(s: State, seat: int, a: Action, ev: list[Event]) -> None:
         rules.place_territory(s, seat, uid, a["cell"], symbols, ev)
     elif a.get("face_down"):
         rules.place_graffiti(s, seat, uid, a["cell"], symbols, ev)
+    elif "shadow" in a:
+        found = rules.find_field(s, a["shadow"])
+        assert found is not None
+        rules.add_shadow(s, found[1], uid, symbols, ev)
     elif card.is_agent:
         rules.place_agent(s, seat, uid, a["cell"], symbols, ev)
     elif card.type == "graffiti":

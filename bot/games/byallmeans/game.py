@@ -123,6 +123,8 @@ class ByAllMeans(Game):
             label = [t(f"bam.act.{kind}", lang), card_name(s.cards[action["uid"]], lang)]
             if "cell" in action:
                 label.append(t("bam.cell", lang, n=action["cell"] + 1))
+            if "shadow" in action:
+                label.append(t("bam.act.shadow", lang))
             if action.get("face_down"):
                 label.append(t("bam.act.face_down", lang))
             if "replace" in action:

@@ -220,12 +220,37 @@ def to_utility(s: State, uid: str, ev: list[Event]) -> None:
     (influence, an agent's extra loyalty) and fires its «попадает в утиль» abilities.
     """
     found = find_field(s, uid)
+    if found is not None and found[1].shadows:
+        # «Когда Агент с тенью должен отправиться в утиль, вместо этого в утиль отправляется карта, ставшая тенью.»
+        shadow = found[1].shadows.pop()
+        for sym in card_of(s, shadow).symbols:
+            if sym in found[1].symbols:
+                found[1].symbols.remove(sym)
+        s.players[owner_of(shadow)].utility.append(shadow)
+        ev.append({"type": "bam.utility", "code": s.cards[shadow], "seat": owner_of(shadow)})
+        return
     if found is not None:
         leave_field(s, found[0], found[1], ev)
     else:
         take(s, uid)
     s.players[owner_of(uid)].utility.append(uid)
     ev.append({"type": "bam.utility", "code": s.cards[uid], "seat": owner_of(uid)})
+    if found is not None and found[1].kind == "agent":
+        # «Когда один из этих Агентов с поля отправляется в утиль, второй также отправляется в утиль.»
+        for _, twin in doubles(s, found[1]):
+            to_utility(s, twin.uid, ev)
+
+
+def doubles(s: State, agent: FieldObj) -> list[tuple[int, FieldObj]]:
+    """«Если под контролем соперника есть такой же Агент, как и под вашим контролем, такой Агент считается
+    двойным.»"""
+    code = s.cards[agent.uid]
+    return [(i, a) for i, a in agents(s, other(agent.owner)) if s.cards[a.uid] == code]
+
+
+def twin_of(s: State, seat: int, code: str) -> FieldObj | None:
+    """The agent of ``code`` that ``seat`` already controls (a new copy becomes its shadow)."""
+    return next((a for _, a in agents(s, seat) if s.cards[a.uid] == code), None)
 
 
 def leave_field(s: State, cell: int, obj: FieldObj, ev: list[Event]) -> None:
@@ -326,6 +351,14 @@ def place_territory(s: State, seat: int, uid: str, cell: int, symbols: list[str]
     ops: list[dict[str, Any]] = [dict(op) for a in card.abilities_when("enter") for op in a.ops]
     ops.append({"op": "offer_move", "cell": cell})
     s.stack.append(Frame(seat, uid, ops, {"this": uid, "host": cell}))
+
+
+def add_shadow(s: State, agent: FieldObj, uid: str, symbols: list[str], ev: list[Event]) -> None:
+    """«тот Агент, который попал под ваш контроль позже(2), становится тенью Агента(1)… Символы тени
+    переносятся на Агента, получившего тень. Параметры Агента с тенью не меняются.»"""
+    agent.shadows.append(uid)
+    agent.symbols.extend(symbols)
+    ev.append({"type": "bam.shadow", "seat": agent.owner, "code": s.cards[uid]})
 
 
 def place_agent(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev: list[Event]) -> None:

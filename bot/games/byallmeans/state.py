@@ -2,8 +2,7 @@
 
 Cards are identified by a *uid* ``"<seat>.<n>"`` (the owner's seat and the card's index in the deck it
 started in); ``State.cards`` maps each uid to its card code. Every uid is in exactly one place: an
-archive, a hand, a buffer slot, the utility pile, the neutral zone or a field object (an agent's shadow
-will be a field object too). Archive lists have their *top* card last.
+archive, a hand, a buffer slot, the utility pile, the neutral zone, a field object or the shadows under an agent. Archive lists have their *top* card last.
 
 The field is 12 cells, ``cell = row * 3 + col``: 3 columns wide, 4 rows high, row 0 on seat 0's side.
 """
@@ -38,15 +37,18 @@ class FieldObj:
     """Turn number in which it came onto the field (recklessness lasts that turn)."""
     used: list[str] = field(default_factory=list)
     """An agent's actions this turn: it may not repeat one."""
+    shadows: list[str] = field(default_factory=list)
+    """Uids of the agent's shadows (later copies of the same agent lying under it)."""
 
     def to_json(self) -> JSON:
         return {"uid": self.uid, "owner": self.owner, "kind": self.kind, "symbols": list(self.symbols),
-                "loyalty": self.loyalty, "tapped": self.tapped, "entered": self.entered, "used": list(self.used)}
+                "loyalty": self.loyalty, "tapped": self.tapped, "entered": self.entered, "used": list(self.used),
+                "shadows": list(self.shadows)}
 
     @classmethod
     def from_json(cls, d: JSON) -> FieldObj:
         return cls(d["uid"], d["owner"], d["kind"], list(d["symbols"]), d["loyalty"], d["tapped"], d["entered"],
-                   list(d["used"]))
+                   list(d["used"]), list(d["shadows"]))
 
 
 @dataclass(slots=True)
