@@ -405,6 +405,9 @@ def _play(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     card = rules.card_of(s, uid)
     rules.pay(s, seat, card.cost[0 if zone == "hand" else 1] or 0, ev)
     if "replace" in a:  # «обязаны отправить с поля в утиль одного из двух Агентов»
+        old = rules.find_field(s, a["replace"])
+        while old is not None and old[1].shadows:  # house rule: the Agent leaves with its shadows
+            rules.to_utility(s, a["replace"], ev)
         rules.to_utility(s, a["replace"], ev)
     rules.take(s, uid)
     if card.type == "territory":
