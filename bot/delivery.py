@@ -373,13 +373,11 @@ class Publisher:
         prompted &= set(actors)
         ping_users = sorted({u for s in prompted for u in (row.seat_users or [])[s]})
 
-        done: set[tuple[int, int]] = set()
-        if outbox is not None and outbox[2].get("seq") == target_seq:
-            done = {(seat, user) for seat, user in outbox[2].get("sent", [])}
-        else:  # settle what this publish announces before Discord sees any of it (see the cap above)
-            await self.store.set_message(game_id, "outbox", 0, 0, {"seq": target_seq, "sent": []})
+        resumed = outbox[2] if outbox is not None and outbox[2].get("seq") == target_seq else None
+        done = {(seat, user) for seat, user in resumed.get("sent", [])} if resumed else set()
         if previous is None or previous[2].get("seq", -1) < target_seq:
-            await self.announce(session, target_seq, lines, previous, prompted, finished, actors, ping_users)
+            await self.announce(session, target_seq, lines, previous, prompted, finished, actors, ping_users,
+                                mode=resumed.get("mode") if resumed else None)
         # DMs before the mark: a crash in between resumes from the outbox rather than losing a prompt
         await self.send_private(session, prompted, private, skip, done=done, seq=target_seq)
         await self.store.mark_published(game_id, target_seq)
@@ -389,8 +387,12 @@ class Publisher:
 
     async def announce(self, session: Session, target_seq: int, lines: list[str],
                        previous: tuple[int, int, dict[str, Any]] | None, prompted: set[int], finished: bool,
-                       actors: list[int], ping_users: list[int]) -> None:
-        """The channel side of one publish: a new turn post, or an edit of the current one."""
+                       actors: list[int], ping_users: list[int], mode: str | None = None) -> None:
+        """The channel side of one publish: a new turn post, or an edit of the current one.
+
+        The choice is recorded (with the target) in the ``outbox`` row before Discord sees anything:
+        a publish resumed after a crash makes the same choice with the same nonces, so whatever
+        Discord took before the crash is not announced a second time."""
         game_id, row, lang = session.id, session.row, session.row.lang
         if previous is not None and previous[1] == 0:  # the last post was refused for good
             previous = None
@@ -399,6 +401,11 @@ class Publisher:
         edit_lines = (previous[2].get("lines", []) if previous else []) + lines
         if not new_post and not fits(edit_lines, status):
             new_post = True  # the turn post is full: a new one, so no line ever drops out of view
+        if mode is not None:
+            new_post = mode == "post" or previous is None
+        else:
+            await self.store.set_message(game_id, "outbox", 0, 0,
+                                         {"seq": target_seq, "sent": [], "mode": "post" if new_post else "edit"})
         try:
             png: bytes | None = await render_png(session, lang)
         except Exception:  # the news goes out as text; the next post tries the board again
