@@ -88,7 +88,7 @@ def _rich(seat: int = 0):  # type: ignore[no-untyped-def]
     put(g, 0, "T02", 4)
     put(g, 1, "T04", 7)
     put(g, 0, "A02", 3)
-    put(g, 1, "A01", 8)
+    put(g, 1, "A01", 7)  # hidden on its own territory
     for s_ in (0, 1):
         p = g.s.players[s_]
         p.hand += [p.main.pop() for _ in range(3)]

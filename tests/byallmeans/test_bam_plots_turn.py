@@ -187,3 +187,21 @@ def test_no_window_without_such_cards() -> None:
     g = fresh()
     g.apply(0, {"type": "end_turn"})
     assert g.s.turn.active == 1 and g.actors() == [1] and {"type": "end_turn"} in g.legal_actions(1)
+
+
+def test_expose_an_agent() -> None:
+    """«Если на крате написано “раскройте Агента” это означает, что вы можете повернуть Агента или переместить
+    его на клетку поля без территории.» (Surveillance, designed: expose a rival Agent.)"""
+    for answer in ("tap", 0):
+        g = fresh()
+        terr = put(g, 1, "T02", 7)
+        agent = put(g, 1, "A01", 7)
+        terr.loyalty = 3
+        g.apply(0, {"type": "play", "uid": give(g, 0, "P05")})
+        assert g.actors() == [0] and "tap" in [a["v"] for a in g.legal_actions(0)]
+        choose(g, answer)
+        cell = 7 if answer == "tap" else 0
+        assert g.s.field[cell].agent is agent and rules.exposed(g.s, cell, agent)
+        assert terr.loyalty == (3 if answer == "tap" else 2)
+        give(g, 0, "P05")
+        assert not [a for a in acts(g, 0, "play") if g.s.cards[a["uid"]] == "P05"], "no hidden Agent left"

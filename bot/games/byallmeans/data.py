@@ -166,7 +166,7 @@ def deck_problems(codes: list[str]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def starter_deck() -> list[str]:
-    """A 40-card development deck over the starter set (16 cards, so some appear three times: it
+    """A 40-card development deck over the starter set (17 cards, so some appear three times: it
     breaks the two-copies rule on purpose and is used only by tests until the full pool exists)."""
     codes = sorted(cards())
     return [codes[i % len(codes)] for i in range(DECK_SIZE)]

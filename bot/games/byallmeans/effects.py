@@ -16,7 +16,7 @@ draw            ``who`` draws ``n`` from ``archive`` (``main`` / ``extra``)
 mill            top ``n`` cards of an archive to its owner's utility (``archive``: a bound variable or
                 ``self.main``, ``opp.extra``...; ``exact``: a plot needs ``n`` cards there)
 move_top        top ``n`` of an archive (a variable) onto that player's ``to`` archive
-target          a chooser picks a ``kind`` (``territory``, ``agent``, ``object``, ``buffer_card``,
+target          a chooser picks a ``kind`` (``territory``, ``agent`` [``hidden``], ``object``, ``buffer_card``,
                 ``utility_card``, ``archive``) of an ``owner`` and binds it ``as`` a variable
 loyalty         add ``n`` to the loyalty of territory ``target`` (``host``: the cell the source stands on)
 to_utility      send ``target`` (a field object or buffer card) to its owner's utility
@@ -27,6 +27,7 @@ if              ``cond`` ``{"exposed": var}``: run ``then`` or ``else``
 lose_action     ``who`` loses ``n`` actions in their next turn
 discard         ``who`` discards ``n`` cards of their choice from hand
 move_symbol     move one active symbol from a field object onto another field object
+expose          «раскройте Агента» ``target``: the controller taps it or moves it to a cell without a territory
 =============== ========================================================================================
 
 Engine ops (not for card data) take part in the same machinery: ``settle`` and ``route`` (the neutral
@@ -139,8 +140,9 @@ def candidates(s: State, me: int, op: Op) -> list[Any]:
     kind = op["kind"]
     if kind == "territory":
         return [t.uid for _, t in rules.territories(s) if t.owner in owners]
-    if kind == "agent":
-        return [a.uid for _, a in rules.agents(s) if a.owner in owners]
+    if kind == "agent":  # ``hidden``: only agents not yet exposed
+        return [a.uid for i, a in rules.agents(s) if a.owner in owners
+                and not (op.get("hidden") and rules.exposed(s, i, a))]
     if kind in ("object", "buffer_card"):
         found = [o.uid for _, o in rules.field_objects(s) if o.owner in owners] if kind == "object" else []
         return found + [b.uid for seat in owners for b in s.players[seat].buffer]
@@ -299,6 +301,31 @@ def _move_symbol_ok(s: State, me: int, op: Op) -> bool:
     return len(objs) >= 2 and any(o.symbols for _, o in objs)
 
 
+def _expose_choices(s: State, f: Frame, op: Op) -> list[Any]:
+    """«Если на крате написано “раскройте Агента” это означает, что вы можете повернуть Агента или переместить
+    его на клетку поля без территории.» ``tap`` or a free cell; nothing if it is already exposed."""
+    found = field_target(s, f, op["target"])
+    if found is None or found[1].kind != "agent" or rules.exposed(s, found[0], found[1]):
+        return []
+    free = [i for i, c in enumerate(s.field) if c.territory is None and c.agent is None]
+    return ["tap", *free]
+
+
+def _expose_resolve(s: State, f: Frame, op: Op, value: Any, ev: list[Event]) -> None:
+    found = field_target(s, f, op["target"])
+    assert found is not None
+    cell, agent = found
+    if value == "tap":
+        agent.tapped = True
+    else:
+        s.field[cell].agent = None
+        terr = s.field[cell].territory
+        if terr is not None and terr.owner == agent.owner:
+            rules.change_loyalty(s, terr, -1, ev)
+        s.field[value].agent = agent
+    ev.append({"type": "bam.exposed", "seat": agent.owner, "code": s.cards[agent.uid]})
+
+
 register("gain", OpSpec(run=_gain))
 register("lose", OpSpec(run=_lose))
 register("draw", OpSpec(run=_draw, feasible=_draw_ok))
@@ -316,6 +343,7 @@ register("if", OpSpec(run=_if))
 register("lose_action", OpSpec(run=_lose_action))
 register("discard", OpSpec(run=_discard, feasible=_discard_ok))
 register("discard_one", OpSpec(choices=_discard_one_choices, resolve=_discard_one_resolve, data=False))
+register("expose", OpSpec(choices=_expose_choices, resolve=_expose_resolve))
 register("move_symbol", OpSpec(choices=_move_symbol_choices, resolve=_move_symbol_resolve,
                                feasible=_move_symbol_ok))
 

@@ -216,7 +216,9 @@ def choice_label(s: State, value: Any, lang: str) -> str:
     text = str(value)
     if text in s.cards:
         return card_name(s.cards[text], lang)
-    if text in ("utility", "buffer", "stay", "main", "extra"):
+    if isinstance(value, int) and value >= 0 and s.stack and s.stack[-1].ops and s.stack[-1].ops[0]["op"] == "expose":
+        return t("bam.cell", lang, n=value + 1)
+    if text in ("utility", "buffer", "stay", "main", "extra", "tap"):
         return t(f"bam.choice.{text}", lang)
     if text.startswith("buffer:"):
         return t("bam.choice.buffer_as", lang, sym=t(f"bam.sym.{text[7:]}", lang))
