@@ -19,7 +19,7 @@ import json
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache, wraps
 from typing import Any
 
@@ -161,6 +161,16 @@ def to_png(image: Image.Image, *, max_bytes: int = 800_000) -> bytes:
         buf, format="PNG", optimize=True
     )
     return buf.getvalue()
+
+
+def seat_label(view: Mapping[str, Any], seat: int, fallback: str, limit: int | None = None) -> str:
+    """The display name the session put in ``view["seat_names"]`` for ``seat``, cut to ``limit``
+    characters (the last one an ellipsis) when given; ``fallback`` when the seat has no name."""
+    names = view.get("seat_names") or []
+    if 0 <= seat < len(names) and names[seat]:
+        name = str(names[seat])
+        return name if limit is None or len(name) <= limit else name[:limit - 1] + "…"
+    return fallback
 
 
 @lru_cache(maxsize=2048)  # small masks: a few MB at most
