@@ -16,9 +16,12 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games.pobeda.data import cell_index
+from bot.games.pobeda.text import side_name
+from bot.games.pobeda.view import PobedaView
 from bot.i18n import t
 from bot.paths import DATA_DIR
-from render.common import Colour, encode_png, font, palette, rendered_once, wrap
+from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, wrap
 
 EVENTS_FILE = DATA_DIR / "pobeda" / "events.json"
 
@@ -32,10 +35,10 @@ HEIGHT = BOARD + 2 * MARGIN + CAPTION
 CHIP_R = 40
 CHIP_DY = 24  # the disc sits below the cell centre, leaving the title visible above it
 
+# The pixels of each side's colour (``bot.games.pobeda.text.SIDE_COLOUR_KEYS`` names them), in
 # Okabe–Ito shades (vermillion, blue, bluish green): distinct for common colour blindness.
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = ((213, 94, 0), (0, 114, 178), (0, 158, 115))
 SIDE_DARK: tuple[tuple[int, int, int], ...] = ((140, 55, 0), (0, 70, 115), (0, 100, 72))
-COLOUR_KEYS = ("red", "blue", "green")
 
 BG = (250, 248, 242)
 GRID = (120, 112, 100)
@@ -61,19 +64,15 @@ def _events() -> dict[str, dict[str, Any]]:
     return {item["id"]: item for item in json.loads(EVENTS_FILE.read_text(encoding="utf-8"))}
 
 
-def _index(name: str) -> int:
-    return (int(name[1:]) - 1) * SIZE + "ABCDEFGHIJKL".index(name[0])
-
-
 def _cell_box(index: int) -> tuple[int, int, int, int]:
     row, col = divmod(index, SIZE)
     x, y = MARGIN + col * CELL, MARGIN + row * CELL
     return x, y, x + CELL, y + CELL
 
 
-def cell_center(view: dict[str, Any], cell: str) -> tuple[int, int]:
+def cell_center(view: PobedaView, cell: str) -> tuple[int, int]:
     """Pixel centre of the chip disc drawn on ``cell`` (e.g. ``"E5"``)."""
-    x0, y0, _, _ = _cell_box(_index(cell))
+    x0, y0, _, _ = _cell_box(cell_index(cell))
     return x0 + CELL // 2, y0 + CELL // 2 + CHIP_DY
 
 
@@ -136,17 +135,12 @@ def _draw_background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
     return image
 
 
-def _seat_name(view: dict[str, Any], seat: int, lang: str) -> str:
-    names = view.get("seat_names") or []
-    if 0 <= seat < len(names) and names[seat]:
-        name = str(names[seat])
-        return name if len(name) <= 18 else name[:17] + "…"
-    return t("pobeda.seat", lang, n=seat + 1)
+def _seat_name(view: PobedaView, seat: int, lang: str) -> str:
+    return seat_label(view, seat, t("pobeda.seat", lang, n=seat + 1), limit=18)
 
 
-def _side_name(view: dict[str, Any], side: int, lang: str) -> str:
-    colour = t(f"pobeda.colour.{COLOUR_KEYS[side]}", lang)
-    return t("pobeda.team_name", lang, colour=colour) if view.get("team_game") else colour
+def _side_name(view: PobedaView, side: int, lang: str) -> str:
+    return side_name(side, bool(view.get("team_game")), lang)
 
 
 @lru_cache(maxsize=8)
@@ -155,7 +149,7 @@ def _palette_background(layout: tuple[str | None, ...], lang: str) -> Image.Imag
     return palette("pobeda").quantize(_draw_background(layout, lang))
 
 
-def _draw_lines(draw: ImageDraw.ImageDraw, view: dict[str, Any], ink: Ink) -> None:
+def _draw_lines(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink) -> None:
     for line in view.get("lines", []):
         cells = line["cells"]
         start = cell_center(view, cells[0])
@@ -164,14 +158,14 @@ def _draw_lines(draw: ImageDraw.ImageDraw, view: dict[str, Any], ink: Ink) -> No
         draw.line((start, end), fill=ink(SIDE_DARK[line["side"]]), width=14)
 
 
-def _hide_dates(background: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _hide_dates(background: Image.Image, draw: ImageDraw.ImageDraw, view: PobedaView) -> None:
     """Cover the date of each occupied cell with the cell's own tint (the disc hides it)."""
     for chip in view.get("chips", []):
-        x0, _, x1, y1 = _cell_box(_index(chip["cell"]))
+        x0, _, x1, y1 = _cell_box(cell_index(chip["cell"]))
         draw.rectangle((x0 + 4, y1 - 26, x1 - 4, y1 - 3), fill=background.getpixel((x0 + 6, y1 - 6)))
 
 
-def _draw_chips(draw: ImageDraw.ImageDraw, view: dict[str, Any], ink: Ink) -> None:
+def _draw_chips(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink) -> None:
     for chip in view.get("chips", []):
         cx, cy = cell_center(view, chip["cell"])
         colour = ink(SIDE_COLOURS[chip["side"]])
@@ -185,7 +179,7 @@ def _draw_chips(draw: ImageDraw.ImageDraw, view: dict[str, Any], ink: Ink) -> No
                          outline=ink(INK), width=3)
 
 
-def _caption(view: dict[str, Any], lang: str) -> Image.Image:
+def _caption(view: PobedaView, lang: str) -> Image.Image:
     image = Image.new("RGB", (WIDTH, CAPTION), BG)
     draw = ImageDraw.Draw(image)
     top = 0
@@ -225,19 +219,19 @@ def _caption(view: dict[str, Any], lang: str) -> Image.Image:
     return image
 
 
-def _draw_view(image: Image.Image, view: dict[str, Any], ink: Ink) -> None:
+def _draw_view(image: Image.Image, view: PobedaView, ink: Ink) -> None:
     """What changes from move to move, drawn over a copy of the static board."""
     draw = ImageDraw.Draw(image)
     _hide_dates(image, draw, view)
     for name in view.get("last_move", []):
-        x0, y0, x1, y1 = _cell_box(_index(name))
+        x0, y0, x1, y1 = _cell_box(cell_index(name))
         draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=ink(HIGHLIGHT), width=8)
         draw.rectangle((x0 + 9, y0 + 9, x1 - 9, y1 - 9), outline=ink(INK), width=1)
     _draw_lines(draw, view, ink)
     _draw_chips(draw, view, ink)
 
 
-def compose(view: dict[str, Any], lang: str) -> Image.Image:
+def compose(view: PobedaView, lang: str) -> Image.Image:
     """The board as a palette image: the cached static board plus this view, drawn by index."""
     pal = palette("pobeda")
     image = _palette_background(tuple(view["layout"]), lang).copy()
@@ -246,7 +240,7 @@ def compose(view: dict[str, Any], lang: str) -> Image.Image:
     return image
 
 
-def reference(view: dict[str, Any], lang: str) -> Image.Image:
+def reference(view: PobedaView, lang: str) -> Image.Image:
     """The same board drawn straightforwardly in full colour, without caches or palette (tests)."""
     image = _draw_background(tuple(view["layout"]), lang)
     _draw_view(image, view, lambda colour: colour)
@@ -255,5 +249,5 @@ def reference(view: dict[str, Any], lang: str) -> Image.Image:
 
 
 @rendered_once("pobeda")
-def render(view: dict[str, Any], lang: str) -> bytes:
+def render(view: PobedaView, lang: str) -> bytes:
     return encode_png(compose(view, lang))

@@ -16,6 +16,8 @@ CORNERS: tuple[int, ...] = (0, SIZE - 1, CELLS - SIZE, CELLS - 1)
 COLUMNS = "ABCDEFGHIJKL"
 CHIPS_PER_SIDE = 48
 HAND_SIZE = 6
+FREE = -1
+"""``owner`` of a cell without a chip."""
 
 # The split of the 11 special cards is not in the rulebook; see docs/games/pobeda.md.
 SPECIALS: tuple[tuple[str, int], ...] = (("plus1", 5), ("minus1", 4), ("swap", 2))
@@ -72,3 +74,9 @@ def card_kind(card: str) -> str:
     if card.startswith("ev"):
         return "event"
     return card.rsplit("_", 1)[0]
+
+
+def card_order(card: str) -> tuple[int, str]:
+    """Events first, then the special cards by kind (the order hands and controls are listed in)."""
+    kind = card_kind(card)
+    return (0 if kind == "event" else 1 + SPECIAL_KINDS.index(kind), card)

@@ -7,7 +7,7 @@ through each cell) are rebuilt on load and never serialised.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from bot.games.base import (
     ADMIN,
@@ -22,23 +22,23 @@ from bot.games.base import (
     state_text,
 )
 from bot.games.pobeda import data, seating
+from bot.games.pobeda import view as pview
 from bot.games.pobeda.data import (
     CELLS,
-    CHIPS_PER_SIDE,
     CORNERS,
+    FREE,
     HAND_SIZE,
-    SIZE,
     card_kind,
+    card_order,
     cell_index,
     cell_name,
 )
 from bot.games.pobeda.lines import line_options
-from bot.games.pobeda.text import SIDE_COLOURS, colour_name, count_text
+from bot.games.pobeda.text import colour_name, count_text
 from bot.games.pobeda.text_game import TextMixin
 from bot.i18n import LANGS
 
 PENALTY_SECONDS = 3600
-FREE = -1
 
 
 class Pobeda(TextMixin, Game):
@@ -230,14 +230,14 @@ class Pobeda(TextMixin, Game):
         return self.s["seat_sides"][seat]
 
     def seats_of_side(self, side: int) -> list[int]:
-        return [seat for seat, k in enumerate(self.s["seat_sides"]) if k == side]
+        return pview.seats_of_side(self.s, side)
 
     def supply(self, side: int) -> int:
         """Chips left in a side's supply (48 minus its chips on the board)."""
-        return CHIPS_PER_SIDE - self.s["owner"].count(side)
+        return pview.supply(self.s, side)
 
     def lines_of(self, side: int) -> int:
-        return sum(1 for line in self.s["lines"] if line["side"] == side)
+        return pview.lines_of(self.s, side)
 
     def _targets(self, side: int, kind: str) -> list[int]:
         """Cells a special card of ``kind`` may target for ``side`` (empty: unplayable)."""
@@ -318,7 +318,7 @@ class Pobeda(TextMixin, Game):
         side = self.side_of(seat)
         entries: list[Action | str] = []  # plays, and dead cards (decided below)
         seen: set[str] = set()
-        for card in sorted(s["hands"][seat], key=_card_order):
+        for card in sorted(s["hands"][seat], key=card_order):
             kind = card_kind(card)
             if kind == "event":
                 if self._event_playable(side, card):
@@ -594,49 +594,5 @@ class Pobeda(TextMixin, Game):
 
     # ---- views -------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        s = self.s
-        owner, locked = s["owner"], s["locked"]
-        pending = s["pending"]
-        penalty = s["penalty"]
-        view: dict[str, Any] = {
-            "game": self.key,
-            "size": SIZE,
-            "cells": [cell_name(i) for i in range(CELLS)],
-            "layout": list(s["layout"]),
-            "corners": [cell_name(c) for c in CORNERS],
-            "chips": [{"cell": cell_name(i), "side": owner[i], "locked": locked[i]}
-                      for i in range(CELLS) if owner[i] != FREE],
-            "lines": [{"side": line["side"], "cells": [cell_name(c) for c in line["cells"]]}
-                      for line in s["lines"]],
-            "last_move": [cell_name(c) for c in s["last_move"]],
-            "lines_per_side": [self.lines_of(k) for k in range(s["n_sides"])],
-            "required": s["required"],
-            "deck": len(s["deck"]),
-            "discard": list(s["discard"]),
-            "hand_counts": [len(h) for h in s["hands"]],
-            "seat_sides": list(s["seat_sides"]),
-            "sides": [{"side": k, "colour": SIDE_COLOURS[k], "seats": self.seats_of_side(k),
-                       "supply": self.supply(k),
-                       "name": {lang: self.side_name(k, lang) for lang in ("ru", "en")}}
-                      for k in range(s["n_sides"])],
-            "team_game": bool(s["options"]["teams"]),
-            "options": dict(s["options"]),
-            "current": s["current"] if s["outcome"] is None else None,
-            "turn": s["turn"],
-            "pending_choice": None if pending is None else {
-                "seat": pending["seat"], "cell": cell_name(pending["cell"]),
-                "options": [[[cell_name(c) for c in w] for w in opt] for opt in pending["queue"][0]]},
-            "penalty": None if penalty is None else {
-                "side": penalty["side"], "waiting": list(penalty["waiting"]),
-                "chosen": sorted(int(k) for k in penalty["chosen"])},
-            "outcome": copy.deepcopy(s["outcome"]),
-        }
-        if seat is not None and 0 <= seat < self.n_seats:
-            view["seat"] = seat
-            view["hand"] = sorted(s["hands"][seat], key=_card_order)
-        return view
-
-
-def _card_order(card: str) -> tuple[int, str]:
-    kind = card_kind(card)
-    return (0 if kind == "event" else 1 + data.SPECIAL_KINDS.index(kind), card)
+        """See :mod:`bot.games.pobeda.view` (the typed shape render/pobeda.py reads)."""
+        return cast("dict[str, Any]", pview.build(self.s, seat))

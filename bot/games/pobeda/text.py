@@ -5,7 +5,8 @@ from __future__ import annotations
 from bot.games.pobeda.data import card_kind, events
 from bot.i18n import t
 
-SIDE_COLOURS = ("red", "blue", "green")
+SIDE_COLOUR_KEYS = ("red", "blue", "green")
+"""The i18n key of each side's colour (``pobeda.colour.<key>``); ``render/pobeda.py`` holds the pixels."""
 _MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -41,7 +42,14 @@ def card_label(card: str, lang: str) -> str:
 
 
 def colour_name(side: int, lang: str) -> str:
-    return t(f"pobeda.colour.{SIDE_COLOURS[side]}", lang)
+    return t(f"pobeda.colour.{SIDE_COLOUR_KEYS[side]}", lang)
+
+
+def side_name(side: int, team_game: bool, lang: str) -> str:
+    """``Красные`` alone, or ``Команда красных`` in a team game."""
+    if team_game:
+        return t("pobeda.team_name", lang, colour=colour_name(side, lang))
+    return colour_name(side, lang)
 
 
 def seat_label(seat: int, lang: str) -> str:

@@ -15,6 +15,7 @@ from bot.games.pobeda.text import (
     event_title,
     format_date,
     seat_label,
+    side_name,
 )
 from bot.i18n import t
 
@@ -38,9 +39,7 @@ class TextMixin:
         return t("pobeda.team_name", lang, colour=colour_name(team, lang))
 
     def side_name(self, side: int, lang: str) -> str:
-        if self.s["options"]["teams"]:
-            return t("pobeda.team_name", lang, colour=colour_name(side, lang))
-        return colour_name(side, lang)
+        return side_name(side, bool(self.s["options"]["teams"]), lang)
 
     def _who(self, seat: int, lang: str) -> str:
         name = self.seat_display(seat, seat_label(seat, lang))
