@@ -401,6 +401,9 @@ class Publisher:
         edit_lines = (previous[2].get("lines", []) if previous else []) + lines
         if not new_post and not fits(edit_lines, status):
             new_post = True  # the turn post is full: a new one, so no line ever drops out of view
+            # it takes over the question of the post it continues: whoever that asked and must still act
+            still = {u for s in actors for u in (row.seat_users or [])[s]}
+            ping_users = sorted(set(ping_users) | (set(previous[2].get("ping", [])) & still))
         if mode is not None:
             new_post = mode == "post" or previous is None
         else:
@@ -429,7 +432,8 @@ class Publisher:
                     async with self.channel_turn(channel_id):
                         await self.call(f"editing the turn message of game {game_id}", edit)
                     await self.store.set_message(game_id, "turn", channel_id, message_id,
-                                                 {"lines": edit_lines, "seq": target_seq})
+                                                 {"lines": edit_lines, "seq": target_seq,
+                                                  "ping": previous[2].get("ping", [])})
                     return
                 except discord.HTTPException as exc:
                     log.warning("editing the turn message of game %s failed (%s); posting anew", game_id, exc)
@@ -443,7 +447,7 @@ class Publisher:
                                   allowed_mentions=mentions(ping_users), key=("turn", game_id, target_seq))
         # refused for good (logged): the game goes on, the row records that this step is over
         await self.store.set_message(game_id, "turn", row.channel_id, message.id if message else 0,
-                                     {"lines": log_lines, "seq": target_seq})
+                                     {"lines": log_lines, "seq": target_seq, "ping": ping_users})
 
     def status_line(self, session: Session, lang: str, actors: list[int]) -> str:
         game = session.game
