@@ -3,11 +3,17 @@
 The round is a queue of *steps* (``state["queue"]``). Automatic steps run at once; a step that
 needs a player sets ``state["dec"]`` (the open decision) and stops. Applying an answer clears the
 decision, and the queue runs on until the next decision. Seat 0 is the CIA, seat 1 the KGB.
+
+The turn structure is declared in two tables at the end of this module: ``STEPS`` (each step of a
+round, in order, with the phase it belongs to) and ``DECISIONS`` (each kind of open decision: who
+answers it, what they may answer, what an answer does).
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from bot.games.base import Action, Event, IllegalAction, Rng
@@ -28,11 +34,6 @@ ROUND_STEPS = ["reveal", "balance", "win:briefing", "first", "shuffle", "analyst
 NO_GROUP_EVENTS = ("protest", "benefit_discard", "summit_reveal")
 """Struggle abilities a seat without groups may use: the recruiting ones, and Summit Meeting (not an
 action, so the seat still has to recruit afterwards)."""
-PHASE_OF_STEP = {"reveal": "briefing", "balance": "briefing", "win:briefing": "briefing",
-                 "first": "briefing", "shuffle": "briefing", "analyst": "briefing", "plan": "planning",
-                 "return": "planning", "struggle": "struggle", "win:truce": "truce", "truce": "truce",
-                 "report": "report", "ab": "report", "capture": "report", "win:detente": "detente",
-                 "detente": "detente"}
 
 
 def new_state(seed: int, goal: int = 100, cards: int = CURRENT) -> dict[str, Any]:
@@ -151,16 +152,14 @@ class Engine:
         self.run()
 
     def run(self) -> None:
+        """Run the queued steps (see ``STEPS``) until one opens a decision or the game ends."""
         s = self.s
         while s["dec"] is None and s["over"] is None and s["queue"]:
-            step = s["queue"].pop(0)
-            name = step.split(":")[0] if not step.startswith("win:") else step
-            if step.startswith("ab:"):
-                s["phase"] = "report"
-                self._ability(int(step[3:]))
-                continue
-            s["phase"] = PHASE_OF_STEP.get(name, s["phase"])
-            getattr(self, "_step_" + name.replace(":", "_"))()
+            name, _, arg = s["queue"].pop(0).partition(":")
+            step = STEPS[name if name != "win" else f"win:{arg}"]
+            if step.phase is not None:
+                s["phase"] = step.phase
+            step.run(self, arg)
         self._sync()
 
     def _step_round(self) -> None:
@@ -457,19 +456,25 @@ class Engine:
         d = self.s["dec"]
         if d is None or self.s["over"] is not None:
             return []
-        if d["kind"] == "plan":
-            waiting = [seat for seat in (0, 1) if self.s["x"][seat] is None]
-            peek = d.get("peek")
-            if peek is not None and peek in waiting and len(waiting) == 2:
-                return [1 - peek]
-            return waiting
+        return DECISIONS[d["kind"]].who(self, d)
+
+    def _planners(self, d: dict[str, Any]) -> list[int]:
+        """Both seats choose agent X at once, except that a Double Agent's peek makes the other seat
+        choose first."""
+        waiting = [seat for seat in (0, 1) if self.s["x"][seat] is None]
+        peek = d.get("peek")
+        if peek is not None and peek in waiting and len(waiting) == 2:
+            return [1 - peek]
+        return waiting
+
+    def _decider(self, d: dict[str, Any]) -> list[int]:
         return [d["seat"]]
 
     def legal(self, seat: int) -> list[Action]:
         if seat not in self.actors():
             return []
         d = self.s["dec"]
-        return getattr(self, "_legal_" + d["kind"])(seat, d)
+        return DECISIONS[d["kind"]].legal(self, seat, d)
 
     def _legal_plan(self, seat: int, d: dict[str, Any]) -> list[Action]:
         return [{"type": "agent", "agent": a} for a in self.s["agents"][seat]["hq"]]
@@ -557,7 +562,7 @@ class Engine:
             raise IllegalAction("coldwar.err.illegal")
         self.ev = []
         d = self.s["dec"]
-        getattr(self, "_do_" + d["kind"])(seat, d, action)
+        DECISIONS[d["kind"]].do(self, seat, d, action)
         self.run()
         return self.ev
 
@@ -751,3 +756,77 @@ class Engine:
             self._emit("use", seat=seat, group=gid, on=target, owner=owner,
                        effect="steal" if owner != seat else "give")
         self._next_turn(seat, False)
+
+
+# ---- the turn structure -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    """An automatic step of the round queue: the phase the game is in while it runs (None: unchanged)
+    and what it does, given the step's argument (``ab:3`` -> ``"3"``; ``""`` for most steps)."""
+
+    phase: str | None
+    run: Callable[[Engine, str], None]
+
+
+def _plain(method: Callable[[Engine], None]) -> Callable[[Engine, str], None]:
+    return lambda engine, _arg: method(engine)
+
+
+STEPS: dict[str, Step] = {
+    # a new round queues ROUND_STEPS
+    "round": Step(None, _plain(Engine._step_round)),
+    # briefing: reveal a target, the balance token, events, who acts first, the Analyst's look
+    "reveal": Step("briefing", _plain(Engine._step_reveal)),
+    "balance": Step("briefing", _plain(Engine._step_balance)),
+    "win:briefing": Step("briefing", _plain(Engine._step_win_briefing)),   # decision "event"
+    "first": Step("briefing", _plain(Engine._step_first)),                 # decision "first"
+    "shuffle": Step("briefing", _plain(Engine._step_shuffle)),
+    "analyst": Step("briefing", _plain(Engine._step_analyst)),             # decision "analyst"
+    # planning: both seats choose agent X at once; agents on leave come back
+    "plan": Step("planning", _plain(Engine._step_plan)),                   # decision "plan"
+    "return": Step("planning", _plain(Engine._step_return)),
+    # struggle: alternate turns until both wait in a row
+    "struggle": Step("struggle", _plain(Engine._step_struggle)),           # decision "turn"
+    # truce: events, then civil unrest and the token
+    "win:truce": Step("truce", _plain(Engine._step_win_truce)),            # decision "event"
+    "truce": Step("truce", _plain(Engine._step_truce)),
+    # report: agents revealed, abilities 1-6 in order (queued as ab:1 .. ab:6), the target captured
+    "report": Step("report", _plain(Engine._step_report)),
+    "ab": Step("report", lambda engine, agent: engine._ability(int(agent))),  # may open "double"
+    "capture": Step("report", _plain(Engine._step_capture)),
+    # detente: events, then clear the table, score, end or queue the next round
+    "win:detente": Step("detente", _plain(Engine._step_win_detente)),      # decision "event"
+    "detente": Step("detente", _plain(Engine._step_detente)),
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A kind of open decision (``state["dec"]["kind"]``): who answers it, the answers they may give,
+    and what an answer does (it clears or replaces the decision; the queue then runs on)."""
+
+    who: Callable[[Engine, dict[str, Any]], list[int]]
+    legal: Callable[[Engine, int, dict[str, Any]], list[Action]]
+    do: Callable[[Engine, int, dict[str, Any], Action], None]
+
+
+DECISIONS: dict[str, Decision] = {
+    # agent X, secretly and simultaneously (step "plan")
+    "plan": Decision(Engine._planners, Engine._legal_plan, Engine._do_plan),
+    # the balance holder names the seat that acts first in the struggle (step "first")
+    "first": Decision(Engine._decider, Engine._legal_first, Engine._do_first),
+    # use a captured event now or skip it (an event window of briefing, truce or detente)
+    "event": Decision(Engine._decider, Engine._legal_event, Engine._do_event),
+    # the Analyst orders the top group cards (step "analyst")
+    "analyst": Decision(Engine._decider, Engine._legal_analyst, Engine._do_analyst),
+    # Space Race orders the top target cards (an event)
+    "space": Decision(Engine._decider, Engine._legal_space, Engine._do_space),
+    # the Double Agent peeks at the next agent X or sends an enemy agent on leave (agent 3)
+    "double": Decision(Engine._decider, Engine._legal_double, Engine._do_double),
+    # a struggle turn: recruit, use a group, use an event, or wait
+    "turn": Decision(Engine._decider, Engine._legal_turn, Engine._do_turn),
+    # a media group's peeked card: take, discard or return it
+    "media": Decision(Engine._decider, Engine._legal_media, Engine._do_media),
+    # a nuclear event: the groups to destroy, one at a time
+    "discard": Decision(Engine._decider, Engine._legal_discard, Engine._do_discard),
+}
