@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.app import TabletopBot
+from bot.cooldown import Cooldown, wait_text
 from bot.delivery import render_board
 from bot.games.base import ADMIN, IllegalAction
 from bot.games.registry import GAMES, available, game_class
@@ -41,6 +42,10 @@ MAX_OPTIONS_TEXT = 200
 PUBLIC_ANSWERS = ("new", "board")
 """Commands whose answer is a public message (a deferral must be public too)."""
 RULES_MESSAGES = 3
+COOLDOWNS = {"board": 5.0, "log": 3.0, "rules": 3.0}
+"""Seconds between two uses by the same user: ``/game board`` posts a picture publicly; ``log`` and
+``rules`` answer privately but read the store or send several messages. ``status`` and ``hand`` are
+private, cheap and needed to play, so they have none (see the README's commands section)."""
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -55,6 +60,7 @@ class GameCog(commands.Cog):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
         self._previous_on_error: Any = None
+        self.cooldown = Cooldown(COOLDOWNS)
 
     async def cog_load(self) -> None:
         """Install the tree-wide error handler: an unexpected failure in any slash command gets a
@@ -88,6 +94,15 @@ class GameCog(commands.Cog):
         if interaction.type is discord.InteractionType.application_command:
             name = interaction.command.name if interaction.command else ""
             watch(interaction, ephemeral=name not in PUBLIC_ANSWERS)
+        return True
+
+    async def _cooling(self, interaction: discord.Interaction, command: str) -> bool:
+        """Charge one use of ``command``; when the user is still cooling down, say privately how long
+        is left and return True (the command then does nothing)."""
+        left = self.cooldown.use(command, interaction.user.id)
+        if left <= 0:
+            return False
+        await reply(interaction, wait_text(left, f"/game {command}", lang(interaction)), ephemeral=True)
         return True
 
     async def _session(self, interaction: discord.Interaction, *, broken_ok: bool = False) -> Session | None:
@@ -163,6 +178,8 @@ class GameCog(commands.Cog):
 
     @game.command(name="board", description=_("Post the current board", key="cmd.board"))
     async def board(self, interaction: discord.Interaction) -> None:
+        if await self._cooling(interaction, "board"):  # before the public deferral: the refusal is private
+            return
         if self.bot.sessions.by_channel(interaction.channel_id or 0) is not None:
             # loading a big game and drawing its board may take longer than Discord waits
             await defer(interaction, ephemeral=False)
@@ -187,6 +204,8 @@ class GameCog(commands.Cog):
 
     @game.command(name="log", description=_("The last moves (public information only)", key="cmd.log"))
     async def log_(self, interaction: discord.Interaction) -> None:
+        if await self._cooling(interaction, "log"):
+            return
         session = await self._session(interaction)
         if session is None or session.game is None:
             if session is not None:
@@ -208,6 +227,8 @@ class GameCog(commands.Cog):
     @app_commands.describe(game=_("Which game (default: the one in this channel)", key="cmd.rules.game"))
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        if await self._cooling(interaction, "rules"):
+            return
         language = lang(interaction)
         key = game.value if game else None
         if key is None:

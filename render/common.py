@@ -16,8 +16,10 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 import math
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from functools import lru_cache, wraps
@@ -26,6 +28,8 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.paths import DATA_DIR
+
+log = logging.getLogger(__name__)
 
 FONT_DIR = DATA_DIR / "fonts"
 FONT_FILES = {
@@ -109,6 +113,8 @@ Renderer = Callable[[dict[str, Any], str], bytes]
 RENDERED_MAX = 48  # boards kept, all games and languages together (a Godstorm board is about 200 KB)
 _rendered: OrderedDict[tuple[str, str, bytes], bytes] = OrderedDict()
 _rendered_lock = threading.Lock()
+_rendering: dict[tuple[str, str, bytes], threading.Lock] = {}
+"""A lock per view being rendered: a second request for it waits and takes the first one's bytes."""
 
 
 def _view_key(view: dict[str, Any]) -> bytes | None:
@@ -136,11 +142,25 @@ def rendered_once(game: str) -> Callable[[Renderer], Renderer]:
                 if data is not None:
                     _rendered.move_to_end(key)
                     return data
-            data = render(view, lang)
-            with _rendered_lock:
-                _rendered[key] = data
-                while len(_rendered) > RENDERED_MAX:
-                    _rendered.popitem(last=False)
+                busy = _rendering.setdefault(key, threading.Lock())
+            with busy:
+                with _rendered_lock:
+                    data = _rendered.get(key)
+                if data is not None:  # drawn by the request this one waited for
+                    return data
+                try:
+                    started = time.perf_counter()
+                    data = render(view, lang)
+                    # one DEBUG line per real render (the end-to-end tests count them)
+                    log.debug("rendered a %s board (%s): %d bytes in %.0f ms", game, lang, len(data),
+                              (time.perf_counter() - started) * 1000)
+                    with _rendered_lock:
+                        _rendered[key] = data
+                        while len(_rendered) > RENDERED_MAX:
+                            _rendered.popitem(last=False)
+                finally:
+                    with _rendered_lock:
+                        _rendering.pop(key, None)
             return data
 
         cached.uncached = render  # type: ignore[attr-defined]
