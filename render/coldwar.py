@@ -12,8 +12,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games.coldwar.view import ColdWarView, GroupView, SideView
 from bot.i18n import t
-from render.common import Colour, encode_png, font, palette, rendered_once, text, wrap
+from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text, wrap
 
 W, H = 1400, 926
 BG = (22, 27, 38)
@@ -39,13 +40,9 @@ def _tx(key: str, lang: str, **kw: Any) -> str:
     return t(P + key, lang, **kw)
 
 
-def _name(view: dict[str, Any], seat: int, lang: str) -> str:
-    names = view.get("seat_names") or []
-    side = _tx(f"side.{seat}", lang)
-    if seat < len(names) and names[seat]:
-        name = str(names[seat])
-        return f"{side} · {name[:18] + '…' if len(name) > 19 else name}"
-    return f"{side} · {_tx('r.seat', lang, n=seat + 1)}"
+def _name(view: ColdWarView, seat: int, lang: str) -> str:
+    """``ЦРУ · <name>``: the side, then the seat's display name (or its number)."""
+    return f"{_tx(f'side.{seat}', lang)} · {seat_label(view, seat, _tx('r.seat', lang, n=seat + 1), limit=19)}"
 
 
 def _centered(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], label: str, fnt: Any,
@@ -68,7 +65,7 @@ def _faction_icon(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fac: s
     _centered(d, (cx - r, cy - r, cx + r, cy + r), _tx(f"r.fac.{fac}", lang), font(int(r * 1.1), "bold"), BG)
 
 
-def _target_card(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, x: int, y: int) -> None:
+def _target_card(d: ImageDraw.ImageDraw, view: ColdWarView, lang: str, x: int, y: int) -> None:
     w, h = TARGET_BOX[2:]
     tgt = view.get("target")
     if tgt is None:
@@ -119,7 +116,7 @@ def _fit(d: ImageDraw.ImageDraw, text: str, width: float, size: int) -> Any:
     return font(size, "condensed-bold")
 
 
-def _group_card(d: ImageDraw.ImageDraw, g: dict[str, Any], lang: str, x: int, y: int, k: float) -> int:
+def _group_card(d: ImageDraw.ImageDraw, g: GroupView, lang: str, x: int, y: int, k: float) -> int:
     """Active: upright bright card; inactive: turned sideways and dimmed. ``k`` scales the card
     so that five sideways cards still fit. Returns the width used."""
     col = FACTION[g["faction"]]
@@ -148,7 +145,7 @@ def _group_card(d: ImageDraw.ImageDraw, g: dict[str, Any], lang: str, x: int, y:
     return w
 
 
-def _agents(d: ImageDraw.ImageDraw, side: dict[str, Any], lang: str, x: int, y: int, w: int) -> None:
+def _agents(d: ImageDraw.ImageDraw, side: SideView, lang: str, x: int, y: int, w: int) -> None:
     status: dict[int, str] = {}
     for a in side["hq"]:
         status[a] = "hq"
@@ -172,7 +169,7 @@ def _agents(d: ImageDraw.ImageDraw, side: dict[str, Any], lang: str, x: int, y: 
             d.line((cx + 4, y + 4, cx + chip - 4, y + 42), fill=(200, 60, 60), width=3)
 
 
-def _side_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: str, x: int, y: int,
+def _side_panel(d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str, x: int, y: int,
                 w: int, h: int) -> None:
     side = view["sides"][seat]
     if seat in view.get("actors", []):  # the acting side's frame, over the quiet one of the base
@@ -231,7 +228,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: s
     _agents(d, side, lang, x + 190, y + h - 60, w - 190 - 18)
 
 
-def _score_track(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, x: int, y: int, w: int) -> None:
+def _score_track(d: ImageDraw.ImageDraw, view: ColdWarView, lang: str, x: int, y: int, w: int) -> None:
     goal = max(1, int(view.get("goal", 100)))
     top = max(goal, *(s["score"] for s in view["sides"]))
     bx0, bx1 = x + 24, x + w - 24
@@ -253,7 +250,7 @@ def _score_track(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, x: int
     text(d, (x + w - 24, y + 8), sc, font(17, "bold"), INK, "ra")
 
 
-def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+def _header(d: ImageDraw.ImageDraw, view: ColdWarView, lang: str) -> None:
     phase = _tx(f"phase.{view['phase']}", lang)
     text(d, (28, 62), _tx("r.round", lang, n=view["round"], phase=phase), font(22), MUTED)
     out = view.get("outcome")
@@ -298,7 +295,7 @@ def _base(lang: str) -> Image.Image:
     return _draw_base(lang)
 
 
-def _draw_view(img: Image.Image, view: dict[str, Any], lang: str) -> None:
+def _draw_view(img: Image.Image, view: ColdWarView, lang: str) -> None:
     d = ImageDraw.Draw(img)
     _header(d, view, lang)
     _target_card(d, view, lang, *TARGET_BOX[:2])
@@ -307,14 +304,14 @@ def _draw_view(img: Image.Image, view: dict[str, Any], lang: str) -> None:
     _score_track(d, view, lang, *TRACK_BOX)
 
 
-def compose(view: dict[str, Any], lang: str) -> Image.Image:
+def compose(view: ColdWarView, lang: str) -> Image.Image:
     """The table on the game's palette: the cached base plus this view."""
     img = _base(lang).copy()
     _draw_view(img, view, lang)
     return palette("coldwar").quantize(img)
 
 
-def reference(view: dict[str, Any], lang: str) -> Image.Image:
+def reference(view: ColdWarView, lang: str) -> Image.Image:
     """The same table drawn straightforwardly in full colour, without caches or palette (tests)."""
     img = _draw_base(lang)
     _draw_view(img, view, lang)
@@ -322,5 +319,5 @@ def reference(view: dict[str, Any], lang: str) -> Image.Image:
 
 
 @rendered_once("coldwar")
-def render(view: dict[str, Any], lang: str) -> bytes:
+def render(view: ColdWarView, lang: str) -> bytes:
     return encode_png(compose(view, lang))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from bot.games.base import (
     Action,
@@ -19,6 +19,7 @@ from bot.games.base import (
 from bot.games.coldwar import text
 from bot.games.coldwar.cards import CARD_SETS, CURRENT
 from bot.games.coldwar.engine import Engine, new_state
+from bot.games.coldwar.view import build as build_view
 
 GOALS = (100, 75, 50)
 
@@ -142,64 +143,9 @@ class ColdWar(Game):
         return copy.deepcopy(self.s["over"])
 
     # ---- views ---------------------------------------------------------------------------
-    def _x_public(self, seat: int) -> int | str | None:
-        s = self.s
-        shown = s["phase"] in ("report", "detente") or s["exposed"][seat] or self.engine.shown(seat)
-        if s["x"][seat] is None:
-            return None
-        return s["x"][seat] if shown else "hidden"
-
     def view(self, seat: int | None) -> dict[str, Any]:
-        s = self.s
-        eng = self.engine
-        c = eng.c
-        target = None
-        if s["target"] is not None:
-            t = c.targets[s["target"]]
-            target = {k: t[k] for k in ("id", "kind", "stability", "limit", "priority", "vp", "phase")}
-        sides = []
-        for side in (0, 1):
-            x = self._x_public(side)
-            ag = s["agents"][side]
-            hq = sorted(ag["hq"] + ([s["x"][side]] if x == "hidden" else []))
-            sides.append({
-                "groups": [{"id": g, "faction": c.faction(g), "influence": c.influence(g), "active": a}
-                           for g, a in s["table"][side]],
-                "influence": eng.inf(side),
-                "score": eng.score(side),
-                "trophies": list(s["trophies"][side]),
-                "burnt": list(s["burnt"][side]),
-                "hq": hq, "leave": list(ag["leave"]), "dead": list(ag["dead"]),
-                "x": x, "chosen": s["x"][side] is not None or s["exposed"][side],
-            })
-        d = s["dec"]
-        v: dict[str, Any] = {
-            "game": self.key, "round": s["round"], "phase": s["phase"], "goal": s["goal"],
-            "target": target, "sides": sides, "balance": s["balance"], "token": s["token"],
-            "actors": self.actors(), "decision": d["kind"] if d else None,
-            "turn": d["seat"] if d and d["kind"] in ("turn", "media", "discard") else None,
-            "target_deck": len(s["tdeck"]), "target_discard": len(s["tdiscard"]),
-            "group_deck": len(s["gdeck"]), "group_discard": len(s["gdiscard"]),
-            "discard_top": s["gdiscard"][-1] if s["gdiscard"] else None,
-            "outcome": copy.deepcopy(s["over"]),
-        }
-        if seat in (0, 1):
-            v["seat"] = seat
-            v["private"] = self._private(seat)
-        return v
-
-    def _private(self, seat: int) -> dict[str, Any]:
-        s = self.s
-        d = s["dec"]
-        p: dict[str, Any] = {"x": s["x"][seat]}
-        if d and d.get("seat") == seat:
-            if d["kind"] == "media":
-                p["media_top"] = s["gdeck"][0]
-            if d["kind"] in ("analyst", "space"):
-                p["cards"] = list(d["cards"])
-        if d and d["kind"] == "plan" and d.get("peek") == seat and s["x"][1 - seat] is not None:
-            p["opponent_x"] = s["x"][1 - seat]
-        return p
+        """See :mod:`bot.games.coldwar.view` (the typed shape render/coldwar.py and the bots read)."""
+        return cast("dict[str, Any]", build_view(self.engine, seat))
 
     def to_json(self) -> dict[str, Any]:
         return {"state": copy.deepcopy(self.s), "seat_info": copy.deepcopy(self.seat_info)}
