@@ -14,11 +14,8 @@ secret (kept in the database, see :func:`set_control_key`) over the game, seat, 
 so equal choices in different turns or games do not even look alike. Controls from before the
 keyed tags (10 hex digits, dotted prefixes) match nothing and answer "no longer available".
 
-Custom ids (all under 100 characters):
-  ``tt:a:<game>:<seat>:<stamp>:<tag>``      apply the legal action with that tag
-  ``tt:n:<game>:<seat>:<stamp>:<ptag>:<k>`` select of the next path level under the tagged prefix
-  ``tt:b:<game>:<seat>:<stamp>:<ptag>``     go back to the tagged path prefix
-  ``tt:p:<game>``                           open my panel (ephemeral), on channel posts
+The custom ids themselves (``tt:a:`` actions, ``tt:n:`` path selects, ``tt:b:`` back, ``tt:p:``
+open my panel, and the lobby's and moderators' ids) are built and parsed in :mod:`bot.custom_ids`.
 """
 
 from __future__ import annotations
@@ -33,6 +30,7 @@ from dataclasses import dataclass
 import discord
 
 from bot import limits
+from bot.custom_ids import ActionId, BackId, PanelId, PathSelectId
 from bot.games.base import ADMIN, Action, Game
 from bot.i18n import t
 from bot.sessions import Session
@@ -196,7 +194,7 @@ def build_panel(session: Session, seat: int, lang: str, prefix: list[int] | None
             label = " · ".join(choice.path[depth:]) or choice.path[-1]
             view.add_item(discord.ui.Button(
                 label=limits.button_label(label), style=discord.ButtonStyle.primary,
-                custom_id=f"tt:a:{gid}:{seat}:{stamp}:{action_hash(choice.action, gid, seat, stamp)}",
+                custom_id=ActionId(gid, seat, stamp, action_hash(choice.action, gid, seat, stamp)).build(),
                 row=min(n // 5, 3),
             ))
     else:
@@ -210,13 +208,13 @@ def build_panel(session: Session, seat: int, lang: str, prefix: list[int] | None
             ]
             placeholder = t("panel.choose", lang) if k == 0 else t("panel.choose_more", lang, n=k + 1)
             view.add_item(discord.ui.Select(
-                custom_id=f"tt:n:{gid}:{seat}:{stamp}:{here}:{k}",
+                custom_id=PathSelectId(gid, seat, stamp, here, k).build(),
                 placeholder=limits.placeholder(placeholder), options=options, row=k,
             ))
     if prefix:
         view.add_item(discord.ui.Button(
             label=limits.button_label(t("panel.back", lang)), style=discord.ButtonStyle.secondary,
-            custom_id=f"tt:b:{gid}:{seat}:{stamp}:{encode_prefix(prefix[:-1], gid, seat, stamp)}", row=4,
+            custom_id=BackId(gid, seat, stamp, encode_prefix(prefix[:-1], gid, seat, stamp)).build(), row=4,
         ))
     return _join(parts), limits.fit_view(view) or view
 
@@ -238,7 +236,7 @@ def channel_view(game_id: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(
         label=limits.button_label(t("panel.open", lang)), style=discord.ButtonStyle.success,
-        custom_id=f"tt:p:{game_id}",
+        custom_id=PanelId(game_id).build(),
     ))
     return view
 

@@ -10,12 +10,28 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot import custom_ids
 from bot.app import TabletopBot
+from bot.custom_ids import (
+    AbortId,
+    ActionId,
+    AdminId,
+    BackId,
+    ConcedeId,
+    ControlId,
+    DmRetryId,
+    LobbyId,
+    OptionId,
+    PanelId,
+    PathSelectId,
+    TeamId,
+)
 from bot.delivery import inert, mentions, result_line
 from bot.games.base import IllegalAction
 from bot.i18n import t
@@ -65,24 +81,26 @@ class ControlsCog(commands.Cog):
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith("tt:"):
-            return
-        parts = custom_id.split(":")
-        game_id = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None
+        game_id = None
+        control: ControlId | None = None
         try:
+            control = custom_ids.parse(custom_id)
+            if control is None:
+                return  # not one of ours
+            game_id = control.game_id
             # a click that opens a new ephemeral message defers as "thinking", the rest as an update
-            async with in_time(interaction, update=parts[1] not in ("p", "d")):
-                await self.route(interaction, parts)
+            async with in_time(interaction, update=not control.OPENS_MESSAGE):
+                await self.route(interaction, control)
         except (SessionError, IllegalAction) as exc:
             await self.answer_safely(interaction, game_id, refuse(interaction, exc))
         except (ValueError, IndexError, KeyError):
             log.warning("malformed control %r from user %s", custom_id[:100], interaction.user.id)
-            await self.answer_safely(interaction, game_id,
+            await self.answer_safely(interaction, game_id if game_id is not None else custom_ids.game_of(custom_id),
                                      reply(interaction, "⛔ " + t("err.bad_control", lang(interaction))))
         except discord.HTTPException as exc:
             log.warning("answering a control of game %s failed: %s", game_id, exc)
         except Exception as exc:
-            await apologise(interaction, f"control {parts[1] if len(parts) > 1 else '?'}", exc, game_id)
+            await apologise(interaction, f"control {control.KIND if control else '?'}", exc, game_id)
 
     @staticmethod
     async def answer_safely(interaction: discord.Interaction, game_id: int | None, answer: Any) -> None:
@@ -91,39 +109,12 @@ class ControlsCog(commands.Cog):
         except discord.HTTPException as exc:
             log.warning("answering a control of game %s failed: %s", game_id, exc)
 
-    async def route(self, interaction: discord.Interaction, parts: list[str]) -> None:
-        kind, gid = parts[1], int(parts[2])
-        sessions = self.bot.sessions
-        session = await sessions.get(gid)
-        if session.broken is not None and kind not in ("x", "l"):  # only ending it works (abort, cancel)
-            raise SessionError("err.game_broken", id=session.id)
-        if kind in ("a", "n", "b"):
-            await self.panel_control(interaction, session, kind, parts)
-        elif kind == "p":
-            await send_panel(interaction, session)
-        elif kind == "l":
-            await self.lobby_button(interaction, session, parts[3])
-        elif kind == "t":
-            team = int(self.values(interaction)[0])
-            session = await sessions.join(gid, user_info(interaction), team)
-            await self.update_lobby(interaction, session)
-        elif kind == "o":
-            spec = next((s for s in session.cls.option_specs() if s.name == parts[3]), None)
-            if spec is None:
-                raise ValueError(f"unknown option {parts[3][:40]!r}")
-            value = spec.choices[int(self.values(interaction)[0])][0]
-            session = await sessions.set_option(gid, interaction.user.id, spec.name, value)
-            await self.update_lobby(interaction, session)
-        elif kind == "x":
-            await self.confirm_abort(interaction, session)
-        elif kind == "c":
-            await self.confirm_concede(interaction, session)
-        elif kind == "m":
-            await self.admin_action(interaction, session, parts[3])
-        elif kind == "d":
-            await self.dms_reopened(interaction, session)
-        else:
-            raise ValueError(kind)
+    async def route(self, interaction: discord.Interaction, control: ControlId) -> None:
+        """Load the game and hand the control to the handler of its kind (see :data:`HANDLERS`)."""
+        session = await self.bot.sessions.get(control.game_id)
+        if session.broken is not None and not isinstance(control, (AbortId, LobbyId)):
+            raise SessionError("err.game_broken", id=session.id)  # only ending it works (abort, cancel)
+        await HANDLERS[type(control)](self, interaction, session, control)
 
     @staticmethod
     def values(interaction: discord.Interaction) -> list[str]:
@@ -133,30 +124,26 @@ class ControlsCog(commands.Cog):
         return [str(v) for v in values]
 
     # ---- game panels -----------------------------------------------------------------
-    async def panel_control(self, interaction: discord.Interaction, session: Session, kind: str,
-                            parts: list[str]) -> None:
-        language = lang(interaction)
-        seat, stamp = int(parts[3]), int(parts[4])
-        game = session.game
-        if game is None or session.row.status != "running":
-            raise SessionError("err.not_running")
-        seats = session.seats_of(interaction.user.id)
-        if not seats:
-            raise SessionError("err.spectator")
-        if seat not in seats:
-            raise SessionError("err.not_your_seat")
-        if session.row.seat_counts[seat] != stamp:
+    async def action_control(self, interaction: discord.Interaction, session: Session, control: ActionId) -> None:
+        session.check_seat(interaction.user.id, control.seat, control.stamp)
+        assert session.game is not None
+        action = find_action(session.game, session.id, control.seat, control.stamp, control.tag)
+        if action is None:
             raise SessionError("err.stale")
-        if kind == "a":
-            action = find_action(game, session.id, seat, stamp, parts[5])
-            if action is None:
-                raise SessionError("err.stale")
-            await self.act(interaction, session, seat, stamp, action)
-            return
-        prefix = decode_prefix(game, session.id, seat, stamp, language, parts[5])
+        await self.act(interaction, session, control.seat, control.stamp, action)
+
+    async def path_control(self, interaction: discord.Interaction, session: Session,
+                           control: PathSelectId | BackId) -> None:
+        """A select of the next path level (it descends) or the back button (it shows the prefix)."""
+        language = lang(interaction)
+        seat, stamp = control.seat, control.stamp
+        session.check_seat(interaction.user.id, seat, stamp)
+        game = session.game
+        assert game is not None
+        prefix = decode_prefix(game, session.id, seat, stamp, language, control.prefix_tag)
         if prefix is None:
             raise SessionError("err.stale")
-        if kind == "n":
+        if isinstance(control, PathSelectId):
             prefix = prefix + [int(self.values(interaction)[0])]
             choices, _ = choices_under(game, seat, language, prefix)
             if not choices:
@@ -166,6 +153,9 @@ class ControlsCog(commands.Cog):
                 return
         content, view = build_panel(session, seat, language, prefix)
         await edit(interaction, content=content, view=view)
+
+    async def panel_open(self, interaction: discord.Interaction, session: Session, control: PanelId) -> None:
+        await send_panel(interaction, session)
 
     async def act(self, interaction: discord.Interaction, session: Session, seat: int, stamp: int,
                   action: dict) -> None:
@@ -181,19 +171,31 @@ class ControlsCog(commands.Cog):
         await edit(interaction, content=content, view=view)
 
     # ---- lobby -----------------------------------------------------------------------
-    async def lobby_button(self, interaction: discord.Interaction, session: Session, verb: str) -> None:
+    async def lobby_button(self, interaction: discord.Interaction, session: Session, control: LobbyId) -> None:
         sessions = self.bot.sessions
+        verb = control.verb
         if verb == "join":
             session = await sessions.join(session.id, user_info(interaction))
         elif verb == "leave":
             session = await sessions.leave_lobby(session.id, interaction.user.id)
         elif verb == "start":
             session = await sessions.start(session.id, interaction.user.id)
-        elif verb == "cancel":
+        else:  # "cancel": LobbyId admits no other verb
             check_moderator(interaction, session)
             session = await sessions.abort(session.id)
-        else:
-            raise ValueError(verb)
+        await self.update_lobby(interaction, session)
+
+    async def team_select(self, interaction: discord.Interaction, session: Session, control: TeamId) -> None:
+        team = int(self.values(interaction)[0])
+        session = await self.bot.sessions.join(session.id, user_info(interaction), team)
+        await self.update_lobby(interaction, session)
+
+    async def option_select(self, interaction: discord.Interaction, session: Session, control: OptionId) -> None:
+        spec = next((s for s in session.cls.option_specs() if s.name == control.name), None)
+        if spec is None:
+            raise ValueError(f"unknown option {control.name[:40]!r}")
+        value = spec.choices[int(self.values(interaction)[0])][0]
+        session = await self.bot.sessions.set_option(session.id, interaction.user.id, spec.name, value)
         await self.update_lobby(interaction, session)
 
     async def update_lobby(self, interaction: discord.Interaction, session: Session) -> None:
@@ -201,7 +203,7 @@ class ControlsCog(commands.Cog):
         await edit(interaction, embed=embed, view=view)
 
     # ---- confirmations and moderation ------------------------------------------------
-    async def confirm_abort(self, interaction: discord.Interaction, session: Session) -> None:
+    async def confirm_abort(self, interaction: discord.Interaction, session: Session, control: AbortId) -> None:
         check_moderator(interaction, session)
         await self.bot.sessions.abort(session.id)
         language = session.row.lang
@@ -213,7 +215,8 @@ class ControlsCog(commands.Cog):
             allowed_mentions=mentions([]),
         )
 
-    async def confirm_concede(self, interaction: discord.Interaction, session: Session) -> None:
+    async def confirm_concede(self, interaction: discord.Interaction, session: Session,
+                              control: ConcedeId) -> None:
         language = session.row.lang
         if not in_game_channel(interaction, session):
             raise SessionError("err.wrong_channel")
@@ -227,7 +230,7 @@ class ControlsCog(commands.Cog):
             await self.bot.publisher.post(session.row.channel_id, "🏁 " + result_line(session, language),
                                           allowed_mentions=mentions([]))
 
-    async def dms_reopened(self, interaction: discord.Interaction, session: Session) -> None:
+    async def dms_reopened(self, interaction: discord.Interaction, session: Session, control: DmRetryId) -> None:
         """The player says their DMs are open again: try one DM with their panel."""
         language = lang(interaction)
         seats = session.seats_of(interaction.user.id)
@@ -245,16 +248,34 @@ class ControlsCog(commands.Cog):
         else:
             await reply(interaction, "⛔ " + t("panel.dms_still_closed", language))
 
-    async def admin_action(self, interaction: discord.Interaction, session: Session, digest: str) -> None:
+    async def admin_action(self, interaction: discord.Interaction, session: Session, control: AdminId) -> None:
         check_moderator(interaction, session)
         game = session.game
         if game is None:
             raise SessionError("err.not_running")
-        action = find_admin_action(game, session.id, digest)
+        action = find_admin_action(game, session.id, control.tag)
         if action is None:
             raise SessionError("err.stale")
         await self.bot.sessions.act_admin(session.id, interaction.user.id, action)
         await edit(interaction, content="✅ " + t("panel.done", lang(interaction)), view=None)
+
+
+Handler = Callable[[ControlsCog, discord.Interaction, Session, Any], Awaitable[None]]
+
+HANDLERS: dict[type[ControlId], Handler] = {
+    ActionId: ControlsCog.action_control,
+    PathSelectId: ControlsCog.path_control,
+    BackId: ControlsCog.path_control,
+    PanelId: ControlsCog.panel_open,
+    LobbyId: ControlsCog.lobby_button,
+    TeamId: ControlsCog.team_select,
+    OptionId: ControlsCog.option_select,
+    AbortId: ControlsCog.confirm_abort,
+    ConcedeId: ControlsCog.confirm_concede,
+    AdminId: ControlsCog.admin_action,
+    DmRetryId: ControlsCog.dms_reopened,
+}
+"""The router: one handler per kind of custom id (every kind of :mod:`bot.custom_ids` has one)."""
 
 
 async def setup(bot: TabletopBot) -> None:

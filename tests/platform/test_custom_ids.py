@@ -19,7 +19,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import limits, panels
+from bot import custom_ids, limits, panels
 from bot.games import registry
 from bot.i18n import t
 from bot.sessions import Session, SessionError, SessionManager, UserInfo
@@ -238,3 +238,120 @@ async def test_unexpected_control_failure_gets_an_apology_and_a_log_line(
     record = next(r for r in caplog.records if r.levelno == logging.ERROR)
     assert f"game {session.id}" in record.getMessage()
     assert record.exc_info is not None and record.exc_info[0] is ZeroDivisionError
+
+
+# ---- the named custom ids (bot/custom_ids.py) -------------------------------------------------
+# The wire format is fixed by the messages already posted; each expected id below is spelled out by
+# hand from that format (``tt:<kind>:<game>:...``), not produced by the code under test.
+WIRE = [
+    (custom_ids.ActionId(12, 1, 7, "0123456789abcdef"), "tt:a:12:1:7:0123456789abcdef"),
+    (custom_ids.PathSelectId(12, 0, 3, "a1b2c3d4e5f6", 2), "tt:n:12:0:3:a1b2c3d4e5f6:2"),
+    (custom_ids.BackId(12, 0, 3, "a1b2c3d4e5f6"), "tt:b:12:0:3:a1b2c3d4e5f6"),
+    (custom_ids.PanelId(5), "tt:p:5"),
+    (custom_ids.LobbyId(5, "join"), "tt:l:5:join"),
+    (custom_ids.LobbyId(5, "leave"), "tt:l:5:leave"),
+    (custom_ids.LobbyId(5, "start"), "tt:l:5:start"),
+    (custom_ids.LobbyId(5, "cancel"), "tt:l:5:cancel"),
+    (custom_ids.TeamId(5), "tt:t:5"),
+    (custom_ids.OptionId(5, "layout"), "tt:o:5:layout"),
+    (custom_ids.ConcedeId(5), "tt:c:5"),
+    (custom_ids.AbortId(5), "tt:x:5"),
+    (custom_ids.AdminId(5, "fedcba9876543210"), "tt:m:5:fedcba9876543210"),
+    (custom_ids.DmRetryId(5), "tt:d:5"),
+]
+
+
+@pytest.mark.parametrize(("control", "wire"), WIRE, ids=[w for _, w in WIRE])
+def test_every_kind_builds_the_wire_format_and_parses_back(control: custom_ids.ControlId, wire: str) -> None:
+    assert control.build() == wire
+    assert custom_ids.parse(wire) == control
+    assert type(custom_ids.parse(wire)) is type(control)
+
+
+def test_every_kind_is_routed() -> None:
+    """A kind without a handler would be a button that can never work."""
+    from cogs.controls import HANDLERS
+
+    assert {type(c) for c, _ in WIRE} == set(custom_ids.KINDS.values()) == set(HANDLERS)
+
+
+def test_ids_of_other_bots_are_not_ours() -> None:
+    for text in ("", "tt", "xx:a:1:0:0:ab", "TT:p:5", "ttp:5", "persistent_view:abc"):
+        assert custom_ids.parse(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "tt:", "tt:p", "tt:p:", "tt:z:5", "tt:p:x", "tt:p:-5", "tt:p:+5", "tt:p: 5", "tt:p:５",  # full-width digit
+    "tt:p:5:extra", "tt:a:1:0:0", "tt:a:1:0:0:ab:cd", "tt:a:1:x:0:ab", "tt:a:1:0:-1:ab",
+    "tt:n:1:0:0:ab", "tt:n:1:0:0:ab:x", "tt:b:1:0:0", "tt:l:5", "tt:l:5:dance", "tt:o:5", "tt:m:5",
+    "tt:x:5:6", "tt:p:" + "9" * 120,
+])
+def test_malformed_ids_raise_a_clear_error(text: str) -> None:
+    with pytest.raises(custom_ids.MalformedId):
+        custom_ids.parse(text)
+    assert issubclass(custom_ids.MalformedId, ValueError)  # the router answers err.bad_control for it
+
+
+def test_tags_are_opaque_so_pre_keyed_controls_parse_and_then_match_nothing() -> None:
+    """Old buttons (10-hex unkeyed tags, dotted or "-" prefixes) must answer "no longer available",
+    not "bad control": they parse, and the tag lookup finds nothing."""
+    assert custom_ids.parse("tt:a:3:0:2:0a1b2c3d4e") == custom_ids.ActionId(3, 0, 2, "0a1b2c3d4e")
+    assert custom_ids.parse("tt:n:3:0:2:1.4:0") == custom_ids.PathSelectId(3, 0, 2, "1.4", 0)
+    assert custom_ids.parse("tt:b:3:0:2:-") == custom_ids.BackId(3, 0, 2, "-")
+
+
+def test_building_refuses_what_would_not_parse_back() -> None:
+    with pytest.raises(custom_ids.MalformedId):
+        custom_ids.ActionId(1, 0, 0, "a:b").build()
+    with pytest.raises(custom_ids.MalformedId):
+        custom_ids.OptionId(1, "odd:name").build()
+    with pytest.raises(custom_ids.MalformedId):
+        custom_ids.LobbyId(1, "dance")
+
+
+def test_the_100_character_limit() -> None:
+    """Discord refuses a custom id over 100 characters; the bot must never build one."""
+    assert limits.CUSTOM_ID == 100
+    # the longest id the bot builds: a path select with game, seat and stamp of many digits
+    longest = custom_ids.PathSelectId(10**15, 99, 10**9, "f" * panels.PREFIX_HEX, 3).build()
+    assert len(longest) <= 100
+    fits = "tt:m:1:" + "a" * (100 - len("tt:m:1:"))
+    assert len(fits) == 100 and custom_ids.AdminId(1, "a" * 93).build() == fits
+    assert custom_ids.parse(fits) == custom_ids.AdminId(1, "a" * 93)
+    with pytest.raises(ValueError, match="over 100"):
+        custom_ids.AdminId(1, "a" * 94).build()
+    with pytest.raises(ValueError, match="over 100"):
+        custom_ids.OptionId(1, "o" * 100).build()
+
+
+async def test_panel_controls_parse_to_their_seat_and_stamp(store: Store) -> None:
+    await install_key(store)
+    _sessions, session = await running_toy(store)
+    game = session.game
+    assert game is not None
+    seat = game.actors()[0]
+    _content, view = panels.build_panel(session, seat, "en")
+    parsed = [custom_ids.parse(str(item.custom_id)) for item in view.children]
+    assert parsed and all(isinstance(p, custom_ids.ActionId) for p in parsed)
+    assert {(p.game_id, p.seat, p.stamp) for p in parsed} == {(session.id, seat, 0)}  # type: ignore[union-attr]
+
+
+async def test_the_seat_check_is_one_and_the_same_for_controls_and_commands(store: Store) -> None:
+    """The cog (before decoding a tag) and the session layer (before applying) ask the same question."""
+    sessions, session = await running_toy(store)
+    game = session.game
+    assert game is not None
+    seat = game.actors()[0]
+    user = session.row.seat_users[seat][0]  # type: ignore[index]
+    other_seat_user = session.row.seat_users[1 - seat][0]  # type: ignore[index]
+    session.check_seat(user, seat, 0)
+    session.check_seat(user, seat)  # a command carries no stamp
+    for who, stamp, key in ((99, 0, "err.spectator"), (other_seat_user, 0, "err.not_your_seat"),
+                            (user, 1, "err.stale")):
+        with pytest.raises(SessionError) as refused:
+            session.check_seat(who, seat, stamp)
+        assert refused.value.key == key
+        with pytest.raises(SessionError) as refused:
+            await sessions.act(session.id, who, seat, game.legal_actions(seat)[0], stamp)
+        assert refused.value.key == key
+    assert session.row.seq == 0  # nothing was applied
