@@ -16,7 +16,7 @@ from bot.config import Config
 from bot.delivery import Publisher
 from bot.i18n import lang_of, t
 from bot.sessions import Session, SessionManager
-from bot.store import Store
+from bot.store import SeatTimer, Store
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class Downtime:
                 await stack.enter_async_context(session.lock)
             shifted = await self.store.shift_deadlines(seconds)
             for session in sessions:
-                session.deadlines = {seat: (due + seconds, None if remind is None else remind + seconds)
+                session.deadlines = {seat: SeatTimer(due + seconds, None if remind is None else remind + seconds)
                                      for seat, (due, remind) in session.deadlines.items()}
         if shifted:
             log.info("deadlines: %d extended by %.0f s the bot was away", shifted, seconds)
@@ -230,8 +230,7 @@ class TabletopBot(commands.Bot):
             await self.store.clear_reminder(game_id, seat)
             session = self.sessions.sessions.get(game_id)
             if session is not None and seat in session.deadlines:
-                due, _ = session.deadlines[seat]
-                session.deadlines[seat] = (due, None)
+                session.deadlines[seat] = session.deadlines[seat]._replace(remind_at=None)
             await self.publisher.remind(game_id, seat)
         for game_id, seat in await self.store.due_deadlines(now):
             try:

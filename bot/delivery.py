@@ -336,7 +336,7 @@ class Publisher:
         outbox = await self.store.get_message(game_id, "outbox")
         # a publish interrupted by a restart is finished first, for exactly the actions it announced
         # (with the same message nonces, so a post Discord took before the crash is not made twice)
-        started = [rec[2].get("seq", -1) for rec in (previous, outbox) if rec is not None]
+        started = [rec.data.get("seq", -1) for rec in (previous, outbox) if rec is not None]
         started = [seq for seq in started if seq > row.published_seq]
         if started:
             target_seq = min(target_seq, min(started))
@@ -460,7 +460,7 @@ class Publisher:
             for s in actors
         )
         deadline = ""
-        dues = [session.deadlines[s][0] for s in actors if s in session.deadlines]
+        dues = [session.deadlines[s].due_at for s in actors if s in session.deadlines]
         if dues:
             deadline = " " + t("status.deadline", lang, ts=int(min(dues)))
         return "\n".join([*extra, t("status.turn", lang, who=who) + deadline])
@@ -536,11 +536,11 @@ class Publisher:
         purpose = f"panel:{user_id}"
         previous = await self.store.get_message(session.id, purpose)
         await self.store.set_message(session.id, purpose, getattr(channel, "id", 0), message_id)
-        if previous is None or previous[1] == message_id:
+        if previous is None or previous.message_id == message_id:
             return
         try:
             await self.call(f"retiring a panel of game {session.id}",
-                            lambda: channel.get_partial_message(previous[1]).edit(view=None), attempts=3)
+                            lambda: channel.get_partial_message(previous.message_id).edit(view=None), attempts=3)
         except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
             log.info("could not retire an old panel of game %s: %s", session.id, exc)
 
@@ -565,7 +565,7 @@ class Publisher:
         if session.row.status != "running" or seat not in session.deadlines:
             return
         users = (session.row.seat_users or [])[seat]
-        due = int(session.deadlines[seat][0])
+        due = int(session.deadlines[seat].due_at)
         self._background(self.post(
             session.row.channel_id,
             t("notice.reminder", session.row.lang, who=" ".join(f"<@{u}>" for u in users), ts=due),

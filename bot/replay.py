@@ -49,10 +49,11 @@ async def verify(store: Store, game_id: int) -> bool:
     row = await store.load_game(game_id)
     if row is None or row.state is None or row.seed is None:
         return False
-    options = stored_options(row.game, row.options, row.settings)
+    settings = row.settings.to_json()
+    options = stored_options(row.game, row.options, settings)
     game = replay(row.game, row.seat_info or [], options, row.seed, await store.actions(game_id),
-                  rng=int(row.settings.get("rng_version", 1)))
-    return json.loads(json.dumps(game.to_json())) == stored_state(row.game, row.state, row.settings)
+                  rng=row.settings.rng_version or 1)
+    return json.loads(json.dumps(game.to_json())) == stored_state(row.game, row.state, settings)
 
 
 async def _main(path: str, game_id: int) -> int:

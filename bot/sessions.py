@@ -26,7 +26,17 @@ from typing import Any
 from bot.games import registry
 from bot.games.base import ADMIN, RNG_VERSION, Action, Event, Game, IllegalAction, Player, Rng, rng_version
 from bot.games.registry import game_class
-from bot.store import ChannelBusy, Conflict, GameRow, Store, dumps
+from bot.store import (
+    ChannelBusy,
+    Conflict,
+    Deadline,
+    GameRow,
+    GameSettings,
+    LobbyEntry,
+    SeatTimer,
+    Store,
+    dumps,
+)
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +77,7 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     game: Game | None = None
     state_text: str | None = None
-    deadlines: dict[int, tuple[float, float | None]] = field(default_factory=dict)
+    deadlines: dict[int, SeatTimer] = field(default_factory=dict)
     broken: str | None = None
     """Why the stored state cannot be loaded (None: the game is fine)."""
 
@@ -78,7 +88,7 @@ class Session:
     @property
     def rng_version(self) -> int:
         """Generator the game was created with (games stored before versioning used 1)."""
-        return int(self.row.settings.get("rng_version", 1))
+        return self.row.settings.rng_version or 1
 
     @property
     def cls(self) -> type[Game]:
@@ -87,16 +97,30 @@ class Session:
     def seats_of(self, user_id: int) -> list[int]:
         return [i for i, users in enumerate(self.row.seat_users or []) if user_id in users]
 
-    def player(self, user_id: int) -> dict[str, Any] | None:
-        return next((p for p in self.row.lobby if p["user"] == user_id), None)
+    def check_seat(self, user_id: int, seat: int, stamp: int | None = None) -> None:
+        """The one check that ``user_id`` may act for ``seat`` now, with a control built at
+        ``stamp`` (the seat's action count then; None: a command, not a control). A control built
+        before the seat's latest action is stale, so a double click never applies twice."""
+        if self.row.status != "running" or self.game is None:
+            raise SessionError("err.not_running")
+        seats = self.seats_of(user_id)
+        if not seats:
+            raise SessionError("err.spectator")
+        if seat not in seats:
+            raise SessionError("err.not_your_seat")
+        if stamp is not None and self.row.seat_counts[seat] != stamp:
+            raise SessionError("err.stale")
+
+    def player(self, user_id: int) -> LobbyEntry | None:
+        return next((p for p in self.row.lobby if p.user == user_id), None)
 
     def user_name(self, user_id: int) -> str:
         p = self.player(user_id)
-        return p["name"] if p else str(user_id)
+        return p.name if p else str(user_id)
 
     def user_lang(self, user_id: int) -> str:
         p = self.player(user_id)
-        return p.get("lang", self.row.lang) if p else self.row.lang
+        return (p.lang or self.row.lang) if p else self.row.lang
 
     def seat_name(self, seat: int) -> str:
         users = (self.row.seat_users or [])[seat] if self.row.seat_users else []
@@ -107,10 +131,10 @@ class Session:
 
     @property
     def conceded(self) -> list[int]:
-        return list(self.row.settings.get("conceded", []))
+        return list(self.row.settings.conceded or [])
 
     def outcome(self) -> dict[str, Any] | None:
-        forced = self.row.settings.get("outcome")
+        forced = self.row.settings.outcome
         if forced:
             return forced
         return self.game.outcome() if self.game is not None else None
@@ -226,7 +250,7 @@ class SessionManager:
             log.info("game %s: state migrated to version %s", session.id, session.cls.STATE_VERSION)
         session.game = game
         session.state_text = text  # the game object is the live copy; the text is the committed one
-        session.deadlines = {s: (d, r) for s, d, r in await self.store.deadlines(session.id)}
+        session.deadlines = {d.seat: SeatTimer(d.due_at, d.remind_at) for d in await self.store.deadlines(session.id)}
         if session.id in self._marked:
             self._marked.discard(session.id)
             await self.store.clear_broken(session.id)
@@ -239,7 +263,7 @@ class SessionManager:
         cls = session.cls
         data = json.loads(text)
         settings = session.row.settings
-        version = int(settings.get("state_version", 1))
+        version = settings.state_version or 1
         if version > cls.STATE_VERSION:
             raise ValueError(f"state version {version} is newer than these rules ({cls.STATE_VERSION})")
         migrated = version < cls.STATE_VERSION
@@ -257,7 +281,7 @@ class SessionManager:
         game.seat_names = session.seat_names()
         if migrated:
             text = game.to_json_text()
-            settings["state_version"] = cls.STATE_VERSION
+            settings.state_version = cls.STATE_VERSION
             session.row.options = options
         return game, text, migrated
 
@@ -300,11 +324,11 @@ class SessionManager:
         existing = self.by_channel(channel_id)
         if existing is not None:
             raise SessionError("err.channel_busy", game=existing.row.game, id=existing.id)
-        lobby = [{"user": host.id, "name": host.name, "lang": host.lang, "team": None}]
+        lobby = [LobbyEntry(user=host.id, name=host.name, lang=host.lang, team=None)]
         try:
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, host_id=host.id, lang=host.lang,
-                options=merged, lobby=lobby, settings={"deadline_s": int(deadline_s)},
+                options=merged, lobby=lobby, settings=GameSettings(deadline_s=int(deadline_s)),
             )
         except ChannelBusy as exc:
             raise SessionError("err.channel_busy", game="?", id="?") from exc
@@ -334,11 +358,11 @@ class SessionManager:
             if entry is None:
                 if len(row.lobby) >= max_players:
                     raise SessionError("err.lobby_full", max=max_players)
-                row.lobby.append({"user": user.id, "name": user.name, "lang": user.lang, "team": team})
+                row.lobby.append(LobbyEntry(user=user.id, name=user.name, lang=user.lang, team=team))
             else:
-                entry.update(name=user.name, lang=user.lang)
+                entry.name, entry.lang = user.name, user.lang
                 if team is not None:
-                    entry["team"] = team
+                    entry.team = team
             await self.store.update_lobby(row)
         return session
 
@@ -350,7 +374,7 @@ class SessionManager:
                 raise SessionError("err.not_in_lobby")
             if user_id == row.host_id:
                 raise SessionError("err.host_cannot_leave")
-            row.lobby = [p for p in row.lobby if p["user"] != user_id]
+            row.lobby = [p for p in row.lobby if p.user != user_id]
             await self.store.update_lobby(row)
         return session
 
@@ -361,13 +385,13 @@ class SessionManager:
             if user_id != row.host_id:
                 raise SessionError("err.host_only")
             if name == "deadline_s":
-                row.settings["deadline_s"] = max(0, int(value))
+                row.settings.deadline_s = max(0, int(value))
             else:
                 row.options[name] = self._option_value(session.cls, name, value)
                 teams = session.cls.team_count(row.options, len(row.lobby))
                 for p in row.lobby:
-                    if p.get("team") is not None and p["team"] >= teams:
-                        p["team"] = None
+                    if p.team is not None and p.team >= teams:
+                        p.team = None
             await self.store.update_lobby(row)
         return session
 
@@ -382,13 +406,13 @@ class SessionManager:
             if not low <= len(row.lobby) <= high:
                 raise SessionError("err.player_count", min=low, max=high, n=len(row.lobby))
             seed = secrets.randbits(62) if seed is None else seed
-            players = [Player(user_id=p["user"], team=p.get("team")) for p in row.lobby]
+            players = [Player(user_id=p.user, team=p.team) for p in row.lobby]
             with rng_version(RNG_VERSION):
                 arrangement = cls.arrange_seats(players, row.options, Rng(seed ^ 0x5EA75))
                 game = cls.new(arrangement.seat_info, row.options, seed)
             # replays need the generator and the state's shape this game starts with
-            row.settings["rng_version"] = RNG_VERSION
-            row.settings["state_version"] = cls.STATE_VERSION
+            row.settings.rng_version = RNG_VERSION
+            row.settings.state_version = cls.STATE_VERSION
             row.seat_users = arrangement.seat_users
             game.seat_names = session.seat_names()
             row.seat_info = arrangement.seat_info
@@ -411,29 +435,28 @@ class SessionManager:
         return session
 
     # ---- play ------------------------------------------------------------------------
-    def _deadlines_for(self, session: Session, game: Game, acting_seat: int | None
-                       ) -> dict[int, tuple[float, float | None]]:
+    def _deadlines_for(self, session: Session, game: Game, acting_seat: int | None) -> dict[int, SeatTimer]:
         """Deadlines of the seats that must act now; a seat still deciding keeps its old one."""
         if game.outcome() is not None:
             return {}
         now = self.clock()
         forced = game.forced_timeout()
-        span = forced if forced else int(session.row.settings.get("deadline_s", 0) or 0)
+        span = forced if forced else int(session.row.settings.deadline_s or 0)
         if not span:
             return {}
-        result: dict[int, tuple[float, float | None]] = {}
+        result: dict[int, SeatTimer] = {}
         for seat in game.actors():
             if seat in session.conceded:
                 continue
             if seat != acting_seat and seat in session.deadlines:
                 result[seat] = session.deadlines[seat]
             else:
-                result[seat] = (now + span, now + span / 2)
+                result[seat] = SeatTimer(now + span, now + span / 2)
         return result
 
     @staticmethod
-    def _deadline_rows(deadlines: dict[int, tuple[float, float | None]]) -> list[tuple[int, float, float | None]]:
-        return [(seat, due, remind) for seat, (due, remind) in sorted(deadlines.items())]
+    def _deadline_rows(deadlines: dict[int, SeatTimer]) -> list[Deadline]:
+        return [Deadline(seat, due, remind) for seat, (due, remind) in sorted(deadlines.items())]
 
     async def _running(self, game_id: int) -> Session:
         session = await self.get(game_id)
@@ -574,15 +597,7 @@ class SessionManager:
         """
         session = await self._running(game_id)
         async with session.lock:
-            if session.row.status != "running":
-                raise SessionError("err.not_running")
-            seats = session.seats_of(user_id)
-            if not seats:
-                raise SessionError("err.spectator")
-            if seat not in seats:
-                raise SessionError("err.not_your_seat")
-            if stamp is not None and session.row.seat_counts[seat] != stamp:
-                raise SessionError("err.stale")
+            session.check_seat(user_id, seat, stamp)
             game = session.game
             assert game is not None
             if seat not in game.actors():
@@ -620,7 +635,7 @@ class SessionManager:
             if session.row.status != "running" or game is None:
                 return None
             due = session.deadlines.get(seat)
-            if due is not None and due[0] > self.clock():
+            if due is not None and due.due_at > self.clock():
                 return None
             action = game.timeout_action(seat) if seat in game.actors() and due is not None else None
             if action is None:
@@ -648,12 +663,10 @@ class SessionManager:
                 if len(users) > 1:
                     users.remove(user_id)  # a team seat goes on with its other members
                     continue
-                conceded = set(row.settings.get("conceded", []))
-                conceded.add(seat)
-                row.settings["conceded"] = sorted(conceded)
+                row.settings.conceded = sorted({*(row.settings.conceded or []), seat})
             live_sides = {game.side_of(s) for s in range(len(row.seat_users or [])) if s not in session.conceded}
             if len(live_sides) <= 1:
-                row.settings["outcome"] = {"winners": sorted(live_sides), "draw": False, "conceded": True}
+                row.settings.outcome = {"winners": sorted(live_sides), "draw": False, "conceded": True}
                 await self.store.set_status(game_id, "finished", row.settings)
                 row.status = "finished"
             else:

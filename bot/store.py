@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
@@ -107,7 +107,98 @@ class Conflict(Exception):
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_record_json)
+
+
+def _record_json(value: Any) -> Any:
+    """The stored JSON of a record of a game row (a lobby entry, the settings) nested in a value."""
+    if isinstance(value, (LobbyEntry, GameSettings)):
+        return value.to_json()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+# ---- named records of what the tables hold (the columns and JSON stay exactly as they were) --------
+class Deadline(NamedTuple):
+    """One row of ``deadlines``: ``seat`` must act by ``due_at``; reminded at ``remind_at``."""
+
+    seat: int
+    due_at: float
+    remind_at: float | None
+
+
+class SeatTimer(NamedTuple):
+    """A seat's deadline as the session keeps it (by seat): when it expires and when to remind."""
+
+    due_at: float
+    remind_at: float | None
+
+
+class DueSeat(NamedTuple):
+    """A seat of a game whose deadline (or reminder) is due."""
+
+    game_id: int
+    seat: int
+
+
+class StoredMessage(NamedTuple):
+    """One row of ``messages``: a message the bot edits or resumes later, with its own data."""
+
+    channel_id: int
+    message_id: int
+    data: dict[str, Any]
+
+
+@dataclass
+class LobbyEntry:
+    """A player in a lobby (the ``lobby`` column is a JSON list of these)."""
+
+    user: int
+    name: str
+    lang: str | None = None
+    """The player's language; None only in entries stored before languages were recorded."""
+    team: int | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LobbyEntry:
+        return cls(user=int(data["user"]), name=str(data["name"]), lang=data.get("lang"), team=data.get("team"))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"user": self.user, "name": self.name}
+        if self.lang is not None:
+            out["lang"] = self.lang
+        out["team"] = self.team
+        return out
+
+
+@dataclass
+class GameSettings:
+    """The ``settings`` column: platform facts of one game. A field left None is absent from the
+    stored JSON (rows written before it existed); keys this version does not know are kept."""
+
+    deadline_s: int | None = None
+    """Seconds each seat has to act (0: no deadlines)."""
+    rng_version: int | None = None
+    """Generator the game was created with (None: stored before versioning, i.e. version 1)."""
+    state_version: int | None = None
+    """Shape of the stored state (None: version 1)."""
+    conceded: list[int] | None = None
+    """Seats that conceded (their moves are played automatically)."""
+    outcome: dict[str, Any] | None = None
+    """The result forced by concessions (the rules' outcome otherwise)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    KEYS = ("deadline_s", "rng_version", "state_version", "conceded", "outcome")
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameSettings:
+        if not isinstance(data, dict):
+            raise TypeError(f"settings are a {type(data).__name__}, not an object")
+        known = {k: data[k] for k in cls.KEYS if k in data}
+        return cls(**known, extra={k: v for k, v in data.items() if k not in cls.KEYS})
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in self.KEYS if getattr(self, k) is not None}
+        return {**out, **self.extra}
 
 
 @dataclass
@@ -120,8 +211,8 @@ class GameRow:
     host_id: int
     lang: str
     options: dict[str, Any]
-    lobby: list[dict[str, Any]]
-    settings: dict[str, Any]
+    lobby: list[LobbyEntry]
+    settings: GameSettings
     seat_users: list[list[int]] | None = None
     seat_info: list[dict[str, Any]] | None = None
     seed: int | None = None
@@ -150,8 +241,8 @@ class GameRow:
             host_id=row["host_id"],
             lang=row["lang"],
             options=j("options", {}),
-            lobby=j("lobby", []),
-            settings=j("settings", {}),
+            lobby=[LobbyEntry.from_json(p) for p in j("lobby", [])],
+            settings=GameSettings.from_json(j("settings", {})),
             seat_users=j("seat_users"),
             seat_info=j("seat_info"),
             seed=row["seed"] if "seed" in keys else None,
@@ -255,8 +346,8 @@ class Store:
         host_id: int,
         lang: str,
         options: dict[str, Any],
-        lobby: list[dict[str, Any]],
-        settings: dict[str, Any],
+        lobby: list[LobbyEntry],
+        settings: GameSettings,
     ) -> GameRow:
         now = time.time()
         try:
@@ -280,7 +371,7 @@ class Store:
         )
 
     async def start_game(self, row: GameRow, state_text: str,
-                         deadlines: Iterable[tuple[int, float, float | None]] = ()) -> None:
+                         deadlines: Iterable[Deadline] = ()) -> None:
         """Move a lobby to running with its seats, seed and initial state, in one transaction.
 
         ``published_seq`` becomes -1: not even the initial board is posted yet.
@@ -306,13 +397,13 @@ class Store:
         new_seq: int,
         status: str,
         seat_counts: list[int],
-        settings: dict[str, Any],
+        settings: GameSettings,
         seat: int,
         user_id: int | None,
         action: dict[str, Any],
         events: list[dict[str, Any]],
         state_text: str,
-        deadlines: Iterable[tuple[int, float, float | None]] | None = None,
+        deadlines: Iterable[Deadline] | None = None,
     ) -> None:
         """Append the action and store the new state atomically.
 
@@ -336,7 +427,7 @@ class Store:
             if deadlines is not None:
                 await self._replace_deadlines(game_id, deadlines)
 
-    async def set_status(self, game_id: int, status: str, settings: dict[str, Any] | None = None) -> None:
+    async def set_status(self, game_id: int, status: str, settings: GameSettings | None = None) -> None:
         async with self.transaction():
             if settings is None:
                 await self.db.execute(
@@ -374,11 +465,11 @@ class Store:
     def _index_row(r: sqlite3.Row, bad: dict[int, str]) -> GameRow:
         try:
             return GameRow.from_row(r, with_state=False)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, KeyError) as exc:
             bad[int(r["id"])] = f"{type(exc).__name__}: {exc}"
             return GameRow(id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], game=str(r["game"]),
                            status=r["status"], host_id=r["host_id"], lang=str(r["lang"]), options={}, lobby=[],
-                           settings={}, seq=r["seq"], published_seq=r["published_seq"])
+                           settings=GameSettings(), seq=r["seq"], published_seq=r["published_seq"])
 
     async def load_game(self, game_id: int) -> GameRow | None:
         async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
@@ -394,7 +485,7 @@ class Store:
             return None
         return GameRow.from_row(row, with_state=False), row["state"]
 
-    async def save_state(self, game_id: int, seq: int, state_text: str, settings: dict[str, Any],
+    async def save_state(self, game_id: int, seq: int, state_text: str, settings: GameSettings,
                          options: dict[str, Any]) -> None:
         """Replace the stored state and options without an action (a game migrated to the rules'
         current state version)."""
@@ -464,7 +555,7 @@ class Store:
             (game_id, purpose, channel_id, message_id, dumps(data) if data is not None else None),
         )
 
-    async def get_message(self, game_id: int, purpose: str) -> tuple[int, int, dict[str, Any]] | None:
+    async def get_message(self, game_id: int, purpose: str) -> StoredMessage | None:
         async with self.db.execute(
             "SELECT channel_id, message_id, data FROM messages WHERE game_id = ? AND purpose = ?",
             (game_id, purpose),
@@ -472,10 +563,10 @@ class Store:
             row = await cur.fetchone()
         if not row:
             return None
-        return row[0], row[1], json.loads(row[2]) if row[2] else {}
+        return StoredMessage(row[0], row[1], json.loads(row[2]) if row[2] else {})
 
     # ---- deadlines --------------------------------------------------------------------
-    async def _replace_deadlines(self, game_id: int, deadlines: Iterable[tuple[int, float, float | None]]) -> None:
+    async def _replace_deadlines(self, game_id: int, deadlines: Iterable[Deadline]) -> None:
         await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
         rows = [(game_id, seat, due, remind) for seat, due, remind in deadlines]
         if rows:
@@ -483,33 +574,33 @@ class Store:
                 "INSERT INTO deadlines (game_id, seat, due_at, remind_at) VALUES (?, ?, ?, ?)", rows
             )
 
-    async def commit_deadlines(self, game_id: int, deadlines: Iterable[tuple[int, float, float | None]]) -> None:
+    async def commit_deadlines(self, game_id: int, deadlines: Iterable[Deadline]) -> None:
         async with self.transaction():
             await self._replace_deadlines(game_id, deadlines)
 
-    async def deadlines(self, game_id: int) -> list[tuple[int, float, float | None]]:
+    async def deadlines(self, game_id: int) -> list[Deadline]:
         async with self.db.execute(
             "SELECT seat, due_at, remind_at FROM deadlines WHERE game_id = ? ORDER BY seat", (game_id,)
         ) as cur:
-            return [(r[0], r[1], r[2]) for r in await cur.fetchall()]
+            return [Deadline(r[0], r[1], r[2]) for r in await cur.fetchall()]
 
-    async def due_reminders(self, now: float) -> list[tuple[int, int]]:
+    async def due_reminders(self, now: float) -> list[DueSeat]:
         async with self.db.execute(
             "SELECT game_id, seat FROM deadlines WHERE remind_at IS NOT NULL AND remind_at <= ? AND due_at > ?",
             (now, now),
         ) as cur:
-            return [(r[0], r[1]) for r in await cur.fetchall()]
+            return [DueSeat(r[0], r[1]) for r in await cur.fetchall()]
 
     async def clear_reminder(self, game_id: int, seat: int) -> None:
         await self.write(
             "UPDATE deadlines SET remind_at = NULL WHERE game_id = ? AND seat = ?", (game_id, seat)
         )
 
-    async def due_deadlines(self, now: float) -> list[tuple[int, int]]:
+    async def due_deadlines(self, now: float) -> list[DueSeat]:
         async with self.db.execute(
             "SELECT game_id, seat FROM deadlines WHERE due_at <= ? ORDER BY due_at", (now,)
         ) as cur:
-            return [(r[0], r[1]) for r in await cur.fetchall()]
+            return [DueSeat(r[0], r[1]) for r in await cur.fetchall()]
 
     async def shift_deadlines(self, seconds: float) -> int:
         """Push every open deadline and pending reminder ``seconds`` later, in one transaction (the

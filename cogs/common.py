@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import limits
+from bot.custom_ids import LobbyId, OptionId, TeamId
 from bot.delivery import inert
 from bot.games.base import IllegalAction, Player, Rng
 from bot.games.registry import game_class
@@ -218,7 +219,7 @@ def start_refusal(session: Session) -> IllegalAction | None:
     low, high = session.cls.player_range(row.options)
     if not low <= len(row.lobby) <= high:
         return None
-    players = [Player(user_id=p["user"], team=p.get("team")) for p in row.lobby]
+    players = [Player(user_id=p.user, team=p.team) for p in row.lobby]
     try:
         session.cls.arrange_seats(players, row.options, Rng(0))
     except IllegalAction as exc:
@@ -237,15 +238,15 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
     lines = []
     for p in row.lobby:
         team = ""
-        if teams and p.get("team") is not None:
-            team = " — " + cls.team_label(p["team"], row.options, language)
-        host = " 👑" if p["user"] == row.host_id else ""
-        lines.append(f"• <@{p['user']}>{host}{team}")
+        if teams and p.team is not None:
+            team = " — " + cls.team_label(p.team, row.options, language)
+        host = " 👑" if p.user == row.host_id else ""
+        lines.append(f"• <@{p.user}>{host}{team}")
     embed.add_field(name=t("lobby.players", language, n=len(row.lobby), min=low, max=high),
                     value="\n".join(lines) or "—", inline=False)
     opts = [f"{t(s.label_key, language)}: **{option_label(row.game, s.name, row.options.get(s.name), language)}**"
             for s in cls.option_specs()]
-    opts.append(f"{t('lobby.deadline', language)}: **{deadline_text(row.settings.get('deadline_s', 0), language)}**")
+    opts.append(f"{t('lobby.deadline', language)}: **{deadline_text(row.settings.deadline_s or 0, language)}**")
     embed.add_field(name=t("lobby.options", language), value="\n".join(opts), inline=False)
     if row.status == "lobby":
         if (refusal := start_refusal(session)) is not None:
@@ -254,17 +255,17 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
         view = discord.ui.View(timeout=None)
         gid = row.id
         view.add_item(discord.ui.Button(label=t("lobby.join", language), style=discord.ButtonStyle.success,
-                                        custom_id=f"tt:l:{gid}:join", row=0))
+                                        custom_id=LobbyId(gid, "join").build(), row=0))
         view.add_item(discord.ui.Button(label=t("lobby.leave", language), style=discord.ButtonStyle.secondary,
-                                        custom_id=f"tt:l:{gid}:leave", row=0))
+                                        custom_id=LobbyId(gid, "leave").build(), row=0))
         view.add_item(discord.ui.Button(label=t("lobby.start", language), style=discord.ButtonStyle.primary,
-                                        custom_id=f"tt:l:{gid}:start", row=0))
+                                        custom_id=LobbyId(gid, "start").build(), row=0))
         view.add_item(discord.ui.Button(label=t("lobby.cancel", language), style=discord.ButtonStyle.danger,
-                                        custom_id=f"tt:l:{gid}:cancel", row=0))
+                                        custom_id=LobbyId(gid, "cancel").build(), row=0))
         next_row = 1
         if teams:
             view.add_item(discord.ui.Select(
-                custom_id=f"tt:t:{gid}", placeholder=t("lobby.pick_team", language), row=next_row,
+                custom_id=TeamId(gid).build(), placeholder=t("lobby.pick_team", language), row=next_row,
                 options=[discord.SelectOption(label=limits.option_label(cls.team_label(i, row.options, language)),
                                               value=str(i))
                          for i in range(teams)],
@@ -272,7 +273,7 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
             next_row += 1
         for spec in cls.option_specs()[: 5 - next_row]:  # one select per row, five rows at most
             view.add_item(discord.ui.Select(
-                custom_id=f"tt:o:{gid}:{spec.name}", row=next_row,
+                custom_id=OptionId(gid, spec.name).build(), row=next_row,
                 placeholder=t("lobby.set_option", language, option=t(spec.label_key, language)),
                 options=[discord.SelectOption(label=limits.option_label(t(key, language)), value=str(i),
                                               default=row.options.get(spec.name) == value)
@@ -298,12 +299,11 @@ async def refresh_lobby(bot: TabletopBot, session: Session) -> None:
     stored = await bot.store.get_message(session.id, "lobby")
     if stored is None:
         return
-    channel_id, message_id, _ = stored
     embed, view = lobby_message(session)
     try:
-        channel = await bot.publisher.channel(channel_id)
+        channel = await bot.publisher.channel(stored.channel_id)
         if channel is not None:
-            await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
+            await channel.get_partial_message(stored.message_id).edit(  # type: ignore[attr-defined]
                 embed=embed, view=inert(view)
             )
     except discord.HTTPException as exc:
@@ -323,8 +323,8 @@ def status_text(session: Session, language: str) -> str:
                          f"{mark}{gone}")
         lines += game.status_lines(language)
         if row.status == "running":
-            for seat, (due, _) in sorted(session.deadlines.items()):
-                lines.append(t("status.seat_deadline", language, name=session.seat_name(seat), ts=int(due)))
+            for seat, timer in sorted(session.deadlines.items()):
+                lines.append(t("status.seat_deadline", language, name=session.seat_name(seat), ts=int(timer.due_at)))
     elif row.status == "lobby":
         lines.append(t("status.lobby", language, n=len(row.lobby)))
     return limits.shorten("\n".join(lines), limits.CONTENT - 100)

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot import limits
 from bot.app import TabletopBot
 from bot.cooldown import Cooldown, wait_text
+from bot.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
 from bot.delivery import render_board
 from bot.games.base import ADMIN, IllegalAction
 from bot.games.registry import GAMES, available, game_class
@@ -261,7 +262,7 @@ class GameCog(commands.Cog):
             await refuse(interaction, SessionError("err.spectator"))
             return
         await reply(interaction, t("confirm.concede_q", language),
-                    view=danger_button(t("confirm.concede", language), f"tt:c:{session.id}"))
+                    view=danger_button(t("confirm.concede", language), ConcedeId(session.id).build()))
 
     @game.command(name="abort", description=_("End the game without a result (host or moderators)", key="cmd.abort"))
     async def abort(self, interaction: discord.Interaction) -> None:
@@ -270,7 +271,7 @@ class GameCog(commands.Cog):
             return
         language = lang(interaction)
         await reply(interaction, t("confirm.abort_q", language, game=t(f"{session.row.game}.name", language)),
-                    view=danger_button(t("confirm.abort", language), f"tt:x:{session.id}"))
+                    view=danger_button(t("confirm.abort", language), AbortId(session.id).build()))
 
     @game.command(name="admin", description=_("Moderator actions of this game (host or moderators)",
                                               key="cmd.admin"))
@@ -290,7 +291,7 @@ class GameCog(commands.Cog):
         for n, action in enumerate(actions[:20]):
             label = limits.button_label(" · ".join(session.game.action_path(ADMIN, action, language)))
             view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.danger, row=n // 5,
-                                            custom_id=f"tt:m:{session.id}:{admin_hash(action, session.id)}"))
+                                            custom_id=AdminId(session.id, admin_hash(action, session.id)).build()))
         await reply(interaction, t("admin.title", language), view=view)
 
     # ---- /games ----------------------------------------------------------------------
@@ -309,7 +310,7 @@ class GameCog(commands.Cog):
             stored = await self.bot.store.get_message(row.id, "turn") or await self.bot.store.get_message(row.id,
                                                                                                           "lobby")
             if stored:
-                link += f" — https://discord.com/channels/{row.guild_id}/{stored[0]}/{stored[1]}"
+                link += f" — https://discord.com/channels/{row.guild_id}/{stored.channel_id}/{stored.message_id}"
             status = t("games.broken", language) if row.id in broken else t("lobby.status_" + row.status, language)
             lines.append(f"• **{t(f'{row.game}.name', language)}** #{row.id} "
                          f"({status}, {len(row.lobby)}) {link}")
@@ -343,7 +344,7 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
         # offer to try DMs again once the player has opened them
         view.add_item(discord.ui.Button(label=limits.button_label(t("panel.dms_open", language)),
                                         style=discord.ButtonStyle.secondary,
-                                        custom_id=f"tt:d:{session.id}", row=4))
+                                        custom_id=DmRetryId(session.id).build(), row=4))
     await reply(interaction, content, view=view)
 
 

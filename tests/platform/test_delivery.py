@@ -15,7 +15,7 @@ import pytest
 from bot.delivery import Publisher
 from bot.games import registry
 from bot.sessions import SessionManager, UserInfo
-from bot.store import Store
+from bot.store import SeatTimer, Store
 
 
 def forbidden(code: int) -> discord.Forbidden:
@@ -170,7 +170,7 @@ async def test_a_reminder_never_overtakes_a_retrying_post(tmp_path: Path) -> Non
     while channel.attempts < 2:
         await asyncio.sleep(0.01)
     seat = session.game.actors()[0]
-    session.deadlines[seat] = (2_000_000_000.0, None)
+    session.deadlines[seat] = SeatTimer(2_000_000_000.0, None)
     await publisher.remind(session.id, seat)  # returns at once: the timer loop is not held up
     await asyncio.sleep(0.05)
     assert channel.sent == []

@@ -239,7 +239,7 @@ async def test_concede_ends_two_player_game_and_frees_channel(env) -> None:
     stored = await store.load_game(session.id)
     assert stored.status == "finished"
     winner_seat = session.seats_of(ALICE.id)[0]
-    assert stored.settings["outcome"]["winners"] == [winner_seat]
+    assert stored.settings.outcome["winners"] == [winner_seat]
     assert sessions.by_channel(100) is None
     await sessions.create(guild_id=5, channel_id=100, host=ALICE, game_key="toy", options={})
 

@@ -113,7 +113,7 @@ async def test_new_games_record_their_versions(tmp_path: Path, monkeypatch: pyte
     await sessions.join(session.id, UserInfo(2, "b"))
     await sessions.start(session.id, 1, seed=5)
     stored = await store.load_game(session.id)
-    assert stored.settings["rng_version"] == RNG_VERSION and stored.settings["state_version"] == Toy.STATE_VERSION
+    assert stored.settings.rng_version == RNG_VERSION and stored.settings.state_version == Toy.STATE_VERSION
     assert stored.state["rng"] == {"v": RNG_VERSION, "seed": 5, "n": 1}  # Toy draws who starts
     await store.close()
 
@@ -168,7 +168,7 @@ async def test_an_older_state_is_migrated_once_and_the_game_goes_on(tmp_path: Pa
     session = await sessions.get(game_id)
     assert session.broken is None and session.game.to_json()["label"] == "v2"
     stored = await store.load_game(game_id)
-    assert stored.state["label"] == "v2" and stored.settings["state_version"] == 2  # written back at once
+    assert stored.state["label"] == "v2" and stored.settings.state_version == 2  # written back at once
     assert stored.seq == 2
     game = session.game
     seat = game.actors()[0]
