@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import aiosqlite
 
@@ -187,7 +187,7 @@ class GameSettings:
     """The result forced by concessions (the rules' outcome otherwise)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
-    KEYS = ("deadline_s", "rng_version", "state_version", "conceded", "outcome")
+    KEYS: ClassVar[tuple[str, ...]] = ("deadline_s", "rng_version", "state_version", "conceded", "outcome")
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameSettings:
