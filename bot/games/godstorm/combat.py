@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from bot.games.base import Action
 from bot.games.godstorm import board
-from bot.games.godstorm.core import NEUTRAL, Core
+from bot.games.godstorm.core import NEUTRAL, Core, as_int
 from bot.games.godstorm.dice import compare, has_triple, roll
-from bot.games.godstorm.setup import _int
 from bot.games.godstorm.state import Arrow, Battle, Move, Space, Territory
 
 HEAVEN = "heaven"
@@ -72,7 +71,7 @@ class CombatMixin(Core):
 
     def _check_attack(self, seat: int, a: Action) -> tuple[str, str, int]:
         s = self.s
-        src, dst, dice = a.get("from"), a.get("to"), _int(a.get("dice"))
+        src, dst, dice = a.get("from"), a.get("to"), as_int(a.get("dice"))
         underworld = s.step == "underworld"
         if s.step not in ("invade", "underworld") or s.pending > 0 or s.turn.forced_trade:
             raise self._refuse("not_now")
@@ -111,7 +110,7 @@ class CombatMixin(Core):
 
     def _act_attack_until(self, seat: int, a: Action) -> None:
         src, dst, dice = self._check_attack(seat, a)
-        stop = _int(a.get("stop_at"))
+        stop = as_int(a.get("stop_at"))
         s = self.s
         if stop is None or stop < 0:
             raise self._refuse("bad_count")
@@ -265,7 +264,7 @@ class CombatMixin(Core):
 
     def _act_move_in(self, seat: int, a: Action) -> None:
         m = self.s.move
-        n = _int(a.get("count"))
+        n = as_int(a.get("count"))
         if m is None or self.s.current != seat:
             raise self._refuse("not_now")
         if n is None or not m.min <= n <= m.max:

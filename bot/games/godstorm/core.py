@@ -15,6 +15,18 @@ GODSTORM_STEPS = ("raise", "gods", "cards", "miracle", "plague", "invade", "fort
 CLASSIC_STEPS = ("raise", "invade", "fortify")
 
 
+def as_int(value: Any) -> int | None:
+    """An integer from an action field (a number, or digits from a slash command), else None;
+    a bool is no number here."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
 class Core:
     """Helpers every mixin uses. ``self.s`` is the state; ``self.rng`` its Rng; ``self._ev`` collects events."""
 
@@ -49,8 +61,9 @@ class Core:
     def godstorm(self) -> bool:
         return self.s.ruleset == "godstorm"
 
-    def side(self, owner: int) -> PlayerState | Neutral:
-        """Player record, or the neutral record for ``NEUTRAL``."""
+    def record_of(self, owner: int) -> PlayerState | Neutral:
+        """The record of an army owner: a player's, or the neutral one for ``NEUTRAL``. (A *side*, as
+        in ``Game.side_of``, is who wins; in Godstorm every seat is its own side.)"""
         if owner == NEUTRAL:
             assert self.s.neutral is not None, "neutral armies only exist in two-player games"
             return self.s.neutral
@@ -100,7 +113,7 @@ class Core:
     # ---- armies bookkeeping -------------------------------------------------------------
     def _take(self, owner: int, n: int) -> None:
         """Take ``n`` armies from the reserve into play; the box is unlimited, so ``supply`` grows if short."""
-        rec = self.side(owner)
+        rec = self.record_of(owner)
         if rec.reserve < n:
             rec.supply += n - rec.reserve
             rec.reserve = n
@@ -110,7 +123,7 @@ class Core:
         """Armies killed: to the owner's heaven (Godstorm, Ancient Earth) or back to the reserve."""
         if n <= 0:
             return
-        rec = self.side(owner)
+        rec = self.record_of(owner)
         if to_reserve or not self.godstorm:
             rec.reserve += n
         else:

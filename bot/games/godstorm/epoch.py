@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.games.base import Action
 from bot.games.godstorm import board, data
-from bot.games.godstorm.core import Core
-from bot.games.godstorm.setup import _int, roll_order
+from bot.games.godstorm.core import Core, as_int
+from bot.games.godstorm.setup import roll_order
 
 
 def score_of(game: Core, seat: int) -> dict[str, int]:
@@ -58,7 +58,7 @@ class EpochMixin(Core):
 
     def _act_bid(self, seat: int, a: Action) -> None:
         p = self.s.players[seat]
-        n = _int(a.get("faith"))
+        n = as_int(a.get("faith"))
         if n is None or not 0 <= n <= p.faith:
             raise self._refuse("bad_bid")
         p.bid = n
@@ -102,7 +102,7 @@ class EpochMixin(Core):
         return [{"type": "pick_order", "position": k} for k in self._free_positions()]
 
     def _act_pick_order(self, seat: int, a: Action) -> None:
-        k = _int(a.get("position"))
+        k = as_int(a.get("position"))
         if k not in self._free_positions():
             raise self._refuse("bad_position")
         self.s.pick_queue.pop(0)

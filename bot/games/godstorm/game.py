@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from bot.games.base import Action, Arrangement, Event, Game, OptionSpec, Player, Rng, state_text
@@ -20,23 +22,6 @@ from bot.i18n import t
 
 RULESETS = ("godstorm", "classic")
 PLACEMENTS = ("random", "choose")
-
-_TURN_HANDLERS = {
-    "place": "_act_place",
-    "resurrect": "_act_resurrect",
-    "trade": "_act_trade",
-    "summon": "_act_summon",
-    "build_temple": "_act_build_temple",
-    "buy_cards": "_act_buy_cards",
-    "attack": "_act_attack",
-    "attack_until": "_act_attack_until",
-    "fortify": "_act_fortify",
-    "descend": "_act_descend",
-    "end_step": "_act_end_step",
-    "end_attacks": "_act_end_step",
-    "end_turn": "_act_end_turn",
-}
-
 
 class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
     key = "godstorm"
@@ -90,39 +75,31 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         return game
 
     # ---- play ---------------------------------------------------------------------------
-    def actors(self) -> list[int]:
+    def decision(self) -> str | None:
+        """The key of the open decision in ``DECISIONS`` (None: nobody acts, the game is over or not set up).
+
+        The phase names it, except that in the set-up placement the neutral armies are their own decision,
+        and during a turn a battle in progress or armies waiting to move in come before the turn's moves."""
         s = self.s
         phase = s.phase
-        if phase == "over":
-            return []
-        if phase == "bid":
-            return [i for i in self.active_seats() if s.players[i].bid is None]
-        if phase == "pick_order":
-            return s.pick_queue[:1]
+        if phase == "setup_place" and s.neutral_due:
+            return "setup_neutral"
         if phase == "turn":
             if s.battle is not None:
-                actor = self._battle_actor()
-                return [] if actor is None or actor < 0 else [actor]
-            return [self.current_seat]
-        actor = self._setup_actor()
-        return [] if actor is None else [actor]
+                return "battle"
+            if s.move is not None:
+                return "move_in"
+        return phase if phase in DECISIONS else None
+
+    def actors(self) -> list[int]:
+        key = self.decision()
+        return [] if key is None else DECISIONS[key].who(self)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        s = self.s
-        phase = s.phase
-        if phase == "over" or seat not in self.actors():
+        key = self.decision()
+        if key is None or seat not in self.actors():
             return []
-        if phase == "bid":
-            return self._bid_legal(seat)
-        if phase == "pick_order":
-            return self._pick_legal(seat)
-        if phase == "turn":
-            if s.battle is not None:
-                return self._battle_legal(seat)
-            if s.move is not None:
-                return self._move_legal(seat)
-            return self._turn_legal(seat)
-        return self._setup_legal(seat)
+        return DECISIONS[key].legal(self, seat)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -130,33 +107,32 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         if seat not in self.actors():
             raise self._refuse("not_your_turn")
         self._ev = []
-        kind = action["type"]
-        s = self.s
-        phase = s.phase
-        if phase == "pantheon" and kind == "pick_pantheon":
-            self._act_pick_pantheon(seat, action)
-        elif phase == "claim" and kind == "place":
-            self._act_claim(seat, action)
-        elif phase == "setup_place" and kind == "place" and not s.neutral_due:
-            self._act_setup_place(seat, action)
-        elif phase == "setup_place" and kind == "place_neutral" and s.neutral_due:
-            self._act_place_neutral(seat, action)
-        elif phase == "setup_gods" and kind in ("summon", "build_temple"):
-            self._act_setup_god(seat, action)
-        elif phase == "bid" and kind == "bid":
-            self._act_bid(seat, action)
-        elif phase == "pick_order" and kind == "pick_order":
-            self._act_pick_order(seat, action)
-        elif phase == "turn" and s.battle is not None and kind in ("champion", "retreat"):
-            (self._act_champion if kind == "champion" else self._act_retreat)(seat, action)
-        elif phase == "turn" and s.move is not None and kind == "move_in":
-            self._act_move_in(seat, action)
-        elif phase == "turn" and s.battle is None and s.move is None and kind in _TURN_HANDLERS:
-            getattr(self, _TURN_HANDLERS[kind])(seat, action)
-        else:
+        key = self.decision()
+        move = None if key is None else DECISIONS[key].moves.get(action["type"])
+        if move is None:
             raise self._refuse("bad_action")
+        move(self, seat, action)
         events, self._ev = self._ev, []
         return events
+
+    # who acts, for the table below
+    def _setup_actors(self) -> list[int]:
+        actor = self._setup_actor()
+        return [] if actor is None else [actor]
+
+    def _bidders(self) -> list[int]:
+        """The secret bid is simultaneous: every seat still in the game that has not bid."""
+        return [i for i in self.active_seats() if self.s.players[i].bid is None]
+
+    def _order_picker(self) -> list[int]:
+        return self.s.pick_queue[:1]
+
+    def _battle_actors(self) -> list[int]:
+        actor = self._battle_actor()
+        return [] if actor is None or actor < 0 else [actor]
+
+    def _turn_player(self) -> list[int]:
+        return [self.current_seat]
 
     def timeout_action(self, seat: int) -> Action | None:
         s = self.s
@@ -209,4 +185,52 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         return t("godstorm.player", lang, n=side + 1)
 
 
-__all__ = ["Godstorm", "NEUTRAL"]
+# ---- the turn structure -------------------------------------------------------------------------
+Move = Callable[[Godstorm, int, Action], None]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A kind of open decision: who acts, what they may do, and what each action type does (an action
+    type not listed here is refused as ``bad_action``). ``Godstorm.decision()`` names the open one."""
+
+    who: Callable[[Godstorm], list[int]]
+    legal: Callable[[Godstorm, int], list[Action]]
+    moves: Mapping[str, Move]
+
+
+_SETUP = (Godstorm._setup_actors, Godstorm._setup_legal)
+DECISIONS: dict[str, Decision] = {
+    # set-up, one seat at a time in set-up order
+    "pantheon": Decision(*_SETUP, {"pick_pantheon": Godstorm._act_pick_pantheon}),
+    "claim": Decision(*_SETUP, {"place": Godstorm._act_claim}),
+    "setup_place": Decision(*_SETUP, {"place": Godstorm._act_setup_place}),
+    "setup_neutral": Decision(*_SETUP, {"place_neutral": Godstorm._act_place_neutral}),
+    "setup_gods": Decision(*_SETUP, {"summon": Godstorm._act_setup_god, "build_temple": Godstorm._act_setup_god}),
+    # each epoch: a secret simultaneous bid of faith, then the bidders pick their places in the turn order
+    "bid": Decision(Godstorm._bidders, Godstorm._bid_legal, {"bid": Godstorm._act_bid}),
+    "pick_order": Decision(Godstorm._order_picker, Godstorm._pick_legal, {"pick_order": Godstorm._act_pick_order}),
+    # a player's turn, step by step (GODSTORM_STEPS / CLASSIC_STEPS in core.py)
+    "turn": Decision(Godstorm._turn_player, Godstorm._turn_legal, {
+        "place": Godstorm._act_place,
+        "resurrect": Godstorm._act_resurrect,
+        "trade": Godstorm._act_trade,
+        "summon": Godstorm._act_summon,
+        "build_temple": Godstorm._act_build_temple,
+        "buy_cards": Godstorm._act_buy_cards,
+        "attack": Godstorm._act_attack,
+        "attack_until": Godstorm._act_attack_until,
+        "fortify": Godstorm._act_fortify,
+        "descend": Godstorm._act_descend,
+        "end_step": Godstorm._act_end_step,
+        "end_attacks": Godstorm._act_end_step,
+        "end_turn": Godstorm._act_end_turn,
+    }),
+    # inside a turn: a battle in progress (the attacker, then the defender, may call a champion god or
+    # the attacker retreats), and the armies a won battle lets move in
+    "battle": Decision(Godstorm._battle_actors, Godstorm._battle_legal,
+                       {"champion": Godstorm._act_champion, "retreat": Godstorm._act_retreat}),
+    "move_in": Decision(Godstorm._turn_player, Godstorm._move_legal, {"move_in": Godstorm._act_move_in}),
+}
+
+__all__ = ["DECISIONS", "Godstorm", "NEUTRAL"]

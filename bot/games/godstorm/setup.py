@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.games.base import Action, Rng
 from bot.games.godstorm import board, data
-from bot.games.godstorm.core import NEUTRAL, Core
+from bot.games.godstorm.core import NEUTRAL, Core, as_int
 from bot.games.godstorm.state import Neutral, PlayerState, Space, State, Territory, TurnFlags
 
 
@@ -201,7 +201,7 @@ class SetupMixin(Core):
         self._finish_placement()
 
     def _act_setup_place(self, seat: int, a: Action) -> None:
-        t, n = a.get("territory"), _int(a.get("count"))
+        t, n = a.get("territory"), as_int(a.get("count"))
         if t not in self.s.terr or self.s.terr[t].owner != seat:
             raise self._refuse("bad_territory")
         if n is None or not 1 <= n <= self.s.round_left:
@@ -303,15 +303,3 @@ class SetupMixin(Core):
         if phase == "setup_gods":
             return s.setup_order[s.setup_idx]
         return None
-
-
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.lstrip("-").isdigit():
-        return int(value)
-    return None

@@ -7,8 +7,7 @@ from itertools import combinations
 
 from bot.games.base import Action
 from bot.games.godstorm import board, data
-from bot.games.godstorm.core import CLASSIC_STEPS, GODSTORM_STEPS, NEUTRAL, Core
-from bot.games.godstorm.setup import _int
+from bot.games.godstorm.core import CLASSIC_STEPS, GODSTORM_STEPS, NEUTRAL, Core, as_int
 from bot.games.godstorm.state import Arrow, TurnFlags
 
 SUMMON_COST = 3
@@ -189,7 +188,7 @@ class TurnMixin(Core):
 
     def _act_place(self, seat: int, a: Action) -> None:
         s = self.s
-        t, n = a.get("territory"), _int(a.get("count"))
+        t, n = a.get("territory"), as_int(a.get("count"))
         if s.pending <= 0 or self._must_trade(seat):
             raise self._refuse("nothing_to_place")
         if t not in s.terr or s.terr[t].owner != seat:
@@ -338,7 +337,7 @@ class TurnMixin(Core):
 
     def _act_buy_cards(self, seat: int, a: Action) -> None:
         s = self.s
-        kind, n = a.get("deck"), _int(a.get("count"))
+        kind, n = a.get("deck"), as_int(a.get("count"))
         p = s.players[seat]
         if s.step != "cards":
             raise self._refuse("not_now")
@@ -395,7 +394,7 @@ class TurnMixin(Core):
 
     def _act_fortify(self, seat: int, a: Action) -> None:
         s = self.s
-        src, dst, n = a.get("from"), a.get("to"), _int(a.get("count"))
+        src, dst, n = a.get("from"), a.get("to"), as_int(a.get("count"))
         gods = a.get("gods") or []
         if s.step != "fortify" or s.turn.fortified:
             raise self._refuse("not_now")
@@ -437,7 +436,7 @@ class TurnMixin(Core):
 
     def _act_descend(self, seat: int, a: Action) -> None:
         s = self.s
-        sp, n = a.get("space"), _int(a.get("count"))
+        sp, n = a.get("space"), as_int(a.get("count"))
         p = s.players[seat]
         if s.step != "descend":
             raise self._refuse("not_now")
