@@ -23,8 +23,9 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.godstorm import data as D
+from bot.games.godstorm.view import GodstormView
 from bot.i18n import has, t
-from render.common import Colour, encode_png, font, palette, rendered_once, text
+from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text
 
 Point = tuple[float, float]
 
@@ -434,7 +435,7 @@ def _draw_legend(d: ImageDraw.ImageDraw, img: Image.Image, lang: str, classic: b
 
 
 # ---- dynamic layer ------------------------------------------------------------------------
-def _seat_colour(view: dict[str, Any], owner: int | None) -> Colour:
+def _seat_colour(view: GodstormView, owner: int | None) -> Colour:
     if owner is None:
         return UNOWNED
     if owner == NEUTRAL_SEAT:
@@ -446,13 +447,10 @@ def _seat_colour(view: dict[str, Any], owner: int | None) -> Colour:
     return (120, 120, 120)
 
 
-def _seat_name(view: dict[str, Any], seat: int, lang: str) -> str:
+def _seat_name(view: GodstormView, seat: int, lang: str) -> str:
     if seat == NEUTRAL_SEAT:
         return _tr("neutral", lang)
-    names = view.get("seat_names") or []
-    if 0 <= seat < len(names) and names[seat]:
-        return str(names[seat])
-    return _tr("seat", lang, n=seat + 1)
+    return seat_label(view, seat, _tr("seat", lang, n=seat + 1))
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
@@ -463,7 +461,7 @@ def _fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
     return text + "…"
 
 
-def _draw_territories(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+def _draw_territories(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
     terrs: dict[str, Any] = view.get("territories") or {}
     for tid in D.TERRITORIES:
         st = terrs.get(tid) or {}
@@ -484,7 +482,7 @@ def _draw_territories(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, 
             _pill(d, x, y + NODE_R + 9, str(int(st.get("armies") or 0)), _shade(colour, 0.85))
 
 
-def _draw_last(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+def _draw_last(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
     last = view.get("last") or {}
     a, b = last.get("from"), last.get("to")
     centre = None
@@ -508,7 +506,7 @@ def _draw_last(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
             _territory_name(d, tid, lang)
 
 
-def _heaven_anchor(view: dict[str, Any]) -> Point | None:
+def _heaven_anchor(view: GodstormView) -> Point | None:
     """Right edge of the current player's heaven box (armies descend from there)."""
     current = view.get("current")
     pan = next((p.get("pantheon") for p in view.get("players") or [] if p.get("seat") == current), None)
@@ -518,7 +516,7 @@ def _heaven_anchor(view: dict[str, Any]) -> Point | None:
     return HEAVEN_X + HEAVEN_W - 4, UW_Y + 46 + i * 90 + 40
 
 
-def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
     spaces: dict[str, Any] = view.get("underworld") or {}
     for sid in D.UNDERWORLD:
         st = spaces.get(sid) or {}
@@ -559,7 +557,7 @@ def _step_label(step: str | None, lang: str) -> str:
     return t(key, lang) if has(key) else step
 
 
-def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, classic: bool) -> None:
+def _draw_header(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic: bool) -> None:
     title = _tr("title_classic" if classic else "title", lang)
     text(d, (18, 12), title, font(30, "bold"), GOLD)
     sub = []
@@ -596,7 +594,7 @@ TABLE_COLS = (("player", 0), ("faith", 330), ("cards", 420), ("territories", 640
               ("heaven", 810))
 
 
-def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str, classic: bool) -> None:
+def _draw_players(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic: bool) -> None:
     x0, y0 = _table_x(classic), BOTTOM_Y + 12
     hf = font(16, "bold")
     for key, off in TABLE_COLS:
@@ -666,7 +664,7 @@ def _draw_cards(d: ImageDraw.ImageDraw, x: float, y: float, cards: dict[str, Any
             break
 
 
-def _draw_outcome(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
+def _draw_outcome(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
     outcome = view.get("outcome")
     if not outcome:
         return
@@ -683,7 +681,7 @@ def _draw_outcome(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> No
         text(d, (x0, 52), _fit(d, line, font(22, "regular"), W - x0 - 20), font(22, "regular"), PANEL_TEXT)
 
 
-def _colours(view: dict[str, Any]) -> set[Colour]:
+def _colours(view: GodstormView) -> set[Colour]:
     """The player colours a view asks for (they are drawn as flat fills)."""
     found = {tuple(p.get("colour") or (120, 120, 120)) for p in view.get("players") or []}
     neutral = view.get("neutral") or {}
@@ -692,7 +690,7 @@ def _colours(view: dict[str, Any]) -> set[Colour]:
     return found  # type: ignore[return-value]
 
 
-def _draw_view(img: Image.Image, view: dict[str, Any], lang: str, classic: bool) -> None:
+def _draw_view(img: Image.Image, view: GodstormView, lang: str, classic: bool) -> None:
     d = ImageDraw.Draw(img)
     _draw_last(d, view, lang)
     _draw_territories(img, d, view, lang)
@@ -702,7 +700,7 @@ def _draw_view(img: Image.Image, view: dict[str, Any], lang: str, classic: bool)
     _draw_players(d, view, lang, classic)
 
 
-def render_image(view: dict[str, Any], lang: str) -> Image.Image:
+def render_image(view: GodstormView, lang: str) -> Image.Image:
     """The board in full colour, on a copy of the cached base."""
     lang = lang if lang in ("ru", "en") else "en"
     classic = view.get("ruleset") == "classic"
@@ -711,7 +709,7 @@ def render_image(view: dict[str, Any], lang: str) -> Image.Image:
     return img
 
 
-def compose(view: dict[str, Any], lang: str) -> Image.Image:
+def compose(view: GodstormView, lang: str) -> Image.Image:
     """The board ready to encode: on the game's palette, or in full colour if the view holds a colour
     the palette lacks."""
     img = render_image(view, lang)
@@ -719,7 +717,7 @@ def compose(view: dict[str, Any], lang: str) -> Image.Image:
     return pal.quantize(img) if all(c in pal for c in _colours(view)) else img
 
 
-def reference(view: dict[str, Any], lang: str) -> Image.Image:
+def reference(view: GodstormView, lang: str) -> Image.Image:
     """The same board drawn straightforwardly in full colour, without caches or palette (tests)."""
     lang = lang if lang in ("ru", "en") else "en"
     classic = view.get("ruleset") == "classic"
@@ -729,6 +727,6 @@ def reference(view: dict[str, Any], lang: str) -> Image.Image:
 
 
 @rendered_once("godstorm")
-def render(view: dict[str, Any], lang: str) -> bytes:
+def render(view: GodstormView, lang: str) -> bytes:
     """The board as PNG (1920×1820)."""
     return encode_png(compose(view, lang))
