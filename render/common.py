@@ -18,10 +18,14 @@ import io
 import json
 import logging
 import math
+import os
+import struct
 import threading
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, wraps
 from typing import Any
 
@@ -100,13 +104,86 @@ def palette(game: str) -> Palette:
 
 
 def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = PNG_LEVEL) -> bytes:
-    """PNG bytes: a palette image as it is; a full-colour one mapped onto ``pal`` when given,
-    otherwise kept in full colour (the fallback)."""
+    """PNG bytes: a palette image as it is (see :func:`palette_png`); a full-colour one mapped onto
+    ``pal`` when given, otherwise kept in full colour (the fallback, encoded by Pillow)."""
     if image.mode != "P" and pal is not None:
         image = pal.quantize(image)
+    if image.mode == "P" and not image.info.get("transparency"):
+        return palette_png(image, level=level)
     buf = io.BytesIO()
     image.save(buf, format="PNG", compress_level=level)
     return buf.getvalue()
+
+
+# Deflating a big board is most of its render time, and zlib releases the GIL: the rows are cut
+# into bands deflated at once on several threads, each band primed with the 32 KB before it (its
+# preset dictionary, as pigz does), so the joined stream is the one a single pass would find matches
+# in, at the same size. Each band but the last ends on a byte boundary (Z_SYNC_FLUSH), so the raw
+# deflate streams simply concatenate; the adler32 is taken over all rows.
+ENCODE_THREADS = max(1, min(4, os.cpu_count() or 1))
+BANDS = 4  # more bands than threads even out bands that are quicker to deflate than others
+BAND_MIN_BYTES = 256 * 1024  # smaller images are deflated in one piece on the calling thread
+_WINDOW = 32 * 1024
+_encoder_pool: ThreadPoolExecutor | None = None
+_encoder_pool_lock = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _encoder_pool
+    with _encoder_pool_lock:
+        if _encoder_pool is None:
+            _encoder_pool = ThreadPoolExecutor(max_workers=ENCODE_THREADS, thread_name_prefix="png")
+        return _encoder_pool
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def _deflate_band(data: bytes, start: int, end: int, last: bool, level: int) -> bytes:
+    view = memoryview(data)
+    if start:
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY,
+                             bytes(view[max(0, start - _WINDOW):start]))
+    else:
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9)
+    return z.compress(view[start:end]) + z.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+
+
+def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None = None) -> bytes:
+    """An 8-bit palette image as PNG (IHDR, PLTE, IDAT, IEND; every row unfiltered, as Pillow writes
+    palette rows), deflated in parallel bands when it is big. Decodes to exactly the same pixels."""
+    if image.mode != "P":
+        raise ValueError("palette_png encodes palette (mode P) images")
+    width, height = image.size
+    pixels = image.tobytes()
+    # each row is preceded by its filter type, 0 (none)
+    data = b"\0" + b"\0".join(pixels[y * width:(y + 1) * width] for y in range(height)) if height else b""
+    stride = width + 1
+    if bands is None:
+        bands = BANDS if len(data) >= BAND_MIN_BYTES and ENCODE_THREADS > 1 else 1
+    bands = max(1, min(bands, height))
+    if bands == 1:
+        body = _deflate_band(data, 0, len(data), True, level)
+        adler = zlib.adler32(data)
+    else:
+        rows = -(-height // bands)
+        cuts = [min(height, i * rows) * stride for i in range(bands)] + [len(data)]
+        pool = _pool()
+        parts = [pool.submit(_deflate_band, data, cuts[i], cuts[i + 1], i == bands - 1, level)
+                 for i in range(bands)]
+        adler = zlib.adler32(data)
+        body = b"".join(part.result() for part in parts)
+    rgb = bytes(image.getpalette("RGB") or b"")
+    rgb += bytes(768 - len(rgb))  # a full 256 entries, so any index in the pixels is defined
+    return b"".join((
+        b"\x89PNG\r\n\x1a\n",
+        _png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+        _png_chunk(b"PLTE", rgb),
+        # zlib header: deflate, 32 KB window, default compression, check bits
+        _png_chunk(b"IDAT", b"\x78\x9c" + body + struct.pack(">I", adler)),
+        _png_chunk(b"IEND", b""),
+    ))
 
 
 Renderer = Callable[[dict[str, Any], str], bytes]
