@@ -7,6 +7,8 @@ through each cell) are rebuilt on load and never serialised.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from bot.games.base import (
@@ -289,15 +291,32 @@ class Pobeda(TextMixin, Game):
         return [{"type": "drew", "to": [seat], "seat": seat, "card": card}]
 
     # ---- decisions ---------------------------------------------------------------------
-    def actors(self) -> list[int]:
+    def decision(self) -> str | None:
+        """The key of the open decision in ``DECISIONS``: a team penalty interrupts everything, a line
+        choice finishes the move that made it, otherwise it is the current seat's turn (None: game over)."""
         s = self.s
         if s["outcome"] is not None:
-            return []
+            return None
         if s["penalty"] is not None:
-            return [seat for seat in s["penalty"]["waiting"] if str(seat) not in s["penalty"]["chosen"]]
+            return "penalty"
         if s["pending"] is not None:
-            return [s["pending"]["seat"]]
-        return [s["current"]]
+            return "line_choice"
+        return "turn"
+
+    def actors(self) -> list[int]:
+        key = self.decision()
+        return [] if key is None else DECISIONS[key].who(self)
+
+    def _penalised(self) -> list[int]:
+        """Every seat of the penalised team that has not yet given its card (simultaneously)."""
+        penalty = self.s["penalty"]
+        return [seat for seat in penalty["waiting"] if str(seat) not in penalty["chosen"]]
+
+    def _chooser(self) -> list[int]:
+        return [self.s["pending"]["seat"]]
+
+    def _player_to_move(self) -> list[int]:
+        return [self.s["current"]]
 
     def is_simultaneous(self) -> bool:
         return self.s["outcome"] is None and self.s["penalty"] is not None
@@ -308,13 +327,19 @@ class Pobeda(TextMixin, Game):
     def legal_actions(self, seat: int) -> list[Action]:
         """All legal actions; of several copies of one special card only the first copy is
         listed (apply accepts any copy), which keeps the control lists short."""
-        if seat not in self.actors():
+        key = self.decision()
+        if key is None or seat not in self.actors():
             return []
+        return DECISIONS[key].legal(self, seat)
+
+    def _penalty_legal(self, seat: int) -> list[Action]:
+        return [{"type": "penalty_card", "card": card} for card in sorted(self.s["hands"][seat])]
+
+    def _choice_legal(self, seat: int) -> list[Action]:
+        return [{"type": "choose_line", "option": i} for i in range(len(self.s["pending"]["queue"][0]))]
+
+    def _turn_legal(self, seat: int) -> list[Action]:
         s = self.s
-        if s["penalty"] is not None:
-            return [{"type": "penalty_card", "card": card} for card in sorted(s["hands"][seat])]
-        if s["pending"] is not None:
-            return [{"type": "choose_line", "option": i} for i in range(len(s["pending"]["queue"][0]))]
         side = self.side_of(seat)
         entries: list[Action | str] = []  # plays, and dead cards (decided below)
         seen: set[str] = set()
@@ -387,27 +412,27 @@ class Pobeda(TextMixin, Game):
             return self._apply_penalty(action)
         if not isinstance(seat, int) or not 0 <= seat < self.n_seats:
             raise IllegalAction("pobeda.err.bad_seat")
-        if kind == "penalty_card":
-            return self._apply_penalty_card(seat, action)
+        # The decisions in the order they take precedence; each refuses what comes after it while it
+        # is open (a penalty card is routed even when none is due, to say so).
+        answers = next((key for key, d in DECISIONS.items() if isinstance(kind, str) and kind in d.moves), None)
+        if answers == "penalty":
+            return DECISIONS["penalty"].moves[kind](self, seat, action)
         if self.s["penalty"] is not None:
             raise IllegalAction("pobeda.err.penalty_open")
-        if kind == "choose_line":
-            return self._apply_choose(seat, action)
+        if answers == "line_choice":
+            return DECISIONS["line_choice"].moves[kind](self, seat, action)
         if self.s["pending"] is not None:
             raise IllegalAction("pobeda.err.choose_first")
         if seat != self.s["current"]:
             raise IllegalAction("pobeda.err.not_your_turn")
-        if kind == "play":
-            return self._apply_play(seat, action)
-        if kind == "discard_dead":
-            return self._apply_discard(seat, action)
-        if kind == "replace_dead":
-            return self._apply_replace(seat, action)
-        if kind == "pass":
-            self.s["last_move"] = []
-            events: list[Event] = [{"type": "passed", "seat": seat}]
-            return events + self._end_turn()
-        raise IllegalAction("pobeda.err.bad_action")
+        if answers != "turn":
+            raise IllegalAction("pobeda.err.bad_action")
+        return DECISIONS["turn"].moves[kind](self, seat, action)
+
+    def _apply_pass(self, seat: int, action: Action) -> list[Event]:
+        self.s["last_move"] = []
+        events: list[Event] = [{"type": "passed", "seat": seat}]
+        return events + self._end_turn()
 
     def _card_in_hand(self, seat: int, action: Action) -> str:
         card = action.get("card")
@@ -596,3 +621,34 @@ class Pobeda(TextMixin, Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         """See :mod:`bot.games.pobeda.view` (the typed shape render/pobeda.py reads)."""
         return cast("dict[str, Any]", pview.build(self.s, seat))
+
+
+# ---- the turn structure -------------------------------------------------------------------
+Move = Callable[[Pobeda, int, Action], list[Event]]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A kind of open decision (``Pobeda.decision()``): who acts, what they may do, and what each
+    action type does. Listed in the order they take precedence."""
+
+    who: Callable[[Pobeda], list[int]]
+    legal: Callable[[Pobeda, int], list[Action]]
+    moves: Mapping[str, Move]
+
+
+DECISIONS: dict[str, Decision] = {
+    # team rule: a moderator penalises a team; each of its seats with cards gives one, at once
+    # (the moderator's own action, ``penalty``, is an admin action: see ``admin_actions``)
+    "penalty": Decision(Pobeda._penalised, Pobeda._penalty_legal, {"penalty_card": Pobeda._apply_penalty_card}),
+    # a chip that completes lines in more than one way: the player picks the line(s), one choice at a time
+    "line_choice": Decision(Pobeda._chooser, Pobeda._choice_legal, {"choose_line": Pobeda._apply_choose}),
+    # the turn: play a card (an event on its cell, or a special card on a target), replace or discard a
+    # dead card, or pass (only a timeout passes)
+    "turn": Decision(Pobeda._player_to_move, Pobeda._turn_legal, {
+        "play": Pobeda._apply_play,
+        "replace_dead": Pobeda._apply_replace,
+        "discard_dead": Pobeda._apply_discard,
+        "pass": Pobeda._apply_pass,
+    }),
+}
