@@ -121,7 +121,8 @@ def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = P
 # in, at the same size. Each band but the last ends on a byte boundary (Z_SYNC_FLUSH), so the raw
 # deflate streams simply concatenate; the adler32 is taken over all rows.
 ENCODE_THREADS = max(1, min(4, os.cpu_count() or 1))
-BANDS = 4  # more bands than threads even out bands that are quicker to deflate than others
+BANDS = 8  # more bands than threads even out the work; each band's own Huffman codes also fit its rows
+_MEM_LEVEL = 8  # zlib's default; shorter deflate blocks than Pillow's 9, so codes adapt more (smaller)
 BAND_MIN_BYTES = 256 * 1024  # smaller images are deflated in one piece on the calling thread
 _WINDOW = 32 * 1024
 _encoder_pool: ThreadPoolExecutor | None = None
@@ -143,16 +144,23 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
 def _deflate_band(data: bytes, start: int, end: int, last: bool, level: int) -> bytes:
     view = memoryview(data)
     if start:
-        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY,
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, _MEM_LEVEL, zlib.Z_DEFAULT_STRATEGY,
                              bytes(view[max(0, start - _WINDOW):start]))
     else:
-        z = zlib.compressobj(level, zlib.DEFLATED, -15, 9)
+        z = zlib.compressobj(level, zlib.DEFLATED, -15, _MEM_LEVEL)
     return z.compress(view[start:end]) + z.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+
+
+def _highest_index(image: Image.Image) -> int:
+    extrema = image.getextrema()
+    return int(extrema[1]) if isinstance(extrema[1], (int, float)) else 255
 
 
 def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None = None) -> bytes:
     """An 8-bit palette image as PNG (IHDR, PLTE, IDAT, IEND; every row unfiltered, as Pillow writes
-    palette rows), deflated in parallel bands when it is big. Decodes to exactly the same pixels."""
+    palette rows), deflated in parallel bands when it is big; the palette is written up to the
+    highest index the pixels use (a fixed game palette ends in unused padding). Decodes to exactly
+    the same pixels and colours."""
     if image.mode != "P":
         raise ValueError("palette_png encodes palette (mode P) images")
     width, height = image.size
@@ -166,16 +174,18 @@ def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None
     if bands == 1:
         body = _deflate_band(data, 0, len(data), True, level)
         adler = zlib.adler32(data)
+        top = _highest_index(image)
     else:
         rows = -(-height // bands)
         cuts = [min(height, i * rows) * stride for i in range(bands)] + [len(data)]
         pool = _pool()
         parts = [pool.submit(_deflate_band, data, cuts[i], cuts[i + 1], i == bands - 1, level)
                  for i in range(bands)]
-        adler = zlib.adler32(data)
+        adler = zlib.adler32(data)  # on this thread, while the bands are deflated
+        top = _highest_index(image)
         body = b"".join(part.result() for part in parts)
     rgb = bytes(image.getpalette("RGB") or b"")
-    rgb += bytes(768 - len(rgb))  # a full 256 entries, so any index in the pixels is defined
+    rgb = (rgb + bytes(768 - len(rgb)))[:3 * (top + 1)]  # padded, so every index used is defined
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
         _png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
