@@ -155,8 +155,12 @@ async def test_unannounced_move_is_published_after_restart(tmp_path: Path) -> No
 
         con = sqlite3.connect(table.db)
         con.execute("UPDATE games SET published_seq = 0")
+        # ...before anything of it reached Discord: the publisher's checkpoints still at move 0
+        con.execute("DELETE FROM messages WHERE purpose = 'outbox'")
+        con.execute("UPDATE messages SET data = json_set(data, '$.seq', 0) WHERE purpose = 'turn'")
         con.commit()
         con.close()
+        fake.forget_nonces()  # the post already made stays; Discord's nonce window is long over
         await table.bot.start(timeout=60)
         await fake.wait_for(lambda: len(turn_posts(table)) == 3, timeout=20)
         await fake.wait_for(lambda: game_row(table.db, table.channel.id)["published_seq"] == 1, timeout=20)

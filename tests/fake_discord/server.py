@@ -388,6 +388,10 @@ class FakeDiscord:
         self._fault_rules.append(rule)
         return rule
 
+    def forget_nonces(self) -> None:
+        """As if Discord's nonce window (a few minutes) had passed: a nonce seen before makes a new message."""
+        self._nonces.clear()
+
     def clear_faults(self) -> None:
         """Drop every pending ``fail_requests`` rule and end a REST outage."""
         self._fault_rules.clear()
