@@ -4,7 +4,9 @@ Boards are encoded as 8-bit palette PNGs with a palette fixed per game (``render
 built once from the game's own renders by ``python -m tests.render.build_palettes``), mapped
 without dithering. Anything that cannot be shown exactly by the game's palette (a colour the
 palette does not hold, such as a player colour from an unknown data file) falls back to a
-full-colour PNG. See ``PNG_LEVEL`` for how the zlib level was chosen.
+full-colour PNG. See ``PNG_LEVEL`` for how the zlib level was chosen. Palette PNGs are written by
+``palette_png`` (not Pillow), which deflates a big board in bands on several threads: the same
+pixels and about the same bytes, in about half the wall time when a second core is free.
 
 Also here: ``text``, Pillow's text drawing with the glyph coverage cached (most of a board's
 drawing time is rasterising text that repeats from render to render), and ``rendered_once``, which
