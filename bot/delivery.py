@@ -422,11 +422,12 @@ class Publisher:
             if channel is not None:
                 partial = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
                 content = compose(edit_lines, status)
+                asked = previous[2].get("ping", [])  # the edit keeps the post's mentions (no new ping)
 
                 def edit() -> Awaitable[Any]:
                     files = [discord.File(io.BytesIO(png), filename=name)] if png is not None else []
                     return partial.edit(content=content, attachments=files, view=view,
-                                        allowed_mentions=mentions([]))
+                                        allowed_mentions=mentions(asked))
 
                 try:
                     async with self.channel_turn(channel_id):
