@@ -355,3 +355,38 @@ async def test_the_seat_check_is_one_and_the_same_for_controls_and_commands(stor
             await sessions.act(session.id, who, seat, game.legal_actions(seat)[0], stamp)
         assert refused.value.key == key
     assert session.row.seq == 0  # nothing was applied
+
+
+def component(bot: Any, custom_id: str, user_id: int, answers: Answers) -> Any:
+    return SimpleNamespace(
+        user=SimpleNamespace(id=user_id), channel_id=42, locale=discord.Locale.american_english, extras={},
+        type=discord.InteractionType.component, data={"custom_id": custom_id}, client=bot,
+        response=answers, followup=answers, id=1,
+    )
+
+
+async def test_the_router_answers_malformed_stale_and_foreign_ids(store: Store) -> None:
+    await install_key(store)
+    sessions, session = await running_toy(store, channel_id=42)
+    bot = SimpleNamespace(sessions=sessions, store=store)
+    cog = ControlsCog(bot)  # type: ignore[arg-type]
+    game = session.game
+    assert game is not None
+    seat = game.actors()[0]
+    user = session.row.seat_users[seat][0]  # type: ignore[index]
+    tag = panels.action_hash(game.legal_actions(seat)[0], session.id, seat, 0)
+    cases = [
+        (f"tt:a:{session.id}:x:0:{tag}", "⛔ " + t("err.bad_control", "en")),  # forged: the seat is no number
+        (f"tt:q:{session.id}", "⛔ " + t("err.bad_control", "en")),  # no such kind
+        (custom_ids.ActionId(session.id, seat, 1, tag).build(), "⛔ " + t("err.stale", "en")),  # a later stamp
+        (custom_ids.ActionId(session.id, seat, 0, "0a1b2c3d4e").build(), "⛔ " + t("err.stale", "en")),  # old tag
+    ]
+    for custom_id, expected in cases:
+        answers = Answers(False)
+        await cog.on_interaction(component(bot, custom_id, user, answers))
+        assert [(kind, sent["content"], sent.get("ephemeral")) for kind, sent in answers.sent] == [
+            ("response", expected, True)], custom_id
+    answers = Answers(False)
+    await cog.on_interaction(component(bot, "another_bot:button", user, answers))
+    assert answers.sent == []  # not ours: left alone
+    assert session.row.seq == 0  # nothing was played
