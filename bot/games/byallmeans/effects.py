@@ -279,7 +279,7 @@ def _discard_one_resolve(s: State, f: Frame, op: Op, value: Any, ev: list[Event]
 
 def _move_symbol_choices(s: State, f: Frame, op: Op) -> list[Any]:
     objs = rules.field_objects(s)
-    out = []
+    out: list[str] = []
     for _, src in objs:
         for sym in sorted(set(src.symbols)):
             out.extend(f"{src.uid}:{sym}:{dst.uid}" for _, dst in objs if dst is not src)

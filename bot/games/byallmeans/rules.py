@@ -310,7 +310,7 @@ def agent_cells(s: State, seat: int) -> list[int]:
     """«Агенты могут быть размещены как на Вашей территории, так и на любой пустой клетке поля»; never two
     agents on one cell."""
     return [i for i in board.all_cells() if s.field[i].agent is None
-            and (s.field[i].territory is None or s.field[i].territory.owner == seat)]
+            and ((ter := s.field[i].territory) is None or ter.owner == seat)]
 
 
 def graffiti_cells(s: State) -> list[int]:

@@ -9,7 +9,8 @@ The field is 12 cells, ``cell = row * 3 + col``: 3 columns wide, 4 rows high, ro
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dc_field  # State has an attribute named ``field``
 from typing import Any
 
 from bot.games.base import Rng
@@ -35,9 +36,9 @@ class FieldObj:
     tapped: bool = False
     entered: int = 0
     """Turn number in which it came onto the field (recklessness lasts that turn)."""
-    used: list[str] = field(default_factory=list)
+    used: list[str] = dc_field(default_factory=list)
     """An agent's actions this turn: it may not repeat one."""
-    shadows: list[str] = field(default_factory=list)
+    shadows: list[str] = dc_field(default_factory=list)
     """Uids of the agent's shadows (later copies of the same agent lying under it)."""
 
     def to_json(self) -> JSON:
@@ -90,9 +91,9 @@ class BufferSlot:
 class PlayerState:
     main: list[str]
     extra: list[str]
-    hand: list[str] = field(default_factory=list)
-    buffer: list[BufferSlot] = field(default_factory=list)
-    utility: list[str] = field(default_factory=list)
+    hand: list[str] = dc_field(default_factory=list)
+    buffer: list[BufferSlot] = dc_field(default_factory=list)
+    utility: list[str] = dc_field(default_factory=list)
     rep: int = 6
     inf: int = 0
     trust: int = 10
@@ -122,7 +123,7 @@ class Frame:
     controller: int
     source: str | None
     ops: list[JSON]
-    vars: dict[str, Any] = field(default_factory=dict)
+    vars: dict[str, Any] = dc_field(default_factory=dict)
 
     def to_json(self) -> JSON:
         return {"controller": self.controller, "source": self.source, "ops": [dict(o) for o in self.ops],
@@ -142,7 +143,7 @@ class NeutralEntry:
     """``hand`` or ``buffer``."""
     role: str
     """``number``, ``symbol``, ``neutral`` or ``plot``."""
-    spent: list[str] = field(default_factory=list)
+    spent: list[str] = dc_field(default_factory=list)
     """Symbols of a hand card spent in the combination (the others become active in the buffer)."""
 
     def to_json(self) -> JSON:
@@ -161,7 +162,7 @@ class TurnState:
     extra_used: bool = False
     restricted: bool = False
     """The first player's first turn: one main action must be a main-archive draw or be skipped."""
-    combos: list[str] = field(default_factory=list)
+    combos: list[str] = dc_field(default_factory=list)
     """Combinations played this turn (effect and cards), which may not be repeated with the same cards."""
 
     def to_json(self) -> JSON:
@@ -184,9 +185,9 @@ class State:
     chooser: int = 0
     """The seat the lot chose to pick the turn order."""
     first: int = 0
-    turn: TurnState = field(default_factory=TurnState)
-    stack: list[Frame] = field(default_factory=list)
-    neutral: list[NeutralEntry] = field(default_factory=list)
+    turn: TurnState = dc_field(default_factory=TurnState)
+    stack: list[Frame] = dc_field(default_factory=list)
+    neutral: list[NeutralEntry] = dc_field(default_factory=list)
     result: JSON | None = None
 
     def to_json(self) -> JSON:
