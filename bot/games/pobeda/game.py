@@ -414,20 +414,21 @@ class Pobeda(TextMixin, Game):
             raise IllegalAction("pobeda.err.bad_seat")
         # The decisions in the order they take precedence; each refuses what comes after it while it
         # is open (a penalty card is routed even when none is due, to say so).
-        answers = next((key for key, d in DECISIONS.items() if isinstance(kind, str) and kind in d.moves), None)
+        move = kind if isinstance(kind, str) else ""  # no decision has a move named ""
+        answers = next((key for key, d in DECISIONS.items() if move in d.moves), None)
         if answers == "penalty":
-            return DECISIONS["penalty"].moves[kind](self, seat, action)
+            return DECISIONS["penalty"].moves[move](self, seat, action)
         if self.s["penalty"] is not None:
             raise IllegalAction("pobeda.err.penalty_open")
         if answers == "line_choice":
-            return DECISIONS["line_choice"].moves[kind](self, seat, action)
+            return DECISIONS["line_choice"].moves[move](self, seat, action)
         if self.s["pending"] is not None:
             raise IllegalAction("pobeda.err.choose_first")
         if seat != self.s["current"]:
             raise IllegalAction("pobeda.err.not_your_turn")
         if answers != "turn":
             raise IllegalAction("pobeda.err.bad_action")
-        return DECISIONS["turn"].moves[kind](self, seat, action)
+        return DECISIONS["turn"].moves[move](self, seat, action)
 
     def _apply_pass(self, seat: int, action: Action) -> list[Event]:
         self.s["last_move"] = []
@@ -455,6 +456,8 @@ class Pobeda(TextMixin, Game):
             if self.supply(side) <= 0:
                 raise IllegalAction("pobeda.err.no_chips")
         else:
+            if not isinstance(cell_arg, str):
+                raise IllegalAction("pobeda.err.bad_cell")
             try:
                 cell = cell_index(cell_arg)
             except (ValueError, TypeError) as exc:
@@ -585,13 +588,14 @@ class Pobeda(TextMixin, Game):
 
     # ---- penalty (team rule) -----------------------------------------------------------
     def _apply_penalty(self, action: Action) -> list[Event]:
-        side = action.get("side")
         if action not in self.admin_actions():
+            side_arg = action.get("side")
             if not self.s["options"]["teams"]:
                 raise IllegalAction("pobeda.err.not_team_game")
-            if not isinstance(side, int) or not 0 <= side < self.s["n_sides"]:
+            if not isinstance(side_arg, int) or not 0 <= side_arg < self.s["n_sides"]:
                 raise IllegalAction("pobeda.err.bad_side")
             raise IllegalAction("pobeda.err.penalty_busy")
+        side: int = action["side"]  # every admin action names its side
         waiting = [seat for seat in self.seats_of_side(side) if self.s["hands"][seat]]
         events: list[Event] = [{"type": "penalty", "side": side, "seats": waiting}]
         if waiting:
