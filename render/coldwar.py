@@ -246,8 +246,9 @@ def _score_track(d: ImageDraw.ImageDraw, view: ColdWarView, lang: str, x: int, y
         cy = by - 22 if seat == 0 else by - 4
         d.polygon([(px, cy + 14), (px - 11, cy - 4), (px + 11, cy - 4)], fill=SIDE[seat], outline=INK)
     text(d, (x + 24, y + 8), _tx("r.track", lang, goal=goal), font(17, "bold"), INK)
-    sc = f"{_tx('side.0', lang)} {view['sides'][0]['score']}  ·  {_tx('side.1', lang)} {view['sides'][1]['score']}"
-    text(d, (x + w - 24, y + 8), sc, font(17, "bold"), INK, "ra")
+    scores = (f"{_tx('side.0', lang)} {view['sides'][0]['score']}  ·  "
+              f"{_tx('side.1', lang)} {view['sides'][1]['score']}")
+    text(d, (x + w - 24, y + 8), scores, font(17, "bold"), INK, "ra")
 
 
 def _header(d: ImageDraw.ImageDraw, view: ColdWarView, lang: str) -> None:

@@ -29,7 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -198,7 +198,9 @@ def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None
     ))
 
 
-Renderer = Callable[[dict[str, Any], str], bytes]
+ViewT = TypeVar("ViewT", bound=Mapping[str, Any])
+"""A game's view type (a TypedDict): a renderer keeps its own signature through ``rendered_once``."""
+Renderer = Callable[[ViewT, str], bytes]
 RENDERED_MAX = 48  # boards kept, all games and languages together (a Godstorm board is about 200 KB)
 _rendered: OrderedDict[tuple[str, str, bytes], bytes] = OrderedDict()
 _rendered_lock = threading.Lock()
@@ -206,7 +208,7 @@ _rendering: dict[tuple[str, str, bytes], threading.Lock] = {}
 """A lock per view being rendered: a second request for it waits and takes the first one's bytes."""
 
 
-def _view_key(view: dict[str, Any]) -> bytes | None:
+def _view_key(view: Mapping[str, Any]) -> bytes | None:
     try:
         text = json.dumps(view, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError):  # not a plain JSON view: do not cache it
@@ -214,14 +216,14 @@ def _view_key(view: dict[str, Any]) -> bytes | None:
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
-def rendered_once(game: str) -> Callable[[Renderer], Renderer]:
+def rendered_once(game: str) -> Callable[[Renderer[ViewT]], Renderer[ViewT]]:
     """Reuse the PNG of a view already rendered in this language (a repeated board command, the
     channel post and its retries): a renderer is a pure function of (view, lang), so the bytes are
     the same. The cache is a bounded LRU shared by all games; ``render.uncached`` skips it."""
 
-    def decorate(render: Renderer) -> Renderer:
+    def decorate(render: Renderer[ViewT]) -> Renderer[ViewT]:
         @wraps(render)
-        def cached(view: dict[str, Any], lang: str) -> bytes:
+        def cached(view: ViewT, lang: str) -> bytes:
             digest = _view_key(view)
             if digest is None:
                 return render(view, lang)

@@ -201,17 +201,18 @@ def _caption(view: PobedaView, lang: str) -> Image.Image:
             names = ", ".join(_side_name(view, k, lang) for k in outcome.get("winners", []))
             status = t("pobeda.render.winner", lang, side=names)
         colour = INK
-    elif view.get("penalty"):
-        status = t("pobeda.render.penalty", lang, side=_side_name(view, view["penalty"]["side"], lang))
+    elif penalty := view.get("penalty"):
+        status = t("pobeda.render.penalty", lang, side=_side_name(view, penalty["side"], lang))
         colour = INK
     else:
         seat = view.get("current")
-        if view.get("pending_choice"):
-            seat = view["pending_choice"]["seat"]
+        choice = view.get("pending_choice")
+        if choice:
+            seat = choice["seat"]
         seat = seat if isinstance(seat, int) else 0
         side = view.get("seat_sides", [0])[seat]
         who = f"{_seat_name(view, seat, lang)} ({_side_name(view, side, lang)})"
-        key = "pobeda.render.choosing" if view.get("pending_choice") else "pobeda.render.turn"
+        key = "pobeda.render.choosing" if choice else "pobeda.render.turn"
         status = t(key, lang, who=who)
         colour = SIDE_DARK[side]
         draw.ellipse((MARGIN, top + 72, MARGIN + 34, top + 106), fill=SIDE_COLOURS[side], outline=INK, width=2)
