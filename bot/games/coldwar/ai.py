@@ -273,7 +273,8 @@ class ColdWarBot:
     def _discard(view: dict[str, Any], legal: Sequence[Action]) -> Action:
         seat = view["seat"]
         theirs = {g["id"]: g["influence"] for g in view["sides"][1 - seat]["groups"]}
-        return dict(max(legal, key=lambda a: theirs.get(a.get("group", ""), -1)))
+        best = max(legal, key=lambda a: theirs.get(a.get("group", ""), -1))
+        return dict(best)
 
 
 def report_value(mine: int, theirs: int, my_token: bool, vp: int) -> float:
