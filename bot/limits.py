@@ -205,9 +205,9 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
             embed.set_footer(text=shorten(embed.footer.text or "", target), icon_url=embed.footer.icon_url)
         else:
             f = embed.fields[index]
-            name = shorten(f.name or "", target) if kind == "name" else f.name
-            value = shorten(f.value or "", target) if kind == "value" else f.value
-            embed.set_field_at(index, name=name, value=value, inline=bool(f.inline))
+            new_name = shorten(f.name or "", target) if kind == "name" else f.name
+            new_value = shorten(f.value or "", target) if kind == "value" else f.value
+            embed.set_field_at(index, name=new_name, value=new_value, inline=bool(f.inline))
     return embed
 
 
