@@ -16,7 +16,7 @@ shows between them. Only convex polygon clipping is needed, which keeps the firs
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -137,8 +137,8 @@ def _cell(sites: dict[str, Point], tid: str, radius: float, gap: dict[frozenset[
     poly = [(px + radius * math.cos(a * math.pi / 20), py + radius * math.sin(a * math.pi / 20))
             for a in range(40)]
     x0, y0, x1, y1 = bounds
-    for nx, ny, c in ((-1, 0, -x0), (1, 0, x1), (0, -1, -y0), (0, 1, y1)):
-        poly = _clip(poly, nx, ny, c)
+    for bx, by, bc in ((-1, 0, -x0), (1, 0, x1), (0, -1, -y0), (0, 1, y1)):
+        poly = _clip(poly, bx, by, bc)
     for other, (qx, qy) in sites.items():
         if other == tid:
             continue
@@ -228,7 +228,7 @@ def _disc(colour: Colour, r: int, ring: Colour = (255, 255, 255), edge: Colour =
 
 def _paste_disc(img: Image.Image, xy: tuple[int, int], colour: Colour, r: int, ring: Colour = (255, 255, 255),
                 edge: Colour = INK) -> None:
-    sprite = _disc(tuple(colour), r, ring, edge)  # type: ignore[arg-type]
+    sprite = _disc(tuple(colour), r, ring, edge)
     img.paste(sprite, (xy[0] - r - 2, xy[1] - r - 2), sprite)
 
 
@@ -302,7 +302,7 @@ def _draw_base_shapes(img: Image.Image, classic: bool) -> None:
                 d.line([p(seg[0]), p(seg[1])], fill=(92, 72, 52), width=4 * s)
     for a, b in D.MOUNTAIN_RIDGES:
         pa, pb = D.TERRITORIES[a].xy, D.TERRITORIES[b].xy
-        mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+        mid: Point = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
         ux, uy = _unit(pa, pb)
         _zigzag(d, p(mid), (-uy, ux), 46 * s, 7 * s, 4, (110, 78, 48), 3 * s)
     for a, b in D.links():
@@ -320,10 +320,10 @@ def _draw_base_shapes(img: Image.Image, classic: bool) -> None:
         for a, b in D.underworld_links():
             d.line([_sp(a, s), _sp(b, s)], fill=(120, 110, 150), width=4 * s)
         for a, b in D.fire_borders():
-            pa, pb = _sp(a, 1), _sp(b, 1)
-            mid = ((pa[0] + pb[0]) / 2 * s, (pa[1] + pb[1]) / 2 * s)
-            ux, uy = _unit(pa, pb)
-            _dashed(d, (pa[0] * s, pa[1] * s), (pb[0] * s, pb[1] * s), (196, 96, 40), 2 * s, 5 * s, 7 * s)
+            fa, fb = _sp(a, 1), _sp(b, 1)
+            mid = ((fa[0] + fb[0]) / 2 * s, (fa[1] + fb[1]) / 2 * s)
+            ux, uy = _unit(fa, fb)
+            _dashed(d, (fa[0] * s, fa[1] * s), (fb[0] * s, fb[1] * s), (196, 96, 40), 2 * s, 5 * s, 7 * s)
             _zigzag(d, mid, (-uy, ux), 62 * s, 7 * s, 5, (250, 120, 30), 5 * s)
             _zigzag(d, mid, (-uy, ux), 62 * s, 3 * s, 5, (255, 220, 80), 2 * s)
         for sid, sp in D.UNDERWORLD.items():
@@ -435,15 +435,23 @@ def _draw_legend(d: ImageDraw.ImageDraw, img: Image.Image, lang: str, classic: b
 
 
 # ---- dynamic layer ------------------------------------------------------------------------
+def _rgb(colour: Sequence[int] | None, default: Colour) -> Colour:
+    """A view's colour (a JSON list of three ints) as an RGB tuple; ``default`` when it has none."""
+    if not colour:
+        return default
+    r, g, b = colour
+    return r, g, b
+
+
 def _seat_colour(view: GodstormView, owner: int | None) -> Colour:
     if owner is None:
         return UNOWNED
     if owner == NEUTRAL_SEAT:
-        neutral = view.get("neutral") or {}
-        return tuple(neutral.get("colour") or (150, 150, 150))  # type: ignore[return-value]
+        neutral = view.get("neutral")
+        return _rgb(neutral.get("colour") if neutral else None, (150, 150, 150))
     for p in view.get("players") or []:
         if p.get("seat") == owner:
-            return tuple(p.get("colour") or (120, 120, 120))  # type: ignore[return-value]
+            return _rgb(p.get("colour"), (120, 120, 120))
     return (120, 120, 120)
 
 
@@ -483,9 +491,9 @@ def _draw_territories(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormVi
 
 
 def _draw_last(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
-    last = view.get("last") or {}
-    a, b = last.get("from"), last.get("to")
-    centre = None
+    last = view.get("last")
+    a, b = (last.get("from", ""), last.get("to", "")) if last else ("", "")  # "" names no place
+    centre: Callable[[str], tuple[int, int]] | None = None
     if a in D.TERRITORIES and b in D.TERRITORIES:
         centre = territory_center
     elif a in D.UNDERWORLD and b in D.UNDERWORLD:
@@ -528,9 +536,10 @@ def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormVie
         _paste_disc(img, (x, y - 2), colour, 16)
         _pill(d, x, y + 20, str(int(st.get("armies") or 0)), _shade(colour, 0.85), 19)
     # the five heavens, one per pantheon
-    by_pantheon = {p.get("pantheon"): p for p in view.get("players") or [] if p.get("pantheon")}
-    neutral = view.get("neutral") or {}
-    if neutral.get("pantheon") in D.PANTHEONS and neutral["pantheon"] not in by_pantheon:
+    by_pantheon: dict[str | None, Mapping[str, Any]] = {
+        p.get("pantheon"): p for p in view.get("players") or [] if p.get("pantheon")}
+    neutral = view.get("neutral")
+    if neutral and neutral.get("pantheon") in D.PANTHEONS and neutral["pantheon"] not in by_pantheon:
         by_pantheon[neutral["pantheon"]] = {"seat": NEUTRAL_SEAT, "colour": neutral.get("colour"),
                                             "heaven": neutral.get("heaven") or 0}
     for i, (hid, hname) in enumerate(D.HEAVENS.items()):
@@ -539,7 +548,7 @@ def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormVie
         y0 = UW_Y + 46 + i * 90
         player = by_pantheon.get(pid)
         active = player is not None
-        colour = tuple(player.get("colour") or pan.colour) if player else pan.colour
+        colour = _rgb(player.get("colour"), pan.colour) if player else pan.colour
         stripe = colour if active else _shade(pan.colour, 0.55)
         d.rounded_rectangle([HEAVEN_X, y0, HEAVEN_X + 16, y0 + 80], radius=6, fill=stripe)
         text_fill = PANEL_TEXT if active else (130, 124, 146)
@@ -571,7 +580,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic:
         _draw_outcome(d, view, lang)  # the result replaces the turn order
         return
     order = list(view.get("turn_order") or [])
-    x = 520
+    x: float = 520
     text(d, (x, 18), _tr("turn_order", lang), font(16, "regular"), (190, 182, 210))
     current = view.get("current")
     cf = font(20, "bold")
@@ -673,7 +682,7 @@ def _draw_outcome(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None
     headline = _tr("game_over", lang) + (" — " + _tr("winner", lang, names=names) if names else "")
     scores = outcome.get("scores")
     if isinstance(scores, dict):
-        scores = [scores.get(str(i), scores.get(i)) for i in range(len(view.get("players") or []))]  # type: ignore[arg-type]
+        scores = [scores.get(str(i), scores.get(i)) for i in range(len(view.get("players") or []))]
     x0 = 520
     text(d, (x0, 12), _fit(d, headline, font(28, "bold"), W - x0 - 20), font(28, "bold"), GOLD)
     if isinstance(scores, list) and scores:
@@ -683,11 +692,11 @@ def _draw_outcome(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None
 
 def _colours(view: GodstormView) -> set[Colour]:
     """The player colours a view asks for (they are drawn as flat fills)."""
-    found = {tuple(p.get("colour") or (120, 120, 120)) for p in view.get("players") or []}
-    neutral = view.get("neutral") or {}
+    found = {_rgb(p.get("colour"), (120, 120, 120)) for p in view.get("players") or []}
+    neutral = view.get("neutral")
     if neutral:
-        found.add(tuple(neutral.get("colour") or (150, 150, 150)))
-    return found  # type: ignore[return-value]
+        found.add(_rgb(neutral.get("colour"), (150, 150, 150)))
+    return found
 
 
 def _draw_view(img: Image.Image, view: GodstormView, lang: str, classic: bool) -> None:
