@@ -279,7 +279,7 @@ class TextMixin(Core):
 
     def prompt_text(self, seat: int, lang: str) -> str:
         s = self.s
-        if seat not in self.actors():  # type: ignore[attr-defined]
+        if seat not in self.actors():
             return ""
         phase = s.phase
         if phase == "turn":
