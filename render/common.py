@@ -166,9 +166,10 @@ def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None
     if image.mode != "P":
         raise ValueError("palette_png encodes palette (mode P) images")
     width, height = image.size
-    pixels = image.tobytes()
-    # each row is preceded by its filter type, 0 (none)
-    data = b"\0" + b"\0".join(pixels[y * width:(y + 1) * width] for y in range(height)) if height else b""
+    # each row is preceded by its filter type, 0 (none): the pixels pasted right of a zero column
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(image, (1, 0))  # palette onto palette: the indices are copied as they are
+    data = rows.tobytes()
     stride = width + 1
     if bands is None:
         bands = BANDS if len(data) >= BAND_MIN_BYTES and ENCODE_THREADS > 1 else 1
@@ -178,8 +179,8 @@ def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None
         adler = zlib.adler32(data)
         top = _highest_index(image)
     else:
-        rows = -(-height // bands)
-        cuts = [min(height, i * rows) * stride for i in range(bands)] + [len(data)]
+        per_band = -(-height // bands)
+        cuts = [min(height, i * per_band) * stride for i in range(bands)] + [len(data)]
         pool = _pool()
         parts = [pool.submit(_deflate_band, data, cuts[i], cuts[i + 1], i == bands - 1, level)
                  for i in range(bands)]
