@@ -172,9 +172,13 @@ class RiskPlayer:
         return str(rows[0][0])
 
     def bid_panel(self, row: dict[str, Any], seat: int) -> Any | None:
-        """The DM panel of ``seat`` for the current bid (its controls carry the seat's current stamp)."""
+        """The panel of ``seat`` for the current bid (its controls carry the seat's current stamp): a DM,
+        or, for the player whose own move opened the epoch, the ephemeral answer to that move, which
+        shows the new decision in place."""
         tag = f":{row['id']}:{seat}:{self.seat_counts()[seat]}:"
-        for message in reversed(self.fake.dm_messages(self.user_of(row, seat))):
+        user = self.user_of(row, seat)
+        shown = [*self.fake.dm_messages(user), *self.fake.ephemeral_messages(user)]
+        for message in sorted(shown, key=lambda m: m.id, reverse=True):
             ids = custom_ids(message, "tt:a:") + custom_ids(message, "tt:n:")
             if ids and all(tag in c for c in ids):
                 return message
@@ -189,7 +193,8 @@ class RiskPlayer:
         return out
 
     async def bid_round(self, row: dict[str, Any], game: Godstorm) -> None:
-        """Every remaining player bids from their DM panel; the channel learns only who has bid."""
+        """Every remaining player bids from their panel (a DM, or the answer to their own move that opened
+        the epoch); the channel learns only who has bid."""
         await self.wait_published()
         since = last_turn_post(self.table).id  # the post announcing the epoch (it pinged every bidder)
         lang = self.channel_lang()
@@ -207,7 +212,8 @@ class RiskPlayer:
             assert done.content.startswith("✅"), done.content
             assert t("godstorm.evt.bid_secret", self.lang_of(user), n=bid) in done.content, done.content
             bids[seat] = bid
-            self.log.dm_bids += 1
+            if not panel.ephemeral:
+                self.log.dm_bids += 1
             await self.wait_published()
             texts = self.texts_since(since)
             assert not any(word in x for x in texts for word in secret), "a private bid text reached the channel"
