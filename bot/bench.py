@@ -144,6 +144,7 @@ async def play_one(sessions: SessionManager, game_id: int, rng: random.Random) -
     if choice is None:
         return False
     seat, action = choice
+    assert session.row.seat_users is not None  # a running game has its seats
     user = session.row.seat_users[seat][0]
     await sessions.act(game_id, user, seat, action)
     return True
@@ -155,7 +156,7 @@ async def bench_steps(db: Path, key: str, steps: int) -> dict[str, float]:
     rng = random.Random(1)
     channel = 1
     game_id = await new_game(sessions, channel, key, 3)
-    times = []
+    times: list[float] = []
     while len(times) < steps:
         start = time.perf_counter()
         ok = await play_one(sessions, game_id, rng)

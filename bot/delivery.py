@@ -294,7 +294,7 @@ class Publisher:
         return channel  # type: ignore[return-value]
 
     async def post(self, channel_id: int, content: str, *, file_png: tuple[str, bytes] | None = None,
-                   key: str | None = None, **kwargs: Any) -> discord.Message | None:
+                   key: tuple[object, ...] | None = None, **kwargs: Any) -> discord.Message | None:
         """Post in a channel, retrying until Discord takes it; None if it refused for good (logged).
 
         ``file_png`` (name, bytes) is re-wrapped for every attempt; ``key`` makes the post idempotent
@@ -304,7 +304,7 @@ class Publisher:
         if channel is None:
             return None
         if key is not None:
-            kwargs["nonce"] = nonce(key)
+            kwargs["nonce"] = nonce(*key)
 
         def attempt() -> Awaitable[discord.Message]:
             extra = dict(kwargs)
@@ -399,7 +399,7 @@ class Publisher:
         status = self.status_line(session, lang, actors)
         new_post = bool(prompted) or finished or previous is None
         edit_lines = (previous[2].get("lines", []) if previous else []) + lines
-        if not new_post and not fits(edit_lines, status):
+        if not new_post and previous is not None and not fits(edit_lines, status):
             new_post = True  # the turn post is full: a new one, so no line ever drops out of view
             # it takes over the question of the post it continues: whoever that asked and must still act
             still = {u for s in actors for u in (row.seat_users or [])[s]}
@@ -507,7 +507,7 @@ class Publisher:
             channel = self._dm_channels.get(user_id)
             if channel is None:
                 channel = await self.call(f"opening a DM with user {user_id}",
-                                          lambda: self.client.create_dm(discord.Object(user_id)))  # type: ignore[arg-type]
+                                          lambda: self.client.create_dm(discord.Object(user_id)))
                 self._dm_channels[user_id] = channel
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
             if key is not None:
