@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 MAX_LOG_LINES = 14
 MAX_CONTENT = 1900
+PANEL_NOTE = 1200  # private news up to this size rides in the panel's DM; longer news goes before it
 # Test-only fault hook: a file holding a number N makes the next N board renders raise.
 RENDER_FAULT_ENV = "TABLETOP_TEST_RENDER_FAULTS"
 
@@ -485,10 +486,19 @@ class Publisher:
                     continue
                 lang = session.user_lang(user_id)
                 notes = [txt for ev in private.get(seat, []) if (txt := game.event_text(ev, lang))]
+                note = "\n".join(notes)
+                # private news is never shortened away: what does not fit beside the panel goes first,
+                # in DMs of its own, split at line breaks within Discord's limit
+                chunks = limits.split(note) if note else []
+                inline = chunks.pop() if chunks and (seat not in prompted or limits.size(note) <= PANEL_NOTE) \
+                    else None
+                for index, chunk in enumerate(chunks):
+                    await self.dm(session, user_id, chunk, None,
+                                  key=("dmnote", session.id, seq, seat, user_id, index) if seq is not None else None)
                 if seat in prompted:
-                    content, view = build_panel(session, seat, lang, note="\n".join(notes) or None)
-                elif notes:
-                    content, view = "\n".join(notes), None
+                    content, view = build_panel(session, seat, lang, note=inline)
+                elif inline:
+                    content, view = inline, None
                 else:
                     continue
                 await self.dm(session, user_id, content, inert(view),

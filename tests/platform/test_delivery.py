@@ -325,3 +325,26 @@ async def test_a_post_discord_took_just_before_a_crash_is_not_made_twice(tmp_pat
     text = "\n".join(m["content"] for m in channel.sent)
     assert text.count("adds 2 -> 2") == 1 and text.count("adds 2 -> 4") == 1
     await store.close()
+
+
+async def test_long_private_news_is_split_into_dms_not_shortened(tmp_path: Path) -> None:
+    """Private news longer than one message is never cut: Discord refuses content over 2000 characters,
+    so it must arrive whole, in several DMs, before the seat's panel."""
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, session = await setup(tmp_path, channel, dm)
+    seat = session.game.actors()[0]
+    user = session.row.seat_users[seat][0]
+    picks = {str(i): 1000 + i for i in range(400)}  # "picks revealed: 0=1000, 1=1001, ..." ~3,900 characters
+    expected = session.game.event_text({"type": "reveal", "picks": picks}, "en")
+    assert len(expected) > 3500
+    await publisher.send_private(session, {seat}, {seat: [{"type": "reveal", "picks": picks, "to": [seat]}]})
+    sent = [m["content"] for m in dm.sent]
+    assert all(len(text) <= 2000 for text in sent), [len(text) for text in sent]
+    assert len(sent) >= 3  # at least two chunks of news, then the panel
+    assert "view" in dm.sent[-1] and dm.sent[-1]["view"] is not None  # the panel comes last, with controls
+    # every number of the news arrives, in order, across the DMs before the panel
+    news = " ".join(sent[:-1])
+    for i in range(400):
+        assert f"{i}={1000 + i}" in news, i
+    assert user in session.row.seat_users[seat]
+    await store.close()
