@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 
-from bot.i18n import t
+from bot.i18n import plural_form, t
 
 MAX_ENTRIES = 4096
 """(command, user) pairs remembered at once; the least recently used is forgotten first."""
@@ -57,17 +57,6 @@ class Cooldown:
             self._last.popitem(last=False)
         return 0.0
 
-
-def plural_form(n: int, lang: str) -> str:
-    """CLDR plural category of a whole ``n``: Russian one/few/many (1, 21 / 2–4, 22–24 / 5–20, 25...),
-    English one/many."""
-    if lang == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    return "one" if n == 1 else "many"
 
 
 def wait_text(left: float, command: str, lang: str) -> str:

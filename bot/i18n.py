@@ -51,5 +51,17 @@ def t(key: str, lang: str = DEFAULT_LANG, /, **params: Any) -> str:
     return text
 
 
+def plural_form(n: int, lang: str) -> str:
+    """CLDR plural category of a whole ``n``: Russian one/few/many (1, 21 / 2–4, 22–24 / 5–20, 25...),
+    English one/many. Keys with counts have ``.one``/``.few``/``.many`` variants."""
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "many"
+
+
 def has(key: str) -> bool:
     return key in catalogue()

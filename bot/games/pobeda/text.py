@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.pobeda.data import card_kind, events
-from bot.i18n import t
+from bot.i18n import plural_form, t
 
 SIDE_COLOUR_KEYS = ("red", "blue", "green")
 """The i18n key of each side's colour (``pobeda.colour.<key>``); ``render/pobeda.py`` holds the pixels."""
@@ -55,16 +55,6 @@ def side_name(side: int, team_game: bool, lang: str) -> str:
 def seat_label(seat: int, lang: str) -> str:
     return t("pobeda.seat", lang, n=seat + 1)
 
-
-def plural_form(n: int, lang: str) -> str:
-    """CLDR plural category of ``n``: Russian has one/few/many (1, 2–4, 5–20, 21...), English one/many."""
-    if lang == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    return "one" if n == 1 else "many"
 
 
 def count_text(key: str, n: int, lang: str) -> str:
