@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 
-from bot.i18n import plural_form, t
+from bot.i18n import plural_form, t, tn  # noqa: F401  (plural_form re-exported for callers)
 
 MAX_ENTRIES = 4096
 """(command, user) pairs remembered at once; the least recently used is forgotten first."""
@@ -62,4 +62,4 @@ class Cooldown:
 def wait_text(left: float, command: str, lang: str) -> str:
     """The private answer to a user still cooling down: whole seconds left, rounded up (never 0)."""
     n = max(1, math.ceil(left))
-    return "⏳ " + t(f"err.cooldown.{plural_form(n, lang)}", lang, n=n, command=command)
+    return "⏳ " + tn("err.cooldown", lang, n, command=command)

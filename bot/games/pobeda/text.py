@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.pobeda.data import card_kind, events
-from bot.i18n import plural_form, t
+from bot.i18n import plural_form, t, tn  # noqa: F401  (plural_form re-exported for callers)
 
 SIDE_COLOUR_KEYS = ("red", "blue", "green")
 """The i18n key of each side's colour (``pobeda.colour.<key>``); ``render/pobeda.py`` holds the pixels."""
@@ -58,5 +58,5 @@ def seat_label(seat: int, lang: str) -> str:
 
 
 def count_text(key: str, n: int, lang: str) -> str:
-    """``key.one`` / ``key.few`` / ``key.many`` with ``{n}`` filled in."""
-    return t(f"{key}.{plural_form(n, lang)}", lang, n=n)
+    """Count + noun in ``lang``'s plural form (``bot.i18n.tn``)."""
+    return tn(key, lang, n)
