@@ -48,7 +48,7 @@ def test_old_game_plays_a_round_with_the_old_values() -> None:
     g = _stored_before_card_sets(2)
     rig_briefing(g, "cuba", 0, tables=([("army", True), ("navy", True)], [("church", True)]))
     assert g.view(None)["target"]["stability"] == 11
-    assert "Army (6)" in g.action_path(CIA, {"type": "use", "group": "army", "target": "church"}, "en")[1]
+    assert "Army (Military, 6)" in g.action_path(CIA, {"type": "use", "group": "army", "target": "church"}, "en")[1]
     to_struggle(g, 0, (DEPUTY, DEPUTY))
     ev = both_wait(g)
     assert {"type": "token", "seat": CIA, "why": "influence"} in ev     # 10 <= 11

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.games.coldwar.cards import CURRENT, CardSet, card_set
-from bot.i18n import t
+from bot.i18n import Named, named, t
 
 if TYPE_CHECKING:
     from bot.games.coldwar.game import ColdWar
@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 P = "coldwar."
 
 
-def side(seat: int, lang: str) -> str:
-    return t(f"{P}side.{seat}", lang)
+def side(seat: int, lang: str) -> Named:
+    """``ЦРУ`` (neuter in Russian) / ``КГБ`` (masculine): texts agree with it through ``select:``."""
+    return named(f"{P}side.{seat}", lang)
 
 
 def target_name(tid: str, lang: str) -> str:
@@ -26,8 +27,9 @@ def group_name(gid: str, lang: str) -> str:
 
 
 def group_label(gid: str, lang: str, c: CardSet) -> str:
-    """'Military: Generals (6)' (the values of the game's card set)."""
-    return f"{t(P + 'faction.' + c.faction(gid), lang)}: {group_name(gid, lang)} ({c.influence(gid)})"
+    """'Generals (Military, 6)' (the values of the game's card set): a name, then its details."""
+    return t(P + "group_ref", lang, name=group_name(gid, lang), faction=t(P + "faction." + c.faction(gid), lang),
+             influence=c.influence(gid))
 
 
 def agent_name(agent: int, lang: str) -> str:
@@ -70,7 +72,7 @@ def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) 
         path = [t(P + "act.use", lang), group_label(a["group"], lang, c)[:80]]
         if "target" in a:
             owner = _owner_of(state, a["target"])
-            path.append(f"→ {side(owner, lang)}: {group_label(a['target'], lang, c)}"[:80])
+            path.append(t(P + "act.use_on", lang, group=group_label(a["target"], lang, c), owner=side(owner, lang))[:80])
         return path
     return [kind]
 
