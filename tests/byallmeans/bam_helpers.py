@@ -35,14 +35,19 @@ def fresh(seed: int = 1, seat: int = 0, empty_hands: bool = True) -> ByAllMeans:
 
 
 def uid_of(s: State, seat: int, code: str) -> str:
-    """A uid of ``code`` owned by ``seat`` that is still in an archive (taken out of it)."""
+    """A uid of ``code`` owned by ``seat`` that is still in an archive (taken out of it), or a new one when
+    the deck has no such card left."""
     p = s.players[seat]
     for pile in (p.main, p.extra, p.utility):
         for uid in pile:
             if s.cards[uid] == code:
                 pile.remove(uid)
                 return uid
-    raise LookupError(code)
+    if code not in data.cards():
+        raise LookupError(code)
+    uid = f"{seat}.{100 + len(s.cards)}"  # a card the deck lacks: minted for the test, owned by ``seat``
+    s.cards[uid] = code
+    return uid
 
 
 def give(g: ByAllMeans, seat: int, code: str) -> str:
@@ -57,10 +62,10 @@ def put(g: ByAllMeans, seat: int, code: str, cell: int, **fields: Any) -> FieldO
     uid = uid_of(s, seat, code)
     d = data.card(code)
     kind = "agent" if d.is_agent else d.type
-    obj = FieldObj(uid, seat, kind, list(d.symbols), d.loyalty if kind == "territory" else 0)
+    obj = FieldObj(uid, seat, kind, list(d.symbols) if kind != "plot" else [], d.loyalty if kind == "territory" else 0)
     for k, v in fields.items():
         setattr(obj, k, v)
-    setattr(s.field[cell], "agent" if kind == "agent" else kind, obj)
+    setattr(s.field[cell], kind, obj)
     return obj
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games.byallmeans import data, effects, engine  # noqa: F401  (engine registers its ops)
+from bot.games.byallmeans import data, effects, engine, rules  # noqa: F401  (engine registers its ops)
 from bot.games.byallmeans.state import BufferSlot, Frame
 from bot.i18n import catalogue
 from tests.byallmeans.bam_helpers import fresh, put, uid_of
@@ -97,13 +97,30 @@ def _rich(seat: int = 0):  # type: ignore[no-untyped-def]
     return g
 
 
+def _derived(g) -> str:  # type: ignore[no-untyped-def]
+    """What static abilities change: every agent's efficiency and resilience, every card's prices."""
+    s = g.s
+    stats = [(a.uid, rules.efficiency(s, a), rules.resilience(s, a)) for _, a in rules.agents(s)]
+    prices = [(seat, code, rules.price(s, seat, data.card(code), zone)) for seat in (0, 1)
+              for code in sorted(data.cards()) for zone in ("hand", "buffer")]
+    return json.dumps([stats, prices])
+
+
 @pytest.mark.parametrize("code", sorted(data.cards()))
 def test_every_ability_changes_the_state(code: str) -> None:
-    """No ability is text the engine ignores: run each one (first option of every decision) and compare."""
+    """No ability is text the engine ignores: run each one (first option of every decision) and compare the
+    state; a static ability is compared by what it modifies (agent stats, prices) with and without it."""
     card = data.card(code)
+    assert card.abilities or card.requires or card.type == "territory" or card.operative or card.is_agent, code
     for ability in card.abilities:
         g = _rich()
-        source = put(g, 0, code, 4 if card.type == "graffiti" else 0) if card.type != "plot" else None
+        if ability.when == "static":
+            without = _derived(g)
+            put(g, 0, code, 4 if card.type in ("graffiti", "plot") else 0)
+            assert _derived(g) != without, (code, "static")
+            continue
+        source = put(g, 0, code, 4 if card.type == "graffiti" or card.attach else 0) \
+            if card.type != "plot" or card.attach else None
         before = json.dumps(g.to_json(), sort_keys=True)
         uid = source.uid if source else None
         g.s.stack.append(Frame(0, uid, [dict(op) for op in ability.ops], {"this": uid, "host": 4}))

@@ -19,7 +19,13 @@ DATA_DIR = paths.DATA_DIR / "byallmeans"
 
 CARD_TYPES = ("territory", "agent", "graffigent", "graffiti", "plot")
 FIELD_TYPES = ("territory", "agent", "graffigent", "graffiti")
-WHEN = ("enter", "leave", "activated", "plot", "discard", "turn_start", "turn_end", "rival_turn_start", "rival_turn_end")
+WHEN = ("enter", "leave", "activated", "plot", "discard", "turn_start", "turn_end", "rival_turn_start", "rival_turn_end",
+        "static")
+STATS = ("efficiency", "resilience", "price")
+"""What a static ability (``when: static``, a list of ``mods``) may modify while its card is on the field."""
+CONDITIONS = ("own_territories", "agent_on_field", "own_territory_cell", "own_territory", "opp_territory", "min_rep",
+              "opp_agents")
+"""Placement conditions a card may print (``requires``), checked before it may be played."""
 NEUTRAL_SYMBOL = "fog"
 DIRECTIONS = "NESW"
 
@@ -32,6 +38,10 @@ class Ability:
     ops: tuple[dict[str, Any], ...]
     free: bool = False
     """An activated ability that costs no action (the rulebook's second eye icon)."""
+    mods: tuple[dict[str, Any], ...] = ()
+    """A static ability's modifiers: ``{"stat": efficiency|resilience|price, "n": int, "scope": ...}``
+    (scope ``this``, ``own_agents``, ``opp_agents`` for the agent stats; ``who`` self|opp and ``types``
+    for prices)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +67,10 @@ class CardDef:
     resilience: int = 0
     operative: bool = False
     utilise: bool = False
+    requires: tuple[dict[str, Any], ...] = ()
+    """Placement conditions printed on the card (see :data:`CONDITIONS`)."""
+    attach: str = ""
+    """A lasting plot: ``self``/``opp``/``any``, whose territory it stays attached to after it resolves."""
 
     def abilities_when(self, when: str) -> list[Ability]:
         return [a for a in self.abilities if a.when == when]
@@ -96,10 +110,12 @@ def _card(d: dict[str, Any]) -> CardDef:
     return CardDef(
         code=d["code"], type=d["type"], cost=(d["cost"][0], d["cost"][1]), number=d["number"],
         symbols=tuple(d["symbols"]),
-        abilities=tuple(Ability(a["when"], tuple(a["ops"]), a.get("free", False)) for a in d.get("abilities", [])),
+        abilities=tuple(Ability(a["when"], tuple(a.get("ops", [])), a.get("free", False), tuple(a.get("mods", [])))
+                        for a in d.get("abilities", [])),
         influence=d.get("influence", 0), loyalty=d.get("loyalty", 0), ally=impact.get("ally", 0),
         enemy=impact.get("enemy", 0), arrows=d.get("arrows", ""), efficiency=d.get("efficiency", 0),
-        resilience=d.get("resilience", 0), operative=d.get("operative", False), utilise=d.get("utilise", False))
+        resilience=d.get("resilience", 0), operative=d.get("operative", False), utilise=d.get("utilise", False),
+        requires=tuple(d.get("requires", [])), attach=d.get("attach", ""))
 
 
 @lru_cache(maxsize=1)
@@ -165,8 +181,12 @@ def deck_problems(codes: list[str]) -> list[tuple[str, dict[str, Any]]]:
     return problems
 
 
+STARTER = ("A01", "A02", "A03", "A04", "A05", "G01", "G02", "P01", "P02", "P03", "P04", "P05", "T01", "T02", "T03",
+           "T04", "T05")
+"""The first engine phase's 17 cards, which the rule tests build their positions from."""
+
+
 def starter_deck() -> list[str]:
     """A 40-card development deck over the starter set (17 cards, so some appear three times: it
-    breaks the two-copies rule on purpose and is used only by tests until the full pool exists)."""
-    codes = sorted(cards())
-    return [codes[i % len(codes)] for i in range(DECK_SIZE)]
+    breaks the two-copies rule on purpose and is used only by rule tests; real games use the presets)."""
+    return [STARTER[i % len(STARTER)] for i in range(DECK_SIZE)]

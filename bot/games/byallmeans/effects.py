@@ -11,7 +11,8 @@ The vocabulary (``who``/``owner``: ``self``, ``opp``, ``both``/``any``):
 =============== ========================================================================================
 op              meaning
 =============== ========================================================================================
-gain / lose     ``who`` gains / loses ``n`` of ``res`` (``rep``, ``inf``, ``trust``); shortfalls cost trust
+gain / lose     ``who`` gains / loses ``n`` of ``res`` (``rep``, ``inf``, ``trust``); shortfalls cost trust;
+                ``per`` (``own_territories``, ``opp_agents``...) multiplies ``n`` by that count
 draw            ``who`` draws ``n`` from ``archive`` (``main`` / ``extra``)
 mill            top ``n`` cards of an archive to its owner's utility (``archive``: a bound variable or
                 ``self.main``, ``opp.extra``...; ``exact``: a plot needs ``n`` cards there)
@@ -83,14 +84,26 @@ def chooser_of(frame: Frame, op: Op) -> int:
 
 
 # ---- counters and cards -------------------------------------------------------------------
+def amount(s: State, me: int, op: Op) -> int:
+    """``n``, or ``n`` for each counted thing when the op says ``per`` (``own_territories``,
+    ``opp_territories``, ``own_agents``, ``opp_agents``), counted from the controller's side."""
+    per = op.get("per")
+    if per is None:
+        return int(op["n"])
+    side, what = per.split("_", 1)
+    seat = me if side == "own" else rules.other(me)
+    count = len(rules.territories(s, seat)) if what == "territories" else len(rules.agents(s, seat))
+    return int(op["n"]) * count
+
+
 def _gain(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
     for seat in seats(f, op["who"]):
-        rules.gain(s, seat, op["res"], op["n"], ev)
+        rules.gain(s, seat, op["res"], amount(s, f.controller, op), ev)
 
 
 def _lose(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
     for seat in seats(f, op["who"]):
-        rules.lose(s, seat, op["res"], op["n"], ev)
+        rules.lose(s, seat, op["res"], amount(s, f.controller, op), ev)
 
 
 def _draw(s: State, f: Frame, op: Op, ev: list[Event]) -> None:

@@ -52,18 +52,32 @@ def _untap(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
 
 def _triggers(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
     """Steps 1-2 / 7-8: the active player's cards (``turn_start``/``turn_end``: of their controller's turn),
-    then the opponent's (``rival_turn_start``/``rival_turn_end``), pushed in reverse because the stack runs
-    its top first. Within one player: field order (house rule for «порядок … определяет контролирующий
-    эффекты игрок» until a choice is offered)."""
+    then the opponent's (``rival_turn_start``/``rival_turn_end``). «Если срабатывают два эффекта
+    одновременно … Эффекты карт активного игрока. Эффекты карт неактивного игрока.» Each player's own
+    triggers wait in a ``pick_trigger`` step: «порядок срабатывания этих эффектов определяет контролирующий
+    эффекты игрок». The rival's step is pushed first because the stack runs its top first."""
     active = f.controller
     for seat in (rules.other(active), active):
         when = op["when"] if seat == active else f"rival_{op['when']}"
-        frames = []
-        for _, o in rules.field_objects(s):
-            if o.owner == seat:
-                for ability in rules.card_of(s, o.uid).abilities_when(when):
-                    frames.append(Frame(seat, o.uid, [dict(x) for x in ability.ops], {"this": o.uid}))
-        s.stack.extend(reversed(frames))
+        left = [o.uid for _, o in rules.field_objects(s) if o.owner == seat and not rules.face_down(s, o)
+                and rules.card_of(s, o.uid).abilities_when(when)]
+        if left:
+            s.stack.append(Frame(seat, None, [{"op": "pick_trigger", "when": when, "left": left}]))
+
+
+def _pick_trigger_choices(s: State, f: Frame, op: dict[str, Any]) -> list[Any]:
+    return [u for u in op["left"] if rules.find_field(s, u) is not None]
+
+
+def _pick_trigger_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: list[Event]) -> None:
+    """The chosen card's trigger runs whole (a frame on top), then the controller picks the next one."""
+    rest = [u for u in op["left"] if u != value]
+    if rest:
+        f.ops.insert(0, {**op, "left": rest})
+    found = rules.find_field(s, value)
+    assert found is not None
+    ops = [dict(x) for ab in rules.card_of(s, value).abilities_when(op["when"]) for x in ab.ops]
+    s.stack.append(Frame(f.controller, value, ops, {"this": value, "host": found[0]}))
 
 
 def _empty_hand(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
@@ -152,7 +166,12 @@ def _settle(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
     buffer or the utility (one ``route`` decision each)."""
     routes = []
     for entry in list(s.neutral):
-        if entry.role == "plot" or entry.origin == "buffer":
+        cell = op.get("attach")
+        if entry.role == "plot" and cell is not None and s.field[cell].territory is not None \
+                and s.field[cell].plot is None:  # a lasting plot stays on the field (house rule 34)
+            rules.take(s, entry.uid)
+            rules.place_plot(s, f.controller, entry.uid, cell, ev)
+        elif entry.role == "plot" or entry.origin == "buffer":
             rules.to_utility(s, entry.uid, ev)
         else:
             routes.append({"op": "route", "uid": entry.uid})
@@ -226,6 +245,7 @@ def _offer_move_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: 
 for _name, _spec in {
     "untap": OpSpec(run=_untap, data=False),
     "triggers": OpSpec(run=_triggers, data=False),
+    "pick_trigger": OpSpec(choices=_pick_trigger_choices, resolve=_pick_trigger_resolve, data=False),
     "empty_hand": OpSpec(run=_empty_hand, data=False),
     "lost_action": OpSpec(choices=_lost_action_choices, resolve=_lost_action_resolve, data=False),
     "rival_window": OpSpec(choices=_rival_window_choices, resolve=_rival_window_resolve, data=False),
@@ -372,11 +392,12 @@ def _play_list(s: State, seat: int) -> list[Action]:
     for uid in sorted(p.hand) + [b.uid for b in p.buffer]:
         zone, _ = _where(s, seat, uid)
         card = rules.card_of(s, uid)
-        cost = card.cost[0 if zone == "hand" else 1]
+        cost = rules.price(s, seat, card, zone)
         if cost is None or cost > p.rep:
             continue
         if card.type == "territory":
-            out += [{"type": "play", "uid": uid, "cell": c} for c in rules.territory_cells(s)]
+            out += [{"type": "play", "uid": uid, "cell": c} for c in rules.territory_cells(s)
+                    if rules.placement_ok(s, seat, card, c)]
         elif card.is_agent:
             if card.type == "graffigent":  # «можно вывести на поле рубашкой вверх (только на территорию, притом любую)»
                 out += [{"type": "play", "uid": uid, "cell": c, "face_down": True} for c in rules.graffiti_cells(s)]
@@ -386,15 +407,23 @@ def _play_list(s: State, seat: int) -> list[Action]:
                 continue
             mine = [a.uid for _, a in rules.agents(s, seat)]
             for c in rules.agent_cells(s, seat):
+                if not rules.placement_ok(s, seat, card, c):
+                    continue
                 if len(mine) < rules.MAX_AGENTS:
                     out.append({"type": "play", "uid": uid, "cell": c})
                 else:
                     out += [{"type": "play", "uid": uid, "cell": c, "replace": r} for r in sorted(mine)]
         elif card.type == "graffiti":
-            out += [{"type": "play", "uid": uid, "cell": c} for c in rules.graffiti_cells(s)]
+            out += [{"type": "play", "uid": uid, "cell": c} for c in rules.graffiti_cells(s)
+                    if rules.placement_ok(s, seat, card, c)]
         elif card.type == "plot":
             ops = [op for ab in card.abilities_when("plot") for op in ab.ops]
-            if ops and effects.ops_feasible(s, seat, ops):
+            if not (ops or card.attach) or not rules.placement_ok(s, seat, card, None):
+                continue
+            if card.attach:  # «Если карта сюжета не может в полной мере выполнить условие»: it needs a territory
+                out += [{"type": "play", "uid": uid, "cell": c} for c in rules.plot_cells(s, seat, card.attach)
+                        if effects.ops_feasible(s, seat, ops)]
+            elif effects.ops_feasible(s, seat, ops):
                 out.append({"type": "play", "uid": uid})
     return out
 
@@ -403,7 +432,7 @@ def _play(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     uid = a["uid"]
     zone, symbols = _where(s, seat, uid)
     card = rules.card_of(s, uid)
-    rules.pay(s, seat, card.cost[0 if zone == "hand" else 1] or 0, ev)
+    rules.pay(s, seat, rules.price(s, seat, card, zone) or 0, ev)
     if "replace" in a:  # «обязаны отправить с поля в утиль одного из двух Агентов»
         old = rules.find_field(s, a["replace"])
         while old is not None and old[1].shadows:  # house rule: the Agent leaves with its shadows
@@ -422,11 +451,15 @@ def _play(s: State, seat: int, a: Action, ev: list[Event]) -> None:
         rules.place_agent(s, seat, uid, a["cell"], symbols, ev)
     elif card.type == "graffiti":
         rules.place_graffiti(s, seat, uid, a["cell"], symbols, ev)
-    else:  # a plot waits in the neutral zone until its action ends, then goes to the utility
+    else:  # a plot waits in the neutral zone until its action ends, then goes to the utility (or stays)
         s.neutral.append(NeutralEntry(uid, zone, "plot"))
         ev.append({"type": "bam.plot", "seat": seat, "code": s.cards[uid]})
-        ops = [dict(op) for ab in card.abilities_when("plot") for op in ab.ops] + [{"op": "settle"}]
-        s.stack.append(Frame(seat, uid, ops, {"this": uid}))
+        settle: dict[str, Any] = {"op": "settle"}
+        frame_vars: dict[str, Any] = {"this": uid}
+        if "cell" in a:
+            settle["attach"] = frame_vars["host"] = a["cell"]
+        ops = [dict(op) for ab in card.abilities_when("plot") for op in ab.ops] + [settle]
+        s.stack.append(Frame(seat, uid, ops, frame_vars))
 
 
 def _number_list(s: State, seat: int) -> list[Action]:
@@ -519,7 +552,7 @@ def _agent_list(s: State, seat: int) -> list[Action]:
             out.append({"type": "agent", "uid": agent.uid, "do": "inform"})
         if "ability" not in agent.used:
             for ab in rules.card_of(s, agent.uid).abilities_when("activated"):
-                if effects.ops_feasible(s, seat, ab.ops):
+                if not ab.free and effects.ops_feasible(s, seat, ab.ops):
                     out.append({"type": "agent", "uid": agent.uid, "do": "ability"})
                     break
     return out
@@ -544,20 +577,24 @@ def _agent(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     elif a["do"] == "inform":
         rules.draw(s, seat, "extra", 1, ev)
     else:
-        ab = rules.card_of(s, agent.uid).abilities_when("activated")[0]
+        ab = next(x for x in rules.card_of(s, agent.uid).abilities_when("activated") if not x.free)
         s.stack.append(Frame(seat, agent.uid, [dict(op) for op in ab.ops], {"this": agent.uid, "host": cell}))
     if a["do"] in ("attack", "hunt") and was_reckless:  # «Безбашенность»
         rules.lose(s, seat, "rep", eff, ev)
 
 
 def _activate_list(s: State, seat: int) -> list[Action]:
-    """«Использовать Активируемую способность объекта под вашим контролем» (non-agent objects; house rule:
-    once per turn each)."""
+    """«Использовать Активируемую способность объекта под вашим контролем» (non-agent objects, a main
+    action) and «Активируемая способность объекта, на которую не тратится действия» (any object, agents
+    included, without tapping). House rule: each object's ability once per turn, so free ones cannot loop;
+    a tapped agent uses none («Агент не может совершать действий, если он повернут»)."""
     out: list[Action] = []
     for _, o in rules.field_objects(s):
-        if o.owner != seat or o.kind == "agent" or "ability" in o.used:
+        if o.owner != seat or "ability" in o.used or rules.face_down(s, o) or (o.kind == "agent" and o.tapped):
             continue
         for ab in rules.card_of(s, o.uid).abilities_when("activated"):
+            if o.kind == "agent" and not ab.free:
+                continue
             if (ab.free or main_free(s)) and effects.ops_feasible(s, seat, ab.ops):
                 out.append({"type": "activate", "uid": o.uid})
                 break
@@ -569,8 +606,9 @@ def _activate(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     assert found is not None
     cell, obj = found
     obj.used.append("ability")
-    ab = rules.card_of(s, obj.uid).abilities_when("activated")[0]
-    if not ab.free:
+    abilities = rules.card_of(s, obj.uid).abilities_when("activated")
+    ab = next((x for x in abilities if x.free), abilities[0]) if obj.kind == "agent" else abilities[0]
+    if obj.kind != "agent" and not ab.free:
         spend(s, "main", "activate")
     s.stack.append(Frame(seat, obj.uid, [dict(op) for op in ab.ops], {"this": obj.uid, "host": cell}))
 

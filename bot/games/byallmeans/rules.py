@@ -144,21 +144,82 @@ def face_down(s: State, obj: FieldObj) -> bool:
     return obj.kind == "graffiti" and card_of(s, obj.uid).type == "graffigent"
 
 
+def static_mods(s: State, stat: str) -> list[tuple[FieldObj, dict[str, Any]]]:
+    """The modifiers of ``stat`` that static abilities («Статический эффект объекта, находящегося на поле»)
+    of the objects on the field apply now. A face-down graffigent has no abilities."""
+    out: list[tuple[FieldObj, dict[str, Any]]] = []
+    for _, o in field_objects(s):
+        card = card_of(s, o.uid)
+        if not card.abilities or face_down(s, o):
+            continue
+        for ability in card.abilities:
+            if ability.when == "static":
+                out.extend((o, m) for m in ability.mods if m["stat"] == stat)
+    return out
+
+
+def _agent_mod(src: FieldObj, mod: dict[str, Any], agent: FieldObj) -> int:
+    scope = mod.get("scope", "this")
+    if scope == "this":
+        return mod["n"] if src is agent else 0
+    if scope == "own_agents":
+        return mod["n"] if src.owner == agent.owner else 0
+    if scope == "opp_agents":
+        return mod["n"] if src.owner != agent.owner else 0
+    raise ValueError(scope)
+
+
 def efficiency(s: State, agent: FieldObj) -> int:
     """«Если под вашим контролем на поле есть любой другой Агент или Агент-Граффигент, то Агент-Граффигент
-    имеет на одну единицу эффективности больше.»"""
+    имеет на одну единицу эффективности больше.» Static abilities add to it; never below 0."""
     card = card_of(s, agent.uid)
     bonus = card.type == "graffigent" and any(a is not agent for _, a in agents(s, agent.owner))
-    return card.efficiency + int(bonus)
+    mods = sum(_agent_mod(src, m, agent) for src, m in static_mods(s, "efficiency"))
+    return max(0, card.efficiency + int(bonus) + mods)
 
 
 def resilience(s: State, agent: FieldObj) -> int:
     """«Если на поле под вашим контролем есть граффити, то Агент-Граффигент имеет на одну единицу стойкости
-    больше.»"""
+    больше.» Static abilities add to it; never below 0."""
     card = card_of(s, agent.uid)
     bonus = card.type == "graffigent" and any(c.graffiti is not None and c.graffiti.owner == agent.owner
                                               for c in s.field)
-    return card.resilience + int(bonus)
+    mods = sum(_agent_mod(src, m, agent) for src, m in static_mods(s, "resilience"))
+    return max(0, card.resilience + int(bonus) + mods)
+
+
+def price(s: State, seat: int, card: data.CardDef, zone: str) -> int | None:
+    """The price of playing ``card`` from ``zone`` (``hand``: X, ``buffer``: Y) for ``seat``: the printed
+    one (None is the dash) changed by static price modifiers, never below 0."""
+    base = card.cost[0 if zone == "hand" else 1]
+    if base is None:
+        return None
+    for src, m in static_mods(s, "price"):
+        mine = src.owner == seat
+        if (m.get("who", "self") == "self") == mine and (not m.get("types") or card.type in m["types"]):
+            base += m["n"]
+    return max(0, base)
+
+
+def placement_ok(s: State, seat: int, card: data.CardDef, cell: int | None) -> bool:
+    """The placement conditions printed on the card («соблюдая условия его вывода, указанные на карте»;
+    graffiti «если это не противоречит написанному на карте»)."""
+    for req in card.requires:
+        cond = req["cond"]
+        terr = s.field[cell].territory if cell is not None else None
+        if cond == "own_territories" and len(territories(s, seat)) < req["n"]:
+            return False
+        if cond == "agent_on_field" and not agents(s, seat):
+            return False
+        if cond in ("own_territory_cell", "own_territory") and (terr is None or terr.owner != seat):
+            return False
+        if cond == "opp_territory" and (terr is None or terr.owner == seat):
+            return False
+        if cond == "min_rep" and s.players[seat].rep < req["n"]:
+            return False
+        if cond == "opp_agents" and len(agents(s, other(seat))) < req["n"]:
+            return False
+    return True
 
 
 # ---- loyalty -------------------------------------------------------------------------------
@@ -260,6 +321,8 @@ def leave_field(s: State, cell: int, obj: FieldObj, ev: list[Event]) -> None:
         c.agent = None
         if c.territory is not None and c.territory.owner == obj.owner:
             change_loyalty(s, c.territory, -1, ev)
+    elif obj is c.plot:
+        c.plot = None
     elif obj is c.graffiti:
         c.graffiti = None
         if obj.kind == "graffiti" and card.type == "graffigent" and c.territory is not None:
@@ -267,6 +330,8 @@ def leave_field(s: State, cell: int, obj: FieldObj, ev: list[Event]) -> None:
     elif obj is c.territory:
         c.territory = None
         reverse_influence(s, obj, card, ev)
+        if c.plot is not None:  # a lasting plot stays only while its territory does
+            to_utility(s, c.plot.uid, ev)
         g = c.graffiti
         if g is not None and face_down(s, g) and c.agent is None and len(agents(s, g.owner)) < MAX_AGENTS:
             # «Если такая граффити оказывается на свободной клетке … она переворачивается и становится
@@ -394,6 +459,18 @@ def place_graffiti(s: State, seat: int, uid: str, cell: int, symbols: list[str],
     ops = [dict(op) for a in card.abilities_when("enter") for op in a.ops]
     if ops:
         s.stack.append(Frame(seat, uid, ops, {"this": uid, "host": cell}))
+
+
+def plot_cells(s: State, seat: int, attach: str) -> list[int]:
+    """Territories a lasting plot may stay attached to: ``self``, ``opp`` or ``any`` owner, one plot each."""
+    owners = {"self": (seat,), "opp": (other(seat),), "any": (0, 1)}[attach]
+    return [i for i, t in territories(s) if t.owner in owners and s.field[i].plot is None]
+
+
+def place_plot(s: State, seat: int, uid: str, cell: int, ev: list[Event]) -> None:
+    """A lasting plot leaves the neutral zone for the field, attached to the territory on ``cell``."""
+    s.field[cell].plot = FieldObj(uid, seat, "plot", [], entered=s.turn.number)
+    ev.append({"type": "bam.attached", "seat": seat, "code": s.cards[uid], "cell": cell})
 
 
 # ---- victory -------------------------------------------------------------------------------

@@ -29,7 +29,8 @@ class FieldObj:
     uid: str
     owner: int
     kind: str
-    """``territory``, ``graffiti`` or ``agent`` (a graffigent played face down is a ``graffiti``)."""
+    """``territory``, ``graffiti``, ``agent`` (a graffigent played face down is a ``graffiti``) or ``plot``
+    (a lasting plot attached to the cell's territory)."""
     symbols: list[str]
     """Active symbols on the object (spent ones leave the game)."""
     loyalty: int = 0
@@ -54,22 +55,26 @@ class FieldObj:
 
 @dataclass(slots=True)
 class Cell:
-    """At most one territory, one graffiti and one agent."""
+    """At most one territory, one graffiti and one agent; and at most one lasting plot attached to the
+    territory («слизень-камнеед остается на поле прикрепленный к территории»)."""
 
     territory: FieldObj | None = None
     graffiti: FieldObj | None = None
     agent: FieldObj | None = None
+    plot: FieldObj | None = None
 
     def objects(self) -> list[FieldObj]:
-        return [o for o in (self.territory, self.graffiti, self.agent) if o is not None]
+        return [o for o in (self.territory, self.graffiti, self.agent, self.plot) if o is not None]
 
     def to_json(self) -> JSON:
         return {k: (o.to_json() if o else None) for k, o in
-                (("territory", self.territory), ("graffiti", self.graffiti), ("agent", self.agent))}
+                (("territory", self.territory), ("graffiti", self.graffiti), ("agent", self.agent),
+                 ("plot", self.plot))}
 
     @classmethod
     def from_json(cls, d: JSON) -> Cell:
-        return cls(*(FieldObj.from_json(d[k]) if d[k] else None for k in ("territory", "graffiti", "agent")))
+        return cls(*(FieldObj.from_json(d[k]) if d.get(k) else None
+                     for k in ("territory", "graffiti", "agent", "plot")))
 
 
 @dataclass(slots=True)
