@@ -4,24 +4,37 @@ The static part (cells, titles, dates, coordinates) depends only on the layout a
 language, so it is drawn once, mapped onto the game's fixed palette and cached; each render copies
 that palette image and draws the chips, lines and highlights straight onto it by palette index
 (they have no anti-aliasing). Only the caption's text is drawn in full colour and mapped.
+
+A cell holds its title at the top (wrapped, hyphenated only at TeX pattern points, shrunk a little
+if it needs to be, never cut: ``fit_title``), its date at the bottom left and the chip at the bottom
+right, so a chip never hides the date. Each side's chip has its own shape (disc, square, triangle)
+as well as its colour, for colour-blind players and greyscale screens. A finished line's bar is
+drawn only where it crosses no text and no corner star (``_bar_pieces``).
+
+Besides the public board: ``render_zoom`` draws a region (a quadrant, or the last move's
+neighbourhood) with text big enough for a phone (``ZOOM_CAP_AT_400`` px cap height at 400 px
+width), and ``render_personal`` draws one seat's board in that seat's language with the cells of
+the event cards in its hand marked.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+import pyphen
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.pobeda.data import cell_index
 from bot.games.pobeda.text import side_name
 from bot.games.pobeda.view import PobedaView
 from bot.i18n import t
 from bot.paths import DATA_DIR
-from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, wrap
+from render.common import Colour, encode_png, font, palette, rendered_once, seat_label
 
 EVENTS_FILE = DATA_DIR / "pobeda" / "events.json"
 
@@ -32,13 +45,25 @@ BOARD = CELL * SIZE
 CAPTION = 140
 WIDTH = BOARD + 2 * MARGIN
 HEIGHT = BOARD + 2 * MARGIN + CAPTION
-CHIP_R = 40
-CHIP_DY = 24  # the disc sits below the cell centre, leaving the title visible above it
+PAD = 9
+"""Text keeps this far from a cell's edge (the last-move and playable frames live in it)."""
+TITLE_SIZES = (17, 16, 15, 14)
+"""The board's title font sizes, largest first: a title shrinks only as far as it must."""
+TITLE_LINES = 4
+DATE_SIZE = 14
+CHIP_R = 26
+CHIP_DX = CELL - PAD - CHIP_R - 4  # the chip's centre from the cell's left edge (bottom right)
+CHIP_DY = CELL - PAD - CHIP_R - 2  # ... and from its top
+BAR = 12  # a finished line's bar, with a white casing of BAR + 6
+CAP_RATIO = 0.73
+"""DejaVu's cap height as a share of the font size (measured: 73 px at 100 px)."""
 
 # The pixels of each side's colour (``bot.games.pobeda.text.SIDE_COLOUR_KEYS`` names them), in
 # Okabe–Ito shades (vermillion, blue, bluish green): distinct for common colour blindness.
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = ((213, 94, 0), (0, 114, 178), (0, 158, 115))
 SIDE_DARK: tuple[tuple[int, int, int], ...] = ((140, 55, 0), (0, 70, 115), (0, 100, 72))
+SIDE_SHAPES = ("disc", "square", "triangle")
+"""Each side's chip shape: the sides differ without colour too."""
 
 BG = (250, 248, 242)
 GRID = (120, 112, 100)
@@ -47,6 +72,8 @@ MUTED = (110, 102, 92)
 CORNER_BG = (60, 56, 50)
 GOLD = (245, 196, 30)
 HIGHLIGHT = (255, 214, 0)
+PLAYABLE = (204, 121, 167)
+"""The dashed frame of a cell the viewer holds the card of (personal board), Okabe–Ito purple."""
 WHITE = (255, 255, 255)
 CORNER_TEXT = (240, 236, 226)
 YEAR_TINTS = {
@@ -55,8 +82,9 @@ YEAR_TINTS = {
 }
 # Flat colours that must survive the palette exactly (chips are drawn by palette index).
 EXACT_COLOURS: tuple[Colour, ...] = (*SIDE_COLOURS, *SIDE_DARK, BG, GRID, INK, MUTED, CORNER_BG, GOLD, HIGHLIGHT,
-                                     WHITE, CORNER_TEXT, *YEAR_TINTS.values())
+                                     PLAYABLE, WHITE, CORNER_TEXT, *YEAR_TINTS.values())
 Ink = Callable[[Colour], Any]  # a colour as the target image wants it: an RGB triple or a palette index
+Box = tuple[float, float, float, float]
 
 
 @lru_cache(maxsize=1)
@@ -64,23 +92,251 @@ def _events() -> dict[str, dict[str, Any]]:
     return {item["id"]: item for item in json.loads(EVENTS_FILE.read_text(encoding="utf-8"))}
 
 
+def event_title(event_id: str, lang: str) -> str:
+    record = _events().get(event_id, {})
+    return str(record.get("title", {}).get(lang) or record.get("title", {}).get("en", event_id))
+
+
+# ---- titles: wrap, hyphenate, shrink; never cut ---------------------------------------------
+@dataclass(frozen=True)
+class TitleLayout:
+    size: int
+    lines: tuple[str, ...]
+    breaks: tuple[str, ...]
+    """How each line ends: "space" (between words, and the last line), "hyphen" (inside a word, at a
+    hyphen the layout added) or "inside" (inside a word, after a hyphen the word has itself)."""
+
+
+@lru_cache(maxsize=4)
+def _hyphenator(lang: str) -> pyphen.Pyphen:
+    # TeX's own minimum fragments: 2 and 2 letters in Russian, 2 and 3 in English
+    return pyphen.Pyphen(lang="ru_RU", left=2, right=2) if lang == "ru" else pyphen.Pyphen(lang="en_US", left=2,
+                                                                                            right=3)
+
+
+def break_points(word: str, lang: str) -> list[tuple[str, str, bool]]:
+    """Where ``word`` may be broken: (head as drawn, rest, inserted hyphen?), in order of preference:
+    after a hyphen of the word itself, then at a TeX pattern point of its letters (a hyphen is added);
+    longest head first within each."""
+    found: dict[int, bool] = {}
+    for k, char in enumerate(word[:-1]):
+        if char in "-–" and k > 0:
+            found[k + 1] = False
+    start = 0
+    while start < len(word) and not word[start].isalpha():
+        start += 1
+    end = len(word)
+    while end > start and not word[end - 1].isalpha():
+        end -= 1
+    spare: set[int] = set()
+    for part_start, part in _alpha_runs(word, start, end):
+        for pos in _hyphenator(lang).positions(part):
+            found.setdefault(part_start + pos, True)
+        spare.update(part_start + pos for pos in syllable_points(part))
+    # the word's own hyphens first (a compound breaks between its parts where it can), then the
+    # pattern points, then (a name the patterns do not know) the syllable points
+    order = sorted(found.items(), key=lambda item: (item[1], -item[0]))
+    order += [(k, True) for k in sorted(spare - set(found), reverse=True)]
+    return [(word[:k] + ("-" if soft else ""), word[k:], soft) for k, soft in order]
+
+
+VOWELS = set("aeiouyаеёиоуыэюя")
+DIGRAPHS = ("sh", "ch", "kh", "zh", "ts", "th", "ph", "ck", "gh")
+"""Latin letter pairs that spell one consonant (transliterated names: Pokryshkin, Prokhorovka)."""
+
+
+def syllable_points(part: str) -> list[int]:
+    """Break points of a word by syllables, for names the TeX patterns do not know: between two
+    vowels' syllables, before the last consonant of the cluster between them (a pair that spells one
+    sound stays whole, so does a stop before r or l; ь, ъ and й stay with the letter before); at least two letters before the
+    break and three after, each side with a vowel."""
+    low = part.lower()
+    vowels = [k for k, ch in enumerate(low) if ch in VOWELS]
+    points = []
+    for a, b in zip(vowels, vowels[1:], strict=False):
+        gap = low[a + 1:b]
+        if not gap:
+            continue
+        cut = b - 1
+        if len(gap) >= 2 and low[b - 2:b] in DIGRAPHS:
+            cut = b - 2
+        elif len(gap) >= 2 and low[b - 1] in "rlрл" and low[b - 2] not in "rlmnрлмн":
+            cut = b - 2  # a stop and a liquid open the syllable together: Lenin-grad
+        while cut > a + 1 and low[cut] in "ьъй":
+            cut += 1
+        if low[cut] in "ьъй":
+            cut += 1
+        if cut >= 2 and len(part) - cut >= 3 and any(ch in VOWELS for ch in low[cut:]):
+            points.append(cut)
+    return points
+
+
+def _alpha_runs(word: str, start: int, end: int) -> Iterable[tuple[int, str]]:
+    """The letter runs of ``word[start:end]`` (a hyphenated word's parts), with their offsets."""
+    k = start
+    while k < end:
+        if word[k].isalpha():
+            j = k
+            while j < end and word[j].isalpha():
+                j += 1
+            yield k, word[k:j]
+            k = j
+        else:
+            k += 1
+
+
+def _wrap(words: Sequence[str], lang: str, fnt: ImageFont.FreeTypeFont, width: float, mode: int
+          ) -> tuple[list[str], list[str]] | None:
+    """Greedy wrap. Mode 0 breaks no word (None if one is wider than a line); mode 1 breaks a word
+    wider than a line at its break points (None if a piece still does not fit); mode 2 also breaks
+    a word that does not fit the rest of a line, to fill it."""
+    lines: list[str] = []
+    soft: list[str] = []
+    current = ""
+    queue = list(words)
+    while queue:
+        word = queue.pop(0)
+        candidate = f"{current} {word}" if current else word
+        if fnt.getlength(candidate) <= width:
+            current = candidate
+            continue
+        if not current and mode == 0:
+            return None
+        if current and mode == 2 or not current:
+            lead = f"{current} " if current else ""
+            for head, rest, inserted in break_points(word, lang):
+                if fnt.getlength(lead + head) <= width:
+                    lines.append(lead + head)
+                    soft.append("hyphen" if inserted else "inside")
+                    current = ""
+                    queue.insert(0, rest)
+                    break
+            else:
+                if not current:
+                    return None  # not even the shortest piece fits
+                lines.append(current)
+                soft.append("space")
+                current = ""
+                queue.insert(0, word)
+            continue
+        lines.append(current)
+        soft.append("space")
+        current = ""
+        queue.insert(0, word)
+    if current:
+        lines.append(current)
+        soft.append("space")
+    return lines, soft
+
+
+@lru_cache(maxsize=2048)
+def fit_title(title: str, lang: str, width: float, sizes: tuple[int, ...], max_lines: int,
+              style: str = "condensed-bold") -> TitleLayout:
+    """The title in at most ``max_lines`` lines of at most ``width`` px, breaking words only at
+    their break points: the layout with the fewest added hyphens, then the largest size (a title
+    shrinks only as far as it must). Nothing is ever cut: if nothing fits ``max_lines``, the layout
+    with the fewest lines is returned all the same."""
+    words = title.split()
+    best: tuple[tuple[int, int, int], TitleLayout] | None = None
+    fewest: TitleLayout | None = None
+    for mode in (0, 1, 2):
+        for size in sizes:
+            wrapped = _wrap(words, lang, font(size, style), width, mode)
+            if wrapped is None:
+                continue
+            found = TitleLayout(size, tuple(wrapped[0]), tuple(wrapped[1]))
+            if len(found.lines) > max_lines:
+                if fewest is None or len(found.lines) < len(fewest.lines):
+                    fewest = found
+                continue
+            # fewest added hyphens first, then the largest size, then fewest breaks inside words
+            cost = (found.breaks.count("hyphen"), -size, found.breaks.count("inside"))
+            if best is None or cost < best[0]:
+                best = (cost, found)
+    if best is not None:
+        return best[1]
+    if fewest is not None:
+        return fewest
+    # a piece wider than the box even at the smallest size: one word a line, overhanging
+    return TitleLayout(sizes[-1], tuple(words), tuple("space" for _ in words))
+
+
+def joined(layout: TitleLayout) -> str:
+    """The text a layout reads as (inserted hyphens and line breaks undone): the title itself."""
+    out = ""
+    for line, end in zip(layout.lines, layout.breaks, strict=True):
+        out += {"hyphen": line[:-1], "inside": line}.get(end, line + " ")
+    return " ".join(out.split())
+
+
+# ---- geometry ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Grid:
+    """Where a (part of the) board is drawn: the rows and columns shown and the sizes used."""
+
+    row0: int
+    col0: int
+    rows: int
+    cols: int
+    cell_w: int
+    row_h: tuple[int, ...]
+    left: int
+    top: int
+    title_sizes: tuple[int, ...]
+    title_lines: int
+    date_size: int
+    chip_r: int
+    pad: int
+    stacked: bool
+    """Zoom cells: title, then date, then the chip, one under the other (the board's cells put the
+    date and chip side by side at the bottom)."""
+
+    def contains(self, index: int) -> bool:
+        row, col = divmod(index, SIZE)
+        return self.row0 <= row < self.row0 + self.rows and self.col0 <= col < self.col0 + self.cols
+
+    def box(self, index: int) -> tuple[int, int, int, int]:
+        row, col = divmod(index, SIZE)
+        x = self.left + (col - self.col0) * self.cell_w
+        y = self.top + sum(self.row_h[: row - self.row0])
+        return x, y, x + self.cell_w, y + self.row_h[row - self.row0]
+
+    @property
+    def width(self) -> int:
+        return self.cell_w * self.cols
+
+    @property
+    def height(self) -> int:
+        return sum(self.row_h)
+
+    def chip_center(self, index: int) -> tuple[int, int]:
+        x0, y0, x1, y1 = self.box(index)
+        if self.stacked:
+            return (x0 + x1) // 2, y1 - self.pad - self.chip_r - 4
+        return x0 + CHIP_DX, y0 + CHIP_DY
+
+
+BOARD_GRID = Grid(0, 0, SIZE, SIZE, CELL, (CELL,) * SIZE, MARGIN, MARGIN, TITLE_SIZES, TITLE_LINES, DATE_SIZE,
+                  CHIP_R, PAD, False)
+
+
 def _cell_box(index: int) -> tuple[int, int, int, int]:
-    row, col = divmod(index, SIZE)
-    x, y = MARGIN + col * CELL, MARGIN + row * CELL
-    return x, y, x + CELL, y + CELL
+    return BOARD_GRID.box(index)
 
 
 def cell_center(view: PobedaView, cell: str) -> tuple[int, int]:
-    """Pixel centre of the chip disc drawn on ``cell`` (e.g. ``"E5"``)."""
-    x0, y0, _, _ = _cell_box(cell_index(cell))
-    return x0 + CELL // 2, y0 + CELL // 2 + CHIP_DY
+    """Pixel centre of the chip drawn on ``cell`` (e.g. ``"E5"``) on the board."""
+    return BOARD_GRID.chip_center(cell_index(cell))
 
 
-def _short_date(iso: str, lang: str) -> str:
+def _short_date(iso: str, lang: str, short_year: bool = False) -> str:
     parts = iso.split("-")
+    if len(parts) < 2:
+        return ""
+    year = parts[0][2:] if short_year else parts[0]
     if len(parts) == 3:
-        return f"{int(parts[2]):02d}.{parts[1]}.{parts[0]}"
-    return f"{parts[1]}.{parts[0]}"
+        return f"{int(parts[2]):02d}.{parts[1]}.{year}"
+    return f"{parts[1]}.{year}"
 
 
 def _star(cx: float, cy: float, outer: float, inner: float) -> list[tuple[float, float]]:
@@ -92,37 +348,123 @@ def _star(cx: float, cy: float, outer: float, inner: float) -> list[tuple[float,
     return points
 
 
-def _draw_background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
-    """The static board in full colour (not cached: the cache keeps only its palette image)."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BG)
-    draw = ImageDraw.Draw(image)
+@dataclass(frozen=True)
+class CellText:
+    """What a cell's static part shows, where, and the boxes no bar may cross."""
+
+    title: TitleLayout | None
+    title_at: tuple[tuple[float, float], ...]
+    date: str
+    date_at: tuple[float, float]
+    keep_out: tuple[Box, ...]
+
+
+def _date_font(grid: Grid) -> ImageFont.FreeTypeFont:
+    return font(grid.date_size, "condensed")
+
+
+def _line_height(size: int) -> int:
+    return size + max(1, size // 12)
+
+
+@lru_cache(maxsize=16)
+def _cell_texts(layout: tuple[str | None, ...], lang: str, grid: Grid) -> dict[int, CellText]:
     events = _events()
-    title_font = font(17, "condensed-bold")
-    date_font = font(14, "condensed")
-    coord_font = font(24, "bold")
+    out: dict[int, CellText] = {}
+    date_font = _date_font(grid)
+    inner = grid.cell_w - 2 * grid.pad
     for index, event_id in enumerate(layout):
-        x0, y0, x1, y1 = _cell_box(index)
+        if not grid.contains(index):
+            continue
+        x0, y0, x1, y1 = grid.box(index)
+        if event_id is None:
+            cx, cy = (x0 + x1) / 2, _star_y(grid, y0, y1)
+            r = _star_r(grid)
+            label = fit_title(t("pobeda.render.corner", lang), lang, inner, (grid.date_size,), 2, "condensed")
+            step = _line_height(grid.date_size)
+            bottom = y1 - grid.pad - 4 - step * len(label.lines)
+            places = tuple((x0 + (grid.cell_w - date_font.getlength(line)) / 2, bottom + step * k)
+                           for k, line in enumerate(label.lines))
+            boxes = [(cx - r, cy - r, cx + r, cy + r)]
+            boxes += [_text_box(date_font, line, at) for line, at in zip(label.lines, places, strict=True)]
+            out[index] = CellText(label, places, "", places[-1], tuple(boxes))
+            continue
+        record = events.get(event_id, {})
+        title = fit_title(event_title(event_id, lang), lang, inner, grid.title_sizes, grid.title_lines)
+        fnt = font(title.size, "condensed-bold")
+        step = _line_height(title.size)
+        places: list[tuple[float, float]] = []
+        boxes: list[Box] = []
+        for k, line in enumerate(title.lines):
+            at = (x0 + (grid.cell_w - fnt.getlength(line)) / 2, y0 + grid.pad + 1 + step * k)
+            places.append(at)
+            boxes.append(_text_box(fnt, line, at))
+        date = _short_date(str(record.get("date", "")), lang)
+        if grid.stacked:
+            if date_font.getlength(date) > inner:
+                date = _short_date(str(record.get("date", "")), lang, short_year=True)
+            top = y0 + grid.pad + 1 + step * len(title.lines) + grid.date_size // 3
+            date_at = (x0 + (grid.cell_w - date_font.getlength(date)) / 2, top)
+        else:
+            date_at = (x0 + grid.pad, y1 - grid.pad - grid.date_size - 2)
+        boxes.append(_text_box(date_font, date, date_at))
+        out[index] = CellText(title, tuple(places), date, date_at, tuple(boxes))
+    return out
+
+
+def _text_box(fnt: ImageFont.FreeTypeFont, label: str, at: tuple[float, float]) -> Box:
+    x0, y0, x1, y1 = fnt.getbbox(label)
+    return at[0] + x0, at[1] + y0, at[0] + x1, at[1] + y1
+
+
+def _star_r(grid: Grid) -> float:
+    return grid.cell_w * 0.3
+
+
+def _star_y(grid: Grid, y0: int, y1: int) -> float:
+    if grid.stacked:
+        return y0 + grid.pad + grid.cell_w * 0.35
+    return (y0 + y1) / 2 - grid.date_size * 0.55
+
+
+def _draw_cells(draw: ImageDraw.ImageDraw, layout: tuple[str | None, ...], lang: str, grid: Grid) -> None:
+    events = _events()
+    texts = _cell_texts(layout, lang, grid)
+    date_font = _date_font(grid)
+    for index, cell in texts.items():
+        x0, y0, x1, y1 = grid.box(index)
+        event_id = layout[index]
         if event_id is None:
             draw.rectangle((x0, y0, x1, y1), fill=CORNER_BG)
-            draw.polygon(_star(x0 + CELL / 2, y0 + CELL / 2 - 8, 46, 19), fill=GOLD)
-            label = t("pobeda.render.corner", lang)
-            width = draw.textlength(label, font=date_font)
-            draw.text((x0 + (CELL - width) / 2, y1 - 30), label, font=date_font, fill=CORNER_TEXT)
+            r = _star_r(grid)
+            draw.polygon(_star((x0 + x1) / 2, _star_y(grid, y0, y1), r, r * 0.41), fill=GOLD)
+            for line, at in zip(cell.title.lines if cell.title else (), cell.title_at, strict=True):
+                draw.text(at, line, font=date_font, fill=CORNER_TEXT)
             continue
         record = events.get(event_id, {})
         tint = YEAR_TINTS.get(str(record.get("date", ""))[:4], BG)
         draw.rectangle((x0, y0, x1, y1), fill=tint)
-        title = record.get("title", {}).get(lang) or record.get("title", {}).get("en", event_id)
-        for k, line in enumerate(wrap(draw, title, title_font, CELL - 12, 3)):
-            width = draw.textlength(line, font=title_font)
-            draw.text((x0 + (CELL - width) / 2, y0 + 5 + 18 * k), line, font=title_font, fill=INK)
-        date = _short_date(str(record.get("date", "")), lang) if record else ""
-        width = draw.textlength(date, font=date_font)
-        draw.text((x0 + (CELL - width) / 2, y1 - 24), date, font=date_font, fill=MUTED)
-    for k in range(SIZE + 1):
-        pos = MARGIN + k * CELL
-        draw.line((pos, MARGIN, pos, MARGIN + BOARD), fill=GRID, width=2)
-        draw.line((MARGIN, pos, MARGIN + BOARD, pos), fill=GRID, width=2)
+        if cell.title is not None:
+            fnt = font(cell.title.size, "condensed-bold")
+            for line, at in zip(cell.title.lines, cell.title_at, strict=True):
+                draw.text(at, line, font=fnt, fill=INK)
+        draw.text(cell.date_at, cell.date, font=date_font, fill=MUTED)
+    for k in range(grid.cols + 1):
+        x = grid.left + k * grid.cell_w
+        draw.line((x, grid.top, x, grid.top + grid.height), fill=GRID, width=2)
+    y = grid.top
+    for k in range(grid.rows + 1):
+        draw.line((grid.left, y, grid.left + grid.width, y), fill=GRID, width=2)
+        if k < grid.rows:
+            y += grid.row_h[k]
+
+
+def _draw_background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
+    """The static board in full colour (not cached: the cache keeps only its palette image)."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BG)
+    draw = ImageDraw.Draw(image)
+    _draw_cells(draw, layout, lang, BOARD_GRID)
+    coord_font = font(24, "bold")
     for k in range(SIZE):
         centre = MARGIN + k * CELL + CELL / 2
         letter, number = "ABCDEFGHIJKL"[k], str(k + 1)
@@ -149,37 +491,176 @@ def _palette_background(layout: tuple[str | None, ...], lang: str) -> Image.Imag
     return palette("pobeda").quantize(_draw_background(layout, lang))
 
 
-def _draw_lines(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink) -> None:
-    for line in view.get("lines", []):
-        cells = line["cells"]
-        start = cell_center(view, cells[0])
-        end = cell_center(view, cells[-1])
-        draw.line((start, end), fill=ink(WHITE), width=22)
-        draw.line((start, end), fill=ink(SIDE_DARK[line["side"]]), width=14)
-
-
-def _hide_dates(background: Image.Image, draw: ImageDraw.ImageDraw, view: PobedaView) -> None:
-    """Cover the date of each occupied cell with the cell's own tint (the disc hides it)."""
-    for chip in view.get("chips", []):
-        x0, _, x1, y1 = _cell_box(cell_index(chip["cell"]))
-        draw.rectangle((x0 + 4, y1 - 26, x1 - 4, y1 - 3), fill=background.getpixel((x0 + 6, y1 - 6)))
-
-
-def _draw_chips(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink) -> None:
-    for chip in view.get("chips", []):
-        cx, cy = cell_center(view, chip["cell"])
-        colour = ink(SIDE_COLOURS[chip["side"]])
-        if chip.get("locked"):
-            draw.ellipse((cx - CHIP_R - 6, cy - CHIP_R - 6, cx + CHIP_R + 6, cy + CHIP_R + 6), fill=ink(GOLD))
-            draw.ellipse((cx - CHIP_R, cy - CHIP_R, cx + CHIP_R, cy + CHIP_R), fill=colour,
-                         outline=ink(INK), width=2)
-            draw.polygon(_star(cx, cy, 30, 13), outline=ink(WHITE), width=4)
+# ---- bars, chips, frames ---------------------------------------------------------------------
+def _inside(a: tuple[float, float], b: tuple[float, float], box: Box) -> tuple[float, float] | None:
+    """The parameter interval of segment a-b inside ``box`` (Liang–Barsky), or None."""
+    lo, hi = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] - box[0]), (dx, box[2] - a[0]), (-dy, a[1] - box[1]), (dy, box[3] - a[1])):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        r = q / p
+        if p < 0:
+            lo = max(lo, r)
         else:
-            draw.ellipse((cx - CHIP_R, cy - CHIP_R, cx + CHIP_R, cy + CHIP_R), fill=colour,
-                         outline=ink(INK), width=3)
+            hi = min(hi, r)
+        if lo > hi:
+            return None
+    return lo, hi
 
 
-def _caption(view: PobedaView, lang: str) -> Image.Image:
+def _bar_pieces(a: tuple[float, float], b: tuple[float, float], keep_out: Iterable[Box], half: float
+                ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The parts of the bar a-b (``half`` its half width) that cross none of the ``keep_out`` boxes."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+    cuts: list[tuple[float, float]] = []
+    for box in keep_out:
+        grown = (box[0] - half - 1, box[1] - half - 1, box[2] + half + 1, box[3] + half + 1)
+        span = _inside(a, b, grown)
+        if span is not None:
+            cuts.append(span)
+    cuts.sort()
+    pieces: list[tuple[float, float]] = []
+    at = 0.0
+    for lo, hi in cuts:
+        if lo > at:
+            pieces.append((at, lo))
+        at = max(at, hi)
+    if at < 1.0:
+        pieces.append((at, 1.0))
+    out = []
+    for lo, hi in pieces:
+        if (hi - lo) * length < 3:
+            continue
+        out.append(((a[0] + (b[0] - a[0]) * lo, a[1] + (b[1] - a[1]) * lo),
+                    (a[0] + (b[0] - a[0]) * hi, a[1] + (b[1] - a[1]) * hi)))
+    return out
+
+
+def _draw_lines(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink, grid: Grid, lang: str) -> None:
+    keep_out = [box for cell in _cell_texts(tuple(view["layout"]), lang, grid).values() for box in cell.keep_out]
+    scale = grid.chip_r / CHIP_R
+    core, casing = max(4, round(BAR * scale)), max(8, round((BAR + 6) * scale))
+    for line in view.get("lines", []):
+        cells = [cell_index(name) for name in line["cells"]]
+        if not any(grid.contains(c) for c in cells):
+            continue
+        start, end = _free_point(grid, cells[0]), _free_point(grid, cells[-1])
+        pieces = _bar_pieces(start, end, keep_out, casing / 2)
+        if grid is not BOARD_GRID:  # a zoom: keep the bars on the region
+            area = (grid.left, grid.top, grid.left + grid.width, grid.top + grid.height)
+            pieces = [_clip_piece(a, b, area) for a, b in pieces]
+            pieces = [p for p in pieces if p is not None]
+        for a, b in pieces:
+            draw.line((a, b), fill=ink(WHITE), width=casing)
+        for a, b in pieces:
+            draw.line((a, b), fill=ink(SIDE_DARK[line["side"]]), width=core)
+
+
+def _free_point(grid: Grid, index: int) -> tuple[float, float]:
+    """A line's end in the grid's pixels; a cell outside a zoomed region is placed as if the region's
+    rows went on at their mean height (the bar is then clipped to the region)."""
+    if grid.contains(index):
+        return grid.chip_center(index)
+    row, col = divmod(index, SIZE)
+    origin = grid.row0 * SIZE + grid.col0
+    cx, cy = grid.chip_center(origin)
+    mean = sum(grid.row_h) / len(grid.row_h)
+    return cx + (col - grid.col0) * grid.cell_w, cy + (row - grid.row0) * mean
+
+
+def _clip_piece(a: tuple[float, float], b: tuple[float, float], area: Box
+               ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    span = _inside(a, b, area)
+    if span is None:
+        return None
+    lo, hi = span
+    return ((a[0] + (b[0] - a[0]) * lo, a[1] + (b[1] - a[1]) * lo),
+            (a[0] + (b[0] - a[0]) * hi, a[1] + (b[1] - a[1]) * hi))
+
+
+def chip_shape(side: int, cx: float, cy: float, r: float) -> tuple[str, list[tuple[float, float]] | Box]:
+    """The outline of ``side``'s chip around (cx, cy): ("ellipse", box) or ("polygon", points)."""
+    shape = SIDE_SHAPES[side % len(SIDE_SHAPES)]
+    if shape == "square":
+        h = r * 0.89
+        return "polygon", [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+    if shape == "triangle":
+        top, base, half = cy - r * 1.2, cy + r * 0.85, r * 1.04
+        return "polygon", [(cx, top), (cx + half, base), (cx - half, base)]
+    return "ellipse", (cx - r, cy - r, cx + r, cy + r)
+
+
+def draw_chip(draw: ImageDraw.ImageDraw, side: int, cx: float, cy: float, r: float, fill: Any, outline: Any,
+              width: int) -> None:
+    kind, geometry = chip_shape(side, cx, cy, r)
+    if kind == "ellipse":
+        draw.ellipse(geometry, fill=fill, outline=outline, width=width)  # type: ignore[arg-type]
+    else:
+        draw.polygon(geometry, fill=fill, outline=outline, width=width)  # type: ignore[arg-type]
+
+
+def _draw_chips(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink, grid: Grid) -> None:
+    r = grid.chip_r
+    for chip in view.get("chips", []):
+        index = cell_index(chip["cell"])
+        if not grid.contains(index):
+            continue
+        cx, cy = grid.chip_center(index)
+        side = chip["side"]
+        colour = ink(SIDE_COLOURS[side])
+        if chip.get("locked"):
+            draw_chip(draw, side, cx, cy, r + max(4, r // 4), ink(GOLD), ink(INK), 2)
+            draw_chip(draw, side, cx, cy, r, colour, ink(INK), 2)
+            draw.polygon(_star(cx, cy, r * 0.55, r * 0.23), outline=ink(WHITE), width=max(2, r // 9))
+        else:
+            draw_chip(draw, side, cx, cy, r, colour, ink(INK), 3)
+
+
+def _dashed_frame(draw: ImageDraw.ImageDraw, box: Box, colour: Any, width: int, dash: int) -> None:
+    x0, y0, x1, y1 = box
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        steps = max(1, round(length / (2 * dash)))
+        for k in range(steps):
+            lo, hi = k / steps, (k + 0.6) / steps
+            draw.line(((a[0] + (b[0] - a[0]) * lo, a[1] + (b[1] - a[1]) * lo),
+                       (a[0] + (b[0] - a[0]) * hi, a[1] + (b[1] - a[1]) * hi)), fill=colour, width=width)
+
+
+def playable_cells(view: PobedaView) -> list[str]:
+    """The cells of the event cards in the view's hand (a seat's own view; none in the public one)."""
+    hand = set(view.get("hand") or [])
+    return [name for name, event_id in zip(view["cells"], view["layout"], strict=True)
+            if event_id is not None and event_id in hand]
+
+
+def _draw_view(image: Image.Image, view: PobedaView, ink: Ink, grid: Grid = BOARD_GRID, lang: str = "ru",
+               playable: Sequence[str] = ()) -> None:
+    """What changes from move to move, drawn over a copy of the static board."""
+    draw = ImageDraw.Draw(image)
+    edge = max(4, grid.pad - 3)
+    for name in view.get("last_move", []):
+        index = cell_index(name)
+        if grid.contains(index):
+            x0, y0, x1, y1 = grid.box(index)
+            draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=ink(HIGHLIGHT), width=edge)
+            draw.rectangle((x0 + edge + 1, y0 + edge + 1, x1 - edge - 1, y1 - edge - 1), outline=ink(INK), width=1)
+    for name in playable:
+        index = cell_index(name)
+        if grid.contains(index):
+            x0, y0, x1, y1 = grid.box(index)
+            half = edge / 2
+            _dashed_frame(draw, (x0 + half + 1, y0 + half + 1, x1 - half - 1, y1 - half - 1), ink(PLAYABLE), edge,
+                          grid.cell_w // 10)
+    _draw_lines(draw, view, ink, grid, lang)
+    _draw_chips(draw, view, ink, grid)
+
+
+# ---- the caption ------------------------------------------------------------------------------
+def _caption(view: PobedaView, lang: str, playable: Sequence[str] | None = None) -> Image.Image:
     image = Image.new("RGB", (WIDTH, CAPTION), BG)
     draw = ImageDraw.Draw(image)
     top = 0
@@ -187,7 +668,7 @@ def _caption(view: PobedaView, lang: str) -> Image.Image:
     x = MARGIN
     required = view.get("required", 1)
     for side, count in enumerate(view.get("lines_per_side", [])):
-        draw.ellipse((x, top + 12, x + 34, top + 46), fill=SIDE_COLOURS[side], outline=INK, width=2)
+        draw_chip(draw, side, x + 17, top + 29, 17, SIDE_COLOURS[side], INK, 2)
         label = t("pobeda.render.lines", lang, side=_side_name(view, side, lang), n=count, required=required)
         draw.text((x + 44, top + 12), label, font=big, fill=INK)
         x += 44 + int(draw.textlength(label, font=big)) + 40
@@ -215,40 +696,156 @@ def _caption(view: PobedaView, lang: str) -> Image.Image:
         key = "pobeda.render.choosing" if choice else "pobeda.render.turn"
         status = t(key, lang, who=who)
         colour = SIDE_DARK[side]
-        draw.ellipse((MARGIN, top + 72, MARGIN + 34, top + 106), fill=SIDE_COLOURS[side], outline=INK, width=2)
+        draw_chip(draw, side, MARGIN + 17, top + 89, 17, SIDE_COLOURS[side], INK, 2)
     draw.text((MARGIN + 44, top + 70), status, font=small if outcome is None else big, fill=colour)
+    if playable is not None:
+        mine = t("boards.pobeda.playable", lang, n=len(playable))
+        width = draw.textlength(mine, font=small)
+        right = WIDTH - MARGIN
+        draw.text((right - width, top + 70), mine, font=small, fill=INK)
+        _dashed_frame(draw, (right - width - 52, top + 70, right - width - 14, top + 102), PLAYABLE, 5, 6)
     return image
 
 
-def _draw_view(image: Image.Image, view: PobedaView, ink: Ink) -> None:
-    """What changes from move to move, drawn over a copy of the static board."""
-    draw = ImageDraw.Draw(image)
-    _hide_dates(image, draw, view)
-    for name in view.get("last_move", []):
-        x0, y0, x1, y1 = _cell_box(cell_index(name))
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=ink(HIGHLIGHT), width=8)
-        draw.rectangle((x0 + 9, y0 + 9, x1 - 9, y1 - 9), outline=ink(INK), width=1)
-    _draw_lines(draw, view, ink)
-    _draw_chips(draw, view, ink)
-
-
-def compose(view: PobedaView, lang: str) -> Image.Image:
+def compose(view: PobedaView, lang: str, playable: Sequence[str] | None = None) -> Image.Image:
     """The board as a palette image: the cached static board plus this view, drawn by index."""
     pal = palette("pobeda")
     image = _palette_background(tuple(view["layout"]), lang).copy()
-    _draw_view(image, view, pal.ix)
-    image.paste(pal.quantize(_caption(view, lang)), (0, HEIGHT - CAPTION))
+    _draw_view(image, view, pal.ix, BOARD_GRID, lang, playable or ())
+    image.paste(pal.quantize(_caption(view, lang, playable)), (0, HEIGHT - CAPTION))
     return image
 
 
-def reference(view: PobedaView, lang: str) -> Image.Image:
+def reference(view: PobedaView, lang: str, playable: Sequence[str] | None = None) -> Image.Image:
     """The same board drawn straightforwardly in full colour, without caches or palette (tests)."""
     image = _draw_background(tuple(view["layout"]), lang)
-    _draw_view(image, view, lambda colour: colour)
-    image.paste(_caption(view, lang), (0, HEIGHT - CAPTION))
+    _draw_view(image, view, lambda colour: colour, BOARD_GRID, lang, playable or ())
+    image.paste(_caption(view, lang, playable), (0, HEIGHT - CAPTION))
     return image
 
 
 @rendered_once("pobeda")
 def render(view: PobedaView, lang: str) -> bytes:
     return encode_png(compose(view, lang))
+
+
+@rendered_once("pobeda-personal")
+def render_personal(view: PobedaView, lang: str) -> bytes:
+    """One seat's board (its own view, with ``hand``) in that seat's language: the cells of the
+    event cards it holds wear a dashed purple frame, and the caption counts them."""
+    return encode_png(compose(view, lang, playable_cells(view)))
+
+
+# ---- zoom: a region at a size a phone reads ---------------------------------------------------
+ZOOM_CAP_AT_400 = 9.0
+"""Cap height, in px, of every text of a zoomed view once the image is shown 400 px wide."""
+ZOOM_CELL = 128
+ZOOM_LEFT = 40
+ZOOM_HEADER = 84
+ZOOM_MARGIN = 8
+ZOOM_TITLE_LINES = 9
+QUADRANTS = {"nw": (0, 0), "ne": (0, 6), "sw": (6, 0), "se": (6, 6)}
+LAST = "last"
+
+
+def zoom_choices(view: PobedaView, lang: str) -> list[tuple[str, str]]:
+    """(value, label) of every zoom of this board: the four quadrants, and the last move's
+    neighbourhood when there was a move."""
+    out = []
+    for key, (row, col) in QUADRANTS.items():
+        span = f"{'ABCDEFGHIJKL'[col]}–{'ABCDEFGHIJKL'[col + 5]}, {row + 1}–{row + 6}"
+        out.append((key, t(f"boards.zoom.pobeda.{key}", lang, span=span)))
+    if view.get("last_move"):
+        out.append((LAST, t("boards.zoom.last", lang)))
+    return out
+
+
+def zoom_region(view: PobedaView, zoom: str) -> tuple[int, int, int, int] | None:
+    """(first row, first column, rows, columns) of a zoom, None for an unknown one."""
+    if zoom in QUADRANTS:
+        row, col = QUADRANTS[zoom]
+        return row, col, 6, 6
+    if zoom != LAST or not view.get("last_move"):
+        return None
+    places = [divmod(cell_index(name), SIZE) for name in view["last_move"]]
+    rows = [r for r, _ in places]
+    cols = [c for _, c in places]
+    r0, r1 = max(0, min(rows) - 1), min(SIZE - 1, max(rows) + 1)
+    c0, c1 = max(0, min(cols) - 1), min(SIZE - 1, max(cols) + 1)
+    # at least 3x3, at most 6x6 (centred on the first cell of the move when it spans more)
+    r0, r1 = _span(r0, r1, rows[0])
+    c0, c1 = _span(c0, c1, cols[0])
+    return r0, c0, r1 - r0 + 1, c1 - c0 + 1
+
+
+def _span(lo: int, hi: int, centre: int) -> tuple[int, int]:
+    if hi - lo + 1 > 6:
+        lo = max(0, min(SIZE - 6, centre - 2))
+        hi = lo + 5
+    while hi - lo + 1 < 3:
+        if lo > 0:
+            lo -= 1
+        else:
+            hi += 1
+    return lo, hi
+
+
+def zoom_text_size(width: int) -> int:
+    """The font size whose cap height is ``ZOOM_CAP_AT_400`` px once ``width`` px are shown in 400."""
+    return math.ceil(ZOOM_CAP_AT_400 * width / 400 / CAP_RATIO + 0.01)
+
+
+def _zoom_grid(layout: tuple[str | None, ...], lang: str, region: tuple[int, int, int, int]) -> Grid:
+    row0, col0, rows, cols = region
+    width = ZOOM_LEFT + cols * ZOOM_CELL + ZOOM_MARGIN
+    size = zoom_text_size(width)
+    pad = 6
+    chip_r = 26
+    heights = []
+    for row in range(row0, row0 + rows):
+        need = 0
+        for col in range(col0, col0 + cols):
+            event_id = layout[row * SIZE + col]
+            if event_id is None:
+                lines = 3
+            else:
+                lines = len(fit_title(event_title(event_id, lang), lang, ZOOM_CELL - 2 * pad, (size,),
+                                      ZOOM_TITLE_LINES).lines)
+            need = max(need, lines)
+        heights.append(pad + 1 + _line_height(size) * (need + 1) + size // 3 + 2 * chip_r + 14 + pad)
+    return Grid(row0, col0, rows, cols, ZOOM_CELL, tuple(heights), ZOOM_LEFT, ZOOM_HEADER, (size,),
+                ZOOM_TITLE_LINES, size, chip_r, pad, True)
+
+
+def zoom_image(view: PobedaView, lang: str, zoom: str, playable: Sequence[str] = ()) -> Image.Image | None:
+    """The zoomed region in full colour (None for a zoom this board does not offer)."""
+    region = zoom_region(view, zoom)
+    if region is None:
+        return None
+    layout = tuple(view["layout"])
+    grid = _zoom_grid(layout, lang, region)
+    width = grid.left + grid.width + ZOOM_MARGIN
+    height = grid.top + grid.height + ZOOM_MARGIN
+    size = grid.date_size
+    image = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(image)
+    _draw_cells(draw, layout, lang, grid)
+    head = font(size, "bold")
+    label = dict(zoom_choices(view, lang)).get(zoom, zoom)
+    draw.text((ZOOM_MARGIN, 6), label, font=head, fill=INK)
+    for k in range(grid.cols):
+        letter = "ABCDEFGHIJKL"[grid.col0 + k]
+        x = grid.left + k * grid.cell_w + grid.cell_w / 2
+        draw.text((x, ZOOM_HEADER - 6), letter, font=head, fill=INK, anchor="ms")
+    y = grid.top
+    for k in range(grid.rows):
+        draw.text((grid.left / 2, y + grid.row_h[k] / 2), str(grid.row0 + k + 1), font=head, fill=INK, anchor="mm")
+        y += grid.row_h[k]
+    _draw_view(image, view, lambda colour: colour, grid, lang, playable)
+    return image
+
+
+def render_zoom(view: PobedaView, lang: str, zoom: str) -> bytes | None:
+    """A zoom of the board as PNG on the game's palette (None for a zoom this board does not offer)."""
+    image = zoom_image(view, lang, zoom, playable_cells(view))
+    return None if image is None else encode_png(image, palette("pobeda"))
