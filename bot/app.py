@@ -12,10 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import lifecycle
+from bot.bots import BotDriver
 from bot.config import Config
 from bot.delivery import Publisher
 from bot.i18n import lang_of, t
 from bot.sessions import Session, SessionManager
+from bot.stats import Stats
 from bot.store import SeatTimer, Store
 
 log = logging.getLogger(__name__)
@@ -24,6 +27,9 @@ HEARTBEAT_KEY = "last_alive"
 SHUTDOWN_GRACE = 6.0  # seconds given to posts in flight at SIGTERM; Docker kills after 10
 # names discord.py gives the tasks that run slash commands and on_interaction listeners
 INTERACTION_TASKS = ("CommandTree-invoker", "discord.py: on_interaction")
+EVERYWHERE = ("mygames",)
+"""Commands usable in DMs too: with ``GUILD_IDS`` set (guild-only sync) they are still synced
+globally, since a DM has no guild."""
 
 
 class Downtime:
@@ -139,6 +145,8 @@ class TabletopBot(commands.Bot):
         self.store: Store
         self.sessions: SessionManager
         self.publisher: Publisher
+        self.bots: BotDriver
+        self.stats: Stats
         self._timer: asyncio.Task[None] | None = None
         self._notices: set[asyncio.Task[Any]] = set()
         self.ready_once = asyncio.Event()
@@ -155,13 +163,20 @@ class TabletopBot(commands.Bot):
         self.store = await Store.open(self.config.database_path)
         self.sessions = SessionManager(self.store)
         self.publisher = Publisher(self, self.sessions, self.store)
-        self.sessions.on_change = self.publisher.request
+        self.bots = BotDriver(self.sessions, publish=self.publisher.request, settled=self.publisher.settled)
+        self.sessions.on_change = self.bots.on_change  # bot seats move after each change; their turn is one post
         self.sessions.on_broken = self.announce_broken
+        self.stats = Stats(self.store)
+        await self.stats.setup()
+        self.sessions.on_end = lambda session: self.stats.schedule(session.id)
+        self.stats.schedule_catch_up()  # games that ended while the bot died before recording them
         await self.publisher.load()
         stale = await self.sessions.restore()
         await self.tree.set_translator(CommandTranslator())
-        for ext in ("cogs.game", "cogs.controls", "cogs.godstorm"):
+        for ext in ("cogs.game", "cogs.controls", "cogs.godstorm", "cogs.lifecycle"):
             await self.load_extension(ext)
+        await self.load_extension("cogs.stats")  # adds /game replay to the game group
+        await self.load_extension("cogs.bots")  # after cogs.game: it adds /game reclaim to that group
         self.downtime = Downtime(self.store, self.sessions)
         await self.downtime.started(time.time())
         log.info("restored %d unfinished games (%d to re-publish) in %.3f s", len(self.sessions.sessions),
@@ -196,7 +211,15 @@ class TabletopBot(commands.Bot):
             for gid in self.config.guild_ids:
                 guild = discord.Object(gid)
                 self.tree.copy_global_to(guild=guild)
+                for name in EVERYWHERE:  # global (below), so they also work in DMs
+                    self.tree.remove_command(name, guild=guild)
                 await self.tree.sync(guild=guild)
+            everywhere = [c for c in self.tree.get_commands() if c.name in EVERYWHERE]
+            if everywhere and self.application_id is not None:
+                translator = self.tree.translator
+                payload = [await c.get_translated_payload(self.tree, translator) if translator else c.to_dict(self.tree)
+                           for c in everywhere]
+                await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
             log.info("commands synced to guilds %s", ",".join(map(str, self.config.guild_ids)))
         else:
             await self.tree.sync()
@@ -208,6 +231,7 @@ class TabletopBot(commands.Bot):
             self.ready_once.set()
             for game_id in getattr(self, "_stale", []):
                 self.publisher.request(game_id)
+            self.bots.resume()  # a game whose next move is a bot's goes on by itself
 
     async def _timer_loop(self) -> None:
         """One durable loop for every deadline: the rows live in SQLite, so a restart re-arms them.
@@ -226,17 +250,8 @@ class TabletopBot(commands.Bot):
             await asyncio.sleep(self.config.timer_interval)
 
     async def tick(self, now: float) -> None:
-        for game_id, seat in await self.store.due_reminders(now):
-            await self.store.clear_reminder(game_id, seat)
-            session = self.sessions.sessions.get(game_id)
-            if session is not None and seat in session.deadlines:
-                session.deadlines[seat] = session.deadlines[seat]._replace(remind_at=None)
-            await self.publisher.remind(game_id, seat)
-        for game_id, seat in await self.store.due_deadlines(now):
-            try:
-                await self.sessions.expire(game_id, seat)
-            except Exception:
-                log.exception("deadline of game %s seat %s failed", game_id, seat)
+        # reminders (half time, shortly before the end) and deadlines; a paused game's are held
+        await lifecycle.tick(self.sessions, self.publisher, now, self.sessions.expire)
 
     async def close(self) -> None:
         if self._timer is not None:
@@ -253,6 +268,9 @@ class TabletopBot(commands.Bot):
                 await asyncio.wait_for(self.publisher.idle(), timeout=max(0.1, grace_ends - time.monotonic()))
         except (TimeoutError, Exception):
             log.warning("shutdown: some posts were not finished; they are re-published at next start")
+        if hasattr(self, "stats"):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stats.idle(), timeout=2.0)
         await super().close()
         if self.downtime is not None:
             with contextlib.suppress(TimeoutError):

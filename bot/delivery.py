@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import aiohttp
 import discord
 
-from bot import limits
+from bot import bots, lifecycle, limits
 from bot.games.registry import renderer
 from bot.i18n import t
 from bot.panels import build_panel, channel_view
@@ -277,6 +277,11 @@ class Publisher:
         self._side.add(task)
         task.add_done_callback(self._side.discard)
 
+    async def settled(self, game_id: int) -> None:
+        """Wait until nothing of ``game_id`` is being published (a bot turn waits for the post before it)."""
+        while (task := self._tasks.get(game_id)) is not None and not task.done():
+            await asyncio.wait({task})
+
     async def idle(self) -> None:
         """Wait until nothing is being published (used by tests and shutdown)."""
         while self._tasks or self._side:
@@ -372,6 +377,7 @@ class Publisher:
         finished = row.status == "finished" or session.outcome() is not None
         actors = [] if finished else [s for s in game.actors() if s not in session.conceded]
         prompted &= set(actors)
+        prompted -= set(bots.bot_seats(row))  # a bot seat is never pinged nor sent a panel
         ping_users = sorted({u for s in prompted for u in (row.seat_users or [])[s]})
 
         resumed = outbox[2] if outbox is not None and outbox[2].get("seq") == target_seq else None
@@ -450,6 +456,7 @@ class Publisher:
         # refused for good (logged): the game goes on, the row records that this step is over
         await self.store.set_message(game_id, "turn", row.channel_id, message.id if message else 0,
                                      {"lines": log_lines, "seq": target_seq, "ping": ping_users})
+        await lifecycle.notify_followers(self, session, compose(log_lines, status), target_seq)
 
     def status_line(self, session: Session, lang: str, actors: list[int]) -> str:
         game = session.game
@@ -458,12 +465,16 @@ class Publisher:
         if session.row.status == "finished" or session.outcome() is not None:
             return "\n".join([*extra, "🏁 " + result_line(session, lang)])
         who = ", ".join(
-            " ".join(f"<@{u}>" for u in (session.row.seat_users or [])[s]) + f" ({game.side_name(game.side_of(s), lang)})"
+            (session.seat_name(s) if bots.controlled(session.row, s)  # a bot's seat: named, never mentioned
+             else " ".join(f"<@{u}>" for u in (session.row.seat_users or [])[s]))
+            + f" ({game.side_name(game.side_of(s), lang)})"
             for s in actors
         )
         deadline = ""
         dues = [session.deadlines[s].due_at for s in actors if s in session.deadlines]
-        if dues:
+        if lifecycle.paused_since(session.row) is not None:
+            deadline = " " + t("lifecycle.status.paused", lang)
+        elif dues:
             deadline = " " + t("status.deadline", lang, ts=int(min(dues)))
         return "\n".join([*extra, t("status.turn", lang, who=who) + deadline])
 
@@ -480,7 +491,7 @@ class Publisher:
         seats = sorted(prompted | set(private))
         for seat in seats:
             for user_id in (session.row.seat_users or [])[seat]:
-                if (seat, user_id) in done:
+                if (seat, user_id) in done or bots.is_bot(user_id):
                     continue
                 if skip and skip.get(seat) == user_id and not private.get(seat):
                     continue
@@ -496,6 +507,9 @@ class Publisher:
                     await self.dm(session, user_id, chunk, None,
                                   key=("dmnote", session.id, seq, seat, user_id, index) if seq is not None else None)
                 if seat in prompted:
+                    # what others did since this seat's last move comes first (issue 12)
+                    summary = await lifecycle.catchup_note(self.store, session, seat, lang)
+                    inline = "\n\n".join(p for p in (summary, inline) if p) or None
                     content, view = build_panel(session, seat, lang, note=inline)
                 elif inline:
                     content, view = inline, None
@@ -556,7 +570,8 @@ class Publisher:
             log.info("could not retire an old panel of game %s: %s", session.id, exc)
 
     async def dm_closed_notice(self, session: Session, user_id: int) -> None:
-        """Tell the channel (once per game and user, never the content) to use /game hand."""
+        """Tell the channel (once per game and user, never the content) to use /game hand: in that
+        user's own language, since it speaks to them alone (issue 13)."""
         key = (session.id, user_id)
         if key in self._notified:
             return
@@ -564,21 +579,25 @@ class Publisher:
         if await self.store.get_message(session.id, f"dmnotice:{user_id}") is not None:
             return
         message = await self.post(
-            session.row.channel_id, t("notice.dm_closed", session.row.lang, user=f"<@{user_id}>"),
+            session.row.channel_id, t("notice.dm_closed", session.user_lang(user_id), user=f"<@{user_id}>"),
             allowed_mentions=mentions([user_id]), key=("dmnotice", session.id, user_id),
         )
         await self.store.set_message(session.id, f"dmnotice:{user_id}", session.row.channel_id,
                                      message.id if message else 0)
 
-    async def remind(self, game_id: int, seat: int) -> None:
+    async def remind(self, game_id: int, seat: int, kind: str | None = None) -> None:
         """Post a reminder in the background: the timer loop must not wait on a retrying post."""
         session = await self.sessions.get(game_id)
         if session.row.status != "running" or seat not in session.deadlines:
+            return
+        if kind is not None:  # half time or shortly before the end, with DMs to those who asked
+            await lifecycle.post_reminder(self, session, seat, kind)
             return
         users = (session.row.seat_users or [])[seat]
         due = int(session.deadlines[seat].due_at)
         self._background(self.post(
             session.row.channel_id,
-            t("notice.reminder", session.row.lang, who=" ".join(f"<@{u}>" for u in users), ts=due),
+            t("notice.reminder", session.user_lang(users[0]) if len(users) == 1 else session.row.lang,
+              who=" ".join(f"<@{u}>" for u in users), ts=due),
             allowed_mentions=mentions(list(users)), key=("remind", game_id, seat, due),
         ))

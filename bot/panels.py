@@ -154,7 +154,19 @@ def panel_header(session: Session, seat: int, lang: str) -> str:
     assert game is not None
     name = t(f"{session.row.game}.name", lang)
     side = game.side_name(game.side_of(seat), lang)
-    return t("panel.header", lang, game=name, seat=session.seat_name(seat), side=side)
+    header = t("panel.header", lang, game=name, seat=session.seat_name(seat), side=side)
+    return "\n".join([header, *clock_lines(session, seat, lang)])
+
+
+def clock_lines(session: Session, seat: int, lang: str) -> list[str]:
+    """The seat's deadline as a Discord timestamp (each client shows it in its own time zone and
+    counts down), or that the game's clock is paused."""
+    if session.row.settings.extra.get("paused_at") is not None and session.row.status == "running":
+        return [t("lifecycle.panel.paused", lang)]
+    timer = session.deadlines.get(seat)
+    if timer is None or session.row.status != "running":
+        return []
+    return [t("lifecycle.panel.deadline", lang, ts=int(timer.due_at))]
 
 
 def build_panel(session: Session, seat: int, lang: str, prefix: list[int] | None = None,

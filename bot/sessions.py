@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import bots, votes
 from bot.games import registry
 from bot.games.base import ADMIN, RNG_VERSION, Action, Event, Game, IllegalAction, Player, Rng, rng_version
 from bot.games.registry import game_class
@@ -163,6 +164,8 @@ class SessionManager:
         self.on_change = on_change or (lambda _gid: None)
         self.on_broken: Callable[[Session], None] = lambda _session: None
         """Called once when a game is newly marked broken (the Discord layer tells its channel)."""
+        self.on_end: Callable[[Session], None] = lambda _session: None
+        """Called once a game has left play (finished or aborted, committed): stats record it."""
         self.sessions: dict[int, Session] = {}
         self.channels: dict[int, int] = {}
         self._marked: set[int] = set()
@@ -446,8 +449,8 @@ class SessionManager:
             return {}
         result: dict[int, SeatTimer] = {}
         for seat in game.actors():
-            if seat in session.conceded:
-                continue
+            if seat in session.conceded or bots.controlled(session.row, seat):
+                continue  # a bot seat moves at once; an absent player's seat a bot plays has no deadline
             if seat != acting_seat and seat in session.deadlines:
                 result[seat] = session.deadlines[seat]
             else:
@@ -589,7 +592,7 @@ class SessionManager:
         return events
 
     async def act(self, game_id: int, user_id: int, seat: int, action: Action,
-                  stamp: int | None = None) -> ActResult:
+                  stamp: int | None = None, *, expect_seq: int | None = None) -> ActResult:
         """Apply ``action`` for ``seat`` on behalf of ``user_id``.
 
         ``stamp`` is the number of actions the seat had made when the control was built; a
@@ -605,6 +608,10 @@ class SessionManager:
             if not game.is_listed(seat, action):
                 # only what the game lists reaches its rules (a slash command can build any dict)
                 raise SessionError("err.not_legal")
+            if expect_seq is not None and session.row.seq != expect_seq:
+                raise SessionError("err.stale")  # a bot decided on an older state
+            if not bots.is_bot(user_id):
+                bots.note_acted(session.row.settings, seat)  # stored with the move
             events = await self._commit(session, seat, user_id, action)
             events += await self._autoplay(session)
             self._drop_if_done(session)
@@ -643,6 +650,7 @@ class SessionManager:
                 await self.store.commit_deadlines(game_id, self._deadline_rows(session.deadlines))
                 return None
             meta = [{"type": "platform.timeout", "seat": seat}]
+            bots.note_missed(session.row.settings, seat)  # stored with the timeout move
             events = await self._commit(session, seat, None, action, meta=meta)
             events += await self._autoplay(session)
             self._drop_if_done(session)
@@ -664,9 +672,12 @@ class SessionManager:
                     users.remove(user_id)  # a team seat goes on with its other members
                     continue
                 row.settings.conceded = sorted({*(row.settings.conceded or []), seat})
+            for seat in seats:  # who left and how (issue 12: the stats count abandoned games)
+                votes.record_departure(row.settings.extra, user_id, seat, "conceded", self.clock())
             live_sides = {game.side_of(s) for s in range(len(row.seat_users or [])) if s not in session.conceded}
             if len(live_sides) <= 1:
                 row.settings.outcome = {"winners": sorted(live_sides), "draw": False, "conceded": True}
+                row.settings.extra["ending"] = "conceded"
                 await self.store.set_status(game_id, "finished", row.settings)
                 row.status = "finished"
             else:
@@ -678,20 +689,27 @@ class SessionManager:
         self.on_change(game_id)
         return session
 
-    async def abort(self, game_id: int) -> Session:
+    async def abort(self, game_id: int, by: int | None = None) -> Session:
         session = await self.get(game_id)
         async with session.lock:
             if session.row.status not in ("lobby", "running"):
                 raise SessionError("err.not_running")
-            await self.store.set_status(game_id, "aborted")
+            if session.row.status == "running" and session.broken is None:
+                votes.record_departure(session.row.settings.extra, by, None, "aborted", self.clock())
+                session.row.settings.extra["ending"] = "aborted"
+                await self.store.set_status(game_id, "aborted", session.row.settings)
+            else:
+                await self.store.set_status(game_id, "aborted")
             session.row.status = "aborted"
             self._forget(session)
+            self.on_end(session)
         self.on_change(game_id)
         return session
 
     def _drop_if_done(self, session: Session) -> None:
         if session.row.status in ("finished", "aborted"):
             self._forget(session)
+            self.on_end(session)
 
     # ---- helpers for the Discord layer ----------------------------------------------
     @staticmethod

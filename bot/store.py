@@ -94,6 +94,19 @@ MIGRATIONS: list[list[str]] = [
             since REAL NOT NULL
         )""",
     ],
+    # version 3 (issue 12): spectators following a game by DM, per-user choices (reminders by DM)
+    [
+        """CREATE TABLE followers (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            user_id INTEGER NOT NULL,
+            since REAL NOT NULL,
+            PRIMARY KEY (game_id, user_id)
+        )""",
+        """CREATE TABLE user_prefs (
+            user_id INTEGER PRIMARY KEY,
+            remind_dm INTEGER NOT NULL DEFAULT 0
+        )""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -638,3 +651,71 @@ class Store:
     async def dm_closed_users(self) -> set[int]:
         async with self.db.execute("SELECT user_id FROM dm_closed") as cur:
             return {r[0] for r in await cur.fetchall()}
+
+    # ---- issue 12: followers, per-user choices, a player's games, per-game deadline edits ------
+    async def set_following(self, game_id: int, user_id: int, on: bool) -> bool:
+        """Follow (or stop following) a game by DM; True when this changed anything."""
+        if on:
+            cur = await self.write("INSERT OR IGNORE INTO followers (game_id, user_id, since) VALUES (?, ?, ?)",
+                                   (game_id, user_id, time.time()))
+        else:
+            cur = await self.write("DELETE FROM followers WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        return cur.rowcount == 1
+
+    async def followers(self, game_id: int) -> list[int]:
+        async with self.db.execute(
+            "SELECT user_id FROM followers WHERE game_id = ? ORDER BY since, user_id", (game_id,)
+        ) as cur:
+            return [r[0] for r in await cur.fetchall()]
+
+    async def remind_dm(self, user_ids: Iterable[int]) -> set[int]:
+        """Those of ``user_ids`` who asked for their reminders by DM."""
+        ids = list(user_ids)
+        if not ids:
+            return set()
+        marks = ",".join("?" * len(ids))
+        async with self.db.execute(
+            f"SELECT user_id FROM user_prefs WHERE remind_dm = 1 AND user_id IN ({marks})", ids
+        ) as cur:
+            return {r[0] for r in await cur.fetchall()}
+
+    async def set_remind_dm(self, user_id: int, on: bool) -> None:
+        await self.write(
+            "INSERT INTO user_prefs (user_id, remind_dm) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET remind_dm = excluded.remind_dm",
+            (user_id, 1 if on else 0),
+        )
+
+    async def games_of_user(self, user_id: int) -> list[GameRow]:
+        """The unfinished games (lobbies included) ``user_id`` plays in, without states: a seat of a
+        running game or a place in a lobby. Scans only the open games (the partial ``games_open``
+        index), so its cost follows the number of unfinished games, not of all games ever played."""
+        async with self.db.execute(
+            "SELECT id, guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, seat_users,"
+            " seq, published_seq FROM games INDEXED BY games_open WHERE status IN ('lobby', 'running') AND ("
+            " EXISTS (SELECT 1 FROM json_each(games.lobby) WHERE json_extract(value, '$.user') = ?1)"
+            " OR EXISTS (SELECT 1 FROM json_each(games.seat_users) AS s, json_each(s.value) AS u"
+            "            WHERE u.value = ?1)) ORDER BY id",
+            (user_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [self._index_row(r, {}) for r in rows]
+
+    async def last_seq_of_seat(self, game_id: int, seat: int) -> int:
+        """The sequence number of ``seat``'s latest action (0: it has not acted yet)."""
+        async with self.db.execute(
+            "SELECT MAX(seq) FROM actions WHERE game_id = ? AND seat = ?", (game_id, seat)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def set_reminder(self, game_id: int, seat: int, remind_at: float | None) -> None:
+        """The seat's next reminder time (None: no more reminders for this deadline)."""
+        await self.write(
+            "UPDATE deadlines SET remind_at = ? WHERE game_id = ? AND seat = ?", (remind_at, game_id, seat)
+        )
+
+    async def save_settings(self, game_id: int, settings: GameSettings) -> None:
+        """Replace a game's settings only (a paused clock, a vote in progress)."""
+        await self.write("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
+                         (dumps(settings), time.time(), game_id))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import limits
+from bot import bots, limits
 from bot.custom_ids import LobbyId, OptionId, TeamId
 from bot.delivery import inert
 from bot.games.base import IllegalAction, Player, Rng
@@ -241,12 +241,13 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
         if teams and p.team is not None:
             team = " — " + cls.team_label(p.team, row.options, language)
         host = " 👑" if p.user == row.host_id else ""
-        lines.append(f"• <@{p.user}>{host}{team}")
+        lines.append(f"• {bots.mention(session, p.user)}{host}{team}")
     embed.add_field(name=t("lobby.players", language, n=len(row.lobby), min=low, max=high),
                     value="\n".join(lines) or "—", inline=False)
     opts = [f"{t(s.label_key, language)}: **{option_label(row.game, s.name, row.options.get(s.name), language)}**"
             for s in cls.option_specs()]
     opts.append(f"{t('lobby.deadline', language)}: **{deadline_text(row.settings.deadline_s or 0, language)}**")
+    opts.append(f"{t('bots.absent.label', language)}: **{bots.absent_text(row.settings, language)}**")
     embed.add_field(name=t("lobby.options", language), value="\n".join(opts), inline=False)
     if row.status == "lobby":
         if (refusal := start_refusal(session)) is not None:
@@ -262,6 +263,8 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
                                         custom_id=LobbyId(gid, "start").build(), row=0))
         view.add_item(discord.ui.Button(label=t("lobby.cancel", language), style=discord.ButtonStyle.danger,
                                         custom_id=LobbyId(gid, "cancel").build(), row=0))
+        view.add_item(discord.ui.Button(label=t("bots.lobby.button", language), style=discord.ButtonStyle.secondary,
+                                        custom_id=bots.lobby_id(gid), row=0))  # cogs/bots.py: add a bot
         next_row = 1
         if teams:
             view.add_item(discord.ui.Select(
@@ -286,7 +289,7 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
         seating = []
         for seat, users in enumerate(row.seat_users):
             side = game.side_name(game.side_of(seat), language) if game else str(seat + 1)
-            seating.append(f"{seat + 1}. {' '.join(f'<@{u}>' for u in users)} — {side}")
+            seating.append(f"{seat + 1}. {' '.join(bots.mention(session, u) for u in users)} — {side}")
         embed.add_field(name=t("lobby.seating", language), value="\n".join(seating), inline=False)
         embed.set_footer(text=t("lobby.started", language))
     else:
@@ -322,7 +325,9 @@ def status_text(session: Session, language: str) -> str:
             lines.append(f"{seat + 1}. {session.seat_name(seat)} — {game.side_name(game.side_of(seat), language)}"
                          f"{mark}{gone}")
         lines += game.status_lines(language)
-        if row.status == "running":
+        if row.status == "running" and row.settings.extra.get("paused_at") is not None:
+            lines.append(t("lifecycle.status.paused_line", language, ts=int(row.settings.extra["paused_at"])))
+        elif row.status == "running":
             for seat, timer in sorted(session.deadlines.items()):
                 lines.append(t("status.seat_deadline", language, name=session.seat_name(seat), ts=int(timer.due_at)))
     elif row.status == "lobby":

@@ -205,7 +205,7 @@ class ControlsCog(commands.Cog):
     # ---- confirmations and moderation ------------------------------------------------
     async def confirm_abort(self, interaction: discord.Interaction, session: Session, control: AbortId) -> None:
         check_moderator(interaction, session)
-        await self.bot.sessions.abort(session.id)
+        await self.bot.sessions.abort(session.id, by=interaction.user.id)
         language = session.row.lang
         await edit(interaction, content="✅ " + t("confirm.aborted", lang(interaction)), view=None)
         await self.bot.publisher.post(

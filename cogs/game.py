@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import limits
+from bot import bots, limits
 from bot.app import TabletopBot
 from bot.cooldown import Cooldown, wait_text
 from bot.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
@@ -19,6 +19,7 @@ from bot.games.base import ADMIN, IllegalAction
 from bot.games.registry import GAMES, available, game_class
 from bot.i18n import t
 from bot.panels import admin_hash, build_panel
+from bot.reminders import PRESETS
 from bot.sessions import Session, SessionError
 from cogs.common import (
     apologise,
@@ -135,19 +136,31 @@ class GameCog(commands.Cog):
         game=_("Which game", key="cmd.new.game"),
         options=_("Options, e.g. lines=2 layout=shuffled (also adjustable in the lobby)", key="cmd.new.options"),
         deadline_hours=_("Turn deadline in hours (0 = none)", key="cmd.new.deadline"),
+        pace=_("Pace: live (2 min), casual (12 h), slow (48 h); else deadline_hours", key="cmd.new.pace"),
     )
-    @app_commands.choices(game=game_choices())
+    @app_commands.choices(game=game_choices(), pace=[
+        app_commands.Choice(name=_(t(f"lifecycle.pace.{k}", "en"), key=f"lifecycle.pace.{k}"), value=k)
+        for k in PRESETS])
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                   options: app_commands.Range[str, 1, MAX_OPTIONS_TEXT] | None = None,
-                  deadline_hours: app_commands.Range[float, 0, MAX_DEADLINE_HOURS] = 0.0) -> None:
+                  deadline_hours: app_commands.Range[float, 0, MAX_DEADLINE_HOURS] = 0.0,
+                  pace: app_commands.Choice[str] | None = None) -> None:
         try:
             if game.value not in available():
                 raise SessionError("err.unknown_game", game=game.value)
-            parsed = self.bot.sessions.parse_options(game_class(game.value), options or "")
+            try:  # absent=bot|drop absent_after=N are the platform's (bot.bots), the rest the game's
+                rest, absent = bots.split_options(options or "")
+            except ValueError as bad:
+                raise SessionError("err.bad_option", name=str(bad).partition("=")[0],
+                                   value=str(bad).partition("=")[2]) from bad
+            parsed = self.bot.sessions.parse_options(game_class(game.value), rest)
             session = await self.bot.sessions.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host=user_info(interaction),
-                game_key=game.value, options=parsed, deadline_s=int(round(deadline_hours * 3600)),
+                game_key=game.value, options=parsed, deadline_s=PRESETS[pace.value] if pace else int(round(deadline_hours * 3600)),
             )
+            if absent:
+                await bots.set_absent(self.bot.sessions, session.id, interaction.user.id, mode=absent.get("absent"),
+                                      after=absent.get("absent_after"))
         except SessionError as exc:
             await refuse(interaction, exc)
             return
@@ -214,13 +227,18 @@ class GameCog(commands.Cog):
             return
         language = lang(interaction)
         lines: list[str] = []
+        seat_changes = bots.seat_log_lines(session, language)  # takeovers and reclaims, at their seq
         for record in await self.bot.store.actions(session.id, 0, limit=40):
+            while seat_changes and seat_changes[0][0] < record.seq:
+                lines.append(f"`{seat_changes[0][0]:>3}` {seat_changes.pop(0)[1]}")
+            by = bots.played_by(session, record.user_id, language)  # a bot's move names the bot
             for event in record.events:
                 if "to" in event or str(event.get("type", "")).startswith("platform."):
                     continue
                 text = session.game.event_text(event, language)
                 if text:
-                    lines.append(f"`{record.seq:>3}` {text}")
+                    lines.append(f"`{record.seq:>3}` {text}{by}")
+        lines += [f"`{seq:>3}` {text}" for seq, text in seat_changes]
         body = limits.tail_lines(lines[-25:], limits.CONTENT - 100) or t("log.empty", language)
         await reply(interaction, body)
 

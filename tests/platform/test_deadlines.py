@@ -157,7 +157,7 @@ class RecordingPublisher:
     def __init__(self) -> None:
         self.reminded: list[tuple[int, int]] = []
 
-    async def remind(self, game_id: int, seat: int) -> None:
+    async def remind(self, game_id: int, seat: int, kind: str | None = None) -> None:
         self.reminded.append((game_id, seat))
 
     def request(self, game_id: int) -> None:
