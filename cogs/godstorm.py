@@ -24,7 +24,7 @@ from bot import limits
 from bot.app import TabletopBot
 from bot.games.base import Action, Event, Game, IllegalAction
 from bot.games.registry import available
-from bot.i18n import LANGS, t
+from bot.i18n import LANGS, sort_key, t
 from bot.panels import build_panel
 from bot.sessions import Session, SessionError
 from cogs.common import defer, lang, refuse, reply
@@ -114,11 +114,13 @@ def _matches(current: str, *texts: str) -> bool:
 
 def place_choices(game: Game | None, ids: list[str], current: str, language: str,
                   labeller: Callable[[Game, str, str], str] = label) -> Choices:
+    """Suggestions in alphabetical order of the caller's language (issue 13: Russian lists were
+    in the order of the English ids)."""
     out: Choices = []
     if game is None:
         return out
-    for where in ids:
-        text = labeller(game, where, language)
+    labelled = [(labeller(game, where, language), where) for where in ids]
+    for text, where in sorted(labelled, key=lambda pair: sort_key(pair[0], language)):
         if _matches(current, text, where):
             out.append(app_commands.Choice(name=limits.option_label(text), value=where))
     return out[:MAX_CHOICES]
