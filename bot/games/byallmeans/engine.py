@@ -290,7 +290,7 @@ def symbol_sources(s: State, seat: int) -> list[str]:
     ``f:uid:sym`` (an active symbol on a field object the seat controls). The lilac one never counts."""
     p = s.players[seat]
     out = [f"h:{u}:{sym}" for u in sorted(p.hand) for sym in sorted(set(rules.card_of(s, u).symbols))]
-    out += [f"b:{b.uid}:{sym}" for b in p.buffer for sym in sorted(set(b.symbols))]
+    out += [f"b:{b.uid}:{sym}" for b in sorted(p.buffer, key=lambda x: x.uid) for sym in sorted(set(b.symbols))]
     out += [f"f:{o.uid}:{sym}" for _, o in rules.field_objects(s) if o.owner == seat for sym in sorted(set(o.symbols))]
     # «Активные символы на этих Агентах считаются общими и могут быть использованы обоими игроками.»
     out += [f"f:{twin.uid}:{sym}" for _, mine in rules.agents(s, seat) for _, twin in rules.doubles(s, mine)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import Action, Arrangement, Event, Game, IllegalAction, Player, Rng, state_text
-from bot.games.byallmeans import data, effects, phases
+from bot.games.byallmeans import data, decks, effects, phases
 from bot.games.byallmeans.state import CELLS, Cell, PlayerState, State
 from bot.games.byallmeans.view import View, build
 from bot.i18n import t
@@ -32,15 +32,16 @@ class ByAllMeans(Game):
             raise IllegalAction("bam.err.players")
         users = [p.user_id for p in players]
         rng.shuffle(users)
-        return Arrangement(seat_users=[[u] for u in users], seat_info=[{}, {}])
+        return Arrangement(seat_users=[[u] for u in users], seat_info=seat_decks(options, rng))
 
     @classmethod
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> ByAllMeans:
-        """Each seat's deck comes from ``seat_info[i]["deck"]`` (card codes; validated unless the options
-        say ``"dev_decks": True``) or else the starter development deck.
+        """Each seat's deck comes from ``seat_info[i]["deck"]``: a preset id, a list of card codes or deck-list
+        text (:func:`decks.resolve`, validated), else the 17-card development deck of the rule tests.
 
         «Каждый игрок перемешивает свою колоду и раскладывает в случайном порядке на два архива. В
-        дополнительном архиве 15 карт, в основном 25.»
+        дополнительном архиве 15 карт, в основном 25.» The uids are given after the shuffle, so a uid says
+        where a card was dealt and nothing about which card it is (a face-down graffigent stays secret).
         """
         if len(seat_info) != 2:
             raise IllegalAction("bam.err.players")
@@ -48,17 +49,13 @@ class ByAllMeans(Game):
         cards: dict[str, str] = {}
         players = []
         for seat, info in enumerate(seat_info):
-            deck = list(info.get("deck") or data.starter_deck())
-            problems = data.deck_problems(deck)
-            if problems and not options.get("dev_decks", "deck" not in info):
-                key, params = problems[0]
-                raise IllegalAction(key, **params)
+            deck = decks.resolve(info["deck"]) if info.get("deck") else data.starter_deck()
+            rng.shuffle(deck)
             uids = []
             for i, code in enumerate(deck):
                 uid = f"{seat}.{i}"
                 cards[uid] = code
                 uids.append(uid)
-            rng.shuffle(uids)
             players.append(PlayerState(main=uids[:data.MAIN_ARCHIVE], extra=uids[data.MAIN_ARCHIVE:]))
         state = State(cards=cards, players=players, field=[Cell() for _ in range(CELLS)], rng=rng)
         return cls(state)
@@ -198,6 +195,20 @@ class ByAllMeans(Game):
         if waiting is not None and waiting[0] == seat:
             return t("bam.prompt.choose", lang)
         return t(f"bam.prompt.{self.s.phase}", lang)
+
+
+def seat_decks(options: dict[str, Any], rng: Rng) -> list[dict[str, Any]]:
+    """The seats' decks from the lobby options: ``decks`` (a list of two entries, each a preset id, a code
+    list or deck-list text; ``"random"`` or a missing entry draws a preset), or ``deck`` for both seats.
+    Validated here, so a bad deck is refused before the game starts."""
+    chosen = options.get("decks") or [options.get("deck", "random")] * 2
+    names = sorted(decks.presets())
+    out: list[dict[str, Any]] = []
+    for entry in list(chosen)[:2] + ["random"] * (2 - len(chosen)):
+        deck = names[rng.randint(0, len(names) - 1)] if entry in (None, "", "random") else entry
+        decks.resolve(deck)
+        out.append({"deck": deck})
+    return out
 
 
 def card_name(code: str, lang: str) -> str:
