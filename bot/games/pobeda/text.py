@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.pobeda.data import card_kind, events
-from bot.i18n import plural_form, t, tn  # noqa: F401  (plural_form re-exported for callers)
+from bot.i18n import Named, plural_form, t, tn  # noqa: F401  (plural_form re-exported for callers)
 
 SIDE_COLOUR_KEYS = ("red", "blue", "green")
 """The i18n key of each side's colour (``pobeda.colour.<key>``); ``render/pobeda.py`` holds the pixels."""
@@ -45,11 +45,12 @@ def colour_name(side: int, lang: str) -> str:
     return t(f"pobeda.colour.{SIDE_COLOUR_KEYS[side]}", lang)
 
 
-def side_name(side: int, team_game: bool, lang: str) -> str:
-    """``Красные`` alone, or ``Команда красных`` in a team game."""
+def side_name(side: int, team_game: bool, lang: str) -> Named:
+    """``Красные`` alone (plural), or ``Команда «Красные»`` in a team game (one team: feminine in
+    Russian, singular in English); texts agree with it through ``{side:select:...}``."""
     if team_game:
-        return t("pobeda.team_name", lang, colour=colour_name(side, lang))
-    return colour_name(side, lang)
+        return Named(t("pobeda.team_name", lang, colour=colour_name(side, lang)), "f")
+    return Named(colour_name(side, lang), "pl")
 
 
 def seat_label(seat: int, lang: str) -> str:
