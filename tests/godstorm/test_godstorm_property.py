@@ -19,7 +19,10 @@ def _check_board(g: Godstorm) -> None:
     dealt = s.phase not in ("setup", "pantheon", "claim")
     for tid, v in s.terr.items():
         if tid != move_to and dealt:
-            assert v.owner is not None and v.armies >= 1, tid
+            # a miracle may destroy every army of a territory (rulebook: "Возможно, что карта чуда может
+            # уничтожить все войска на территории"); it is then held by nobody
+            emptied = s.mir is not None and v.owner is None and v.armies == 0 and not v.gods
+            assert emptied or (v.owner is not None and v.armies >= 1), tid
         if v.gods:
             assert v.owner is not None and v.owner >= 0 and not v.plague
     for sp, u in s.uw.items():

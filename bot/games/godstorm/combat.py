@@ -57,7 +57,7 @@ class CombatMixin(Core):
             if avail < 1:
                 continue
             for dst in self._targets(seat, src):
-                if dst in s.uw and s.uw[dst].owner is None:
+                if self._loc(dst).owner is None:
                     out.append({"type": "attack", "from": src, "to": dst, "dice": 1})
                     continue
                 for d in range(1, min(3, avail) + 1):
@@ -93,13 +93,19 @@ class CombatMixin(Core):
         src, dst, dice = self._check_attack(seat, a)
         s = self.s
         s.last = Arrow(src, dst)
-        if dst in s.uw and s.uw[dst].owner is None:
+        if self._loc(dst).owner is None:
             if dice != 1:
                 raise self._refuse("bad_dice")
             self._emit("advance", seat=seat, frm=src, dst=dst)
             self._begin_move(seat, src, dst, 1)
             return
-        self._sky_window(seat, src, dst)
+        if self._sky_window(seat, src, dst, dice, None):
+            return
+        self._fight(seat, src, dst, dice)
+
+    def _fight(self, seat: int, src: str, dst: str, dice: int) -> None:
+        """A declared attack: the godswar when both sides have gods, else one roll of the armies."""
+        s = self.s
         if self._godswar_due(src, dst):
             s.battle = battle = Battle(src, dst, dice)
             self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s.terr[dst].owner)
@@ -114,10 +120,15 @@ class CombatMixin(Core):
         s = self.s
         if stop is None or stop < 0:
             raise self._refuse("bad_count")
-        if self._godswar_due(src, dst) or (dst in s.uw and s.uw[dst].owner is None):
+        if self._godswar_due(src, dst) or self._loc(dst).owner is None:
             raise self._refuse("godswar_first")
         s.last = Arrow(src, dst)
-        self._sky_window(seat, src, dst)
+        if self._sky_window(seat, src, dst, dice, stop):
+            return
+        self._fight_until(seat, src, dst, dice, stop)
+
+    def _fight_until(self, seat: int, src: str, dst: str, dice: int, stop: int) -> None:
+        """Roll again and again (at least once) until the target falls or ``stop`` armies are left."""
         for i in range(MAX_AUTO_ROLLS):
             avail = self._available(seat, src)
             left = avail if src == HEAVEN else avail + 1
@@ -127,8 +138,10 @@ class CombatMixin(Core):
                 break
         self._settle()
 
-    def _sky_window(self, seat: int, src: str, dst: str) -> None:
-        """Hook: the defender may answer an attack declaration with Sky cards (next issue)."""
+    def _sky_window(self, seat: int, src: str, dst: str, dice: int, until: int | None) -> bool:
+        """Hook: True when the defender may first answer the declared attack with Sky cards (the attack then
+        waits in a response window; ``miracles.py``)."""
+        return False
 
     # ---- godswar ------------------------------------------------------------------------
     def _battle_actor(self) -> int | None:
@@ -190,8 +203,8 @@ class CombatMixin(Core):
         att_gods, def_gods = list(src.gods), list(dst.gods)
         na = 3 + ("sky" in att_gods) + self.altars_of(seat)
         nd = 3 + ("sky" in def_gods) + (self.altars_of(dfd) if dfd != NEUTRAL else 0)
-        a = roll(self.rng, na, "magic" in att_gods)
-        d = roll(self.rng, nd, "magic" in def_gods or dst.temple)
+        a = roll(self.rng, na, "magic" in att_gods or self._godswar_reroll(seat))
+        d = roll(self.rng, nd, "magic" in def_gods or dst.temple or self._godswar_reroll(dfd))
         ta = sum(a) + src.armies - 1 + self._godswar_bonus(seat)
         td = sum(d) + dst.armies + (self._godswar_bonus(dfd) if dfd != NEUTRAL else 0)
         att_wins = ta > td or (ta == td and "war" in att_gods)
@@ -233,6 +246,8 @@ class CombatMixin(Core):
         a = roll(self.rng, dice, "magic" in att_gods)
         d = roll(self.rng, min(2, target.armies), "magic" in def_gods or temple)
         al, dl = compare(a, d, "war" in att_gods)
+        if land is not None:
+            dl = self._spare_defenders(dfd, dl)
         self._add_src(seat, src, -al)
         target.armies -= dl
         self._casualties(seat, al, to_reserve=not earth)

@@ -151,8 +151,27 @@ class Core:
         return 0
 
     def _godswar_bonus(self, seat: int) -> int:
-        """Added to a side's godswar total (Hammer of Thor +3, Fire Sears the Sky +4): next issue."""
+        """Added to a side's godswar total (Hammer of Thor +3, Fire Sears the Sky +4): ``miracles.py``."""
         return 0
+
+    def _godswar_reroll(self, seat: int) -> bool:
+        """Whether the side re-rolls its 1s in godswar (Gungnir): ``miracles.py``."""
+        return False
+
+    def _spare_defenders(self, owner: int, losses: int) -> int:
+        """Defending losses after the Tree of Life (faith instead of armies): ``miracles.py``."""
+        return losses
+
+    def _crypt_revive(self, seat: int) -> int:
+        """Armies a crypt sends to a temple (2 with the Scales of Osiris): ``miracles.py``."""
+        return 1
+
+    def neighbours(self, tid: str) -> tuple[str, ...]:
+        """A territory's links now (sunken Atlantis and the maelstrom cut some: ``miracles.py``)."""
+        return board.NEIGHBOURS[tid]
+
+    def connected(self, start: str, owned: set[str]) -> set[str]:
+        return board.connected(start, owned)
 
     # ---- refusal ------------------------------------------------------------------------
     @staticmethod

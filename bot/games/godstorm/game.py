@@ -11,6 +11,7 @@ from bot.games.godstorm import board, data
 from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
+from bot.games.godstorm.miracles import ANSWER_WINDOWS, DEFAULT_ANSWER_S, MiracleMixin, new_miracle_state
 from bot.games.godstorm.setup import SetupMixin, fresh_state
 from bot.games.godstorm.state import State
 from bot.games.godstorm.text import TextMixin
@@ -23,9 +24,25 @@ from bot.i18n import t
 RULESETS = ("godstorm", "classic")
 PLACEMENTS = ("random", "choose")
 
-class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
+class Godstorm(MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
     key = "godstorm"
     free_keys = frozenset({"count", "stop_at"})  # the lists offer a few counts; apply takes any
+    STATE_VERSION = 2  # 2: the played miracle cards (``State.mir``, option ``miracles``)
+
+    @classmethod
+    def migrate_state(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """Version 1 had no playable miracle cards: such a state is a version-2 state without ``miracles``
+        (the cards stay counted face down, as they were), so it loads unchanged."""
+        if from_version == 1:
+            return data
+        return super().migrate_state(data, from_version)
+
+    @classmethod
+    def migrate_options(cls, options: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """Games started before version 2 keep their miracle cards unplayable (replays rebuild them so)."""
+        if from_version < 2 and "miracles" not in options:
+            return {**options, "miracles": "off"}
+        return options
 
     def __init__(self, state: State) -> None:
         self.s = state
@@ -41,6 +58,10 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
             OptionSpec("placement", "godstorm.opt.placement",
                        (("random", "godstorm.opt.placement.random"), ("choose", "godstorm.opt.placement.choose")),
                        "random"),
+            OptionSpec("miracles", "godstorm.opt.miracles",
+                       (("on", "godstorm.opt.miracles.on"), ("off", "godstorm.opt.miracles.off")), "on"),
+            OptionSpec("answer_window", "godstorm.opt.answer_window",
+                       tuple((n, f"godstorm.opt.answer_window.{n}") for n in ANSWER_WINDOWS), DEFAULT_ANSWER_S),
         ]
 
     @classmethod
@@ -59,7 +80,8 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
     @classmethod
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> Godstorm:
         opts = {**cls.default_options(), **(options or {})}
-        if opts["ruleset"] not in RULESETS or opts["placement"] not in PLACEMENTS:
+        if (opts["ruleset"] not in RULESETS or opts["placement"] not in PLACEMENTS
+                or opts.get("miracles", "on") not in ("on", "off") or opts.get("answer_window") not in ANSWER_WINDOWS):
             raise cls._refuse("bad_option")
         n = len(seat_info)
         lo, hi = cls.player_range(opts)
@@ -71,6 +93,8 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
             game.rng.shuffle(deck)
             game.s.tdeck = deck
         game._setup_begin()
+        if opts["ruleset"] == "godstorm" and opts.get("miracles", "on") == "on":
+            game.s.mir = new_miracle_state(n, game.rng, int(opts["answer_window"]))
         game._ev = []
         return game
 
@@ -85,6 +109,10 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         if phase == "setup_place" and s.neutral_due:
             return "setup_neutral"
         if phase == "turn":
+            if s.mir is not None and s.mir.windows:
+                return "answer"
+            if s.mir is not None and s.mir.pick is not None:
+                return "pick_card"
             if s.battle is not None:
                 return "battle"
             if s.move is not None:
@@ -140,6 +168,11 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         if not legal:
             return None
         phase = s.phase
+        key = self.decision()
+        if key == "answer":
+            return {"type": "no_answer"}
+        if key == "pick_card":
+            return legal[0]
         if phase == "bid":
             return {"type": "bid", "faith": 0}
         if phase == "setup_place" and not s.neutral_due:
@@ -152,6 +185,12 @@ class Godstorm(EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
         if phase == "turn" and s.battle is not None and {"type": "retreat"} in legal:
             return {"type": "retreat"}
         return legal[0]
+
+    def forced_timeout(self) -> int | None:
+        """A response window (Sky answer, Aegis) lasts the game's ``answer_window`` whatever the deadline option."""
+        if self.decision() == "answer" and self.s.mir is not None:
+            return self.s.mir.answer_s
+        return None
 
     def is_simultaneous(self) -> bool:
         return self.s.phase == "bid"
@@ -225,7 +264,16 @@ DECISIONS: dict[str, Decision] = {
         "end_step": Godstorm._act_end_step,
         "end_attacks": Godstorm._act_end_step,
         "end_turn": Godstorm._act_end_turn,
+        "play_card": Godstorm._act_play_card,
+        "book_of_the_dead": Godstorm._act_book,
+        "answer_pref": Godstorm._act_answer_pref,
     }),
+    # miracle cards: a response window (the defender's Sky answer to a declared attack, or a holder of the
+    # Aegis answering a card just played), and the card taken after Visions Become Real
+    "answer": Decision(Godstorm.window_actors, Godstorm.window_legal, {
+        "play_card": Godstorm._act_play_card, "no_answer": Godstorm._act_no_answer,
+        "cancel_card": Godstorm._act_cancel_card, "answer_pref": Godstorm._act_answer_pref}),
+    "pick_card": Decision(Godstorm.pick_actors, Godstorm.pick_legal, {"take_card": Godstorm._act_take_card}),
     # inside a turn: a battle in progress (the attacker, then the defender, may call a champion god or
     # the attacker retreats), and the armies a won battle lets move in
     "battle": Decision(Godstorm._battle_actors, Godstorm._battle_legal,

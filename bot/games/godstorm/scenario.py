@@ -26,9 +26,10 @@ class ScriptedRng(Rng):
 
 
 def scenario(players: int = 3, ruleset: str = "godstorm", step: str = "invade", filler: int | None = None,
-             filler_armies: int = 1) -> Godstorm:
-    """A running turn of seat 0 at ``step`` with every territory held by ``filler`` (default: the last seat)."""
-    g = Godstorm.new([{} for _ in range(players)], {"ruleset": ruleset}, 1)
+             filler_armies: int = 1, miracles: bool = False) -> Godstorm:
+    """A running turn of seat 0 at ``step`` with every territory held by ``filler`` (default: the last seat).
+    ``miracles``: the cards are played (fresh shuffled piles, empty hands); otherwise only counted."""
+    g = Godstorm.new([{} for _ in range(players)], {"ruleset": ruleset, "miracles": "on" if miracles else "off"}, 1)
     s = g.s
     owner = players - 1 if filler is None else filler
     for tid in s.terr:

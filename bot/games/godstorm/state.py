@@ -185,6 +185,83 @@ class TurnFlags:
 
 
 @dataclass(slots=True)
+class Window:
+    """A response window (rules-layer decision): ``seats`` may still answer, the first one is asked now.
+
+    ``kind`` ``"sky"``: an attack ``src``→``dst`` declared with ``dice`` (``until``: the ``attack_until``
+    stop, None for one roll) waits for the defender's Sky cards. ``kind`` ``"aegis"``: the miracle card
+    ``card`` played by ``by`` with ``args`` waits for a holder of the Aegis to cancel it."""
+
+    kind: str
+    seats: list[int]
+    src: str | None = None
+    dst: str | None = None
+    dice: int = 0
+    until: int | None = None
+    card: str | None = None
+    by: int | None = None
+    args: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "seats": list(self.seats), "from": self.src, "to": self.dst, "dice": self.dice,
+                "until": self.until, "card": self.card, "by": self.by, "args": json_copy(self.args)}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> Window:
+        return cls(d["kind"], list(d["seats"]), d["from"], d["to"], d["dice"], d["until"], d["card"], d["by"],
+                   json_copy(d["args"]))
+
+
+@dataclass(slots=True)
+class MiracleState:
+    """The miracle cards when they are played (option ``miracles`` on; None: the cards are only counted).
+
+    Card instances are ``"<card id>.<copy>"`` (``data/godstorm/miracles.json``). Every card is in exactly one
+    place: a pile (``piles``, drawn from the front), a hand (``hands``), bought but not read yet
+    (``unread``), in play as a relic (``relics``) or out of the game (``gone``)."""
+
+    piles: dict[str, list[str]]
+    hands: list[list[str]]
+    unread: list[list[str]]
+    relics: list[list[str]]
+    gone: list[str]
+    never: list[bool]
+    """Each seat's standing "never answer" preference."""
+    answer_s: int
+    """Seconds a response window stays open (the game option ``answer_window``)."""
+    sunk: bool = False
+    maelstrom: list[str] | None = None
+    bonus: dict[str, int] = field(default_factory=dict)
+    """Godswar bonus this turn by seat (Fire Sears the Sky)."""
+    sacred: list[str] = field(default_factory=list)
+    invasion: list[str] | None = None
+    """The invasion already answered this turn (``[src, dst]``): its next rolls open no window."""
+    book: bool = False
+    forced: str | None = None
+    """Pandora's Box: the Death card the current player must play now."""
+    pick: JSON | None = None
+    """Visions Become Real: ``{"seat": player, "from": looked-at seat}`` waiting for the card taken."""
+    windows: list[Window] = field(default_factory=list)
+
+    def to_json(self) -> JSON:
+        return {"piles": {k: list(v) for k, v in self.piles.items()}, "hands": [list(h) for h in self.hands],
+                "unread": [list(h) for h in self.unread], "relics": [list(h) for h in self.relics],
+                "gone": list(self.gone), "never": list(self.never), "answer_s": self.answer_s, "sunk": self.sunk,
+                "maelstrom": None if self.maelstrom is None else list(self.maelstrom), "bonus": dict(self.bonus),
+                "sacred": list(self.sacred), "invasion": None if self.invasion is None else list(self.invasion),
+                "book": self.book, "forced": self.forced, "pick": json_copy(self.pick),
+                "windows": [w.to_json() for w in self.windows]}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> MiracleState:
+        return cls({k: list(v) for k, v in d["piles"].items()}, [list(h) for h in d["hands"]],
+                   [list(h) for h in d["unread"]], [list(h) for h in d["relics"]], list(d["gone"]), list(d["never"]),
+                   d["answer_s"], d["sunk"], None if d["maelstrom"] is None else list(d["maelstrom"]),
+                   dict(d["bonus"]), list(d["sacred"]), None if d["invasion"] is None else list(d["invasion"]),
+                   d["book"], d["forced"], json_copy(d["pick"]), [Window.from_json(w) for w in d["windows"]])
+
+
+@dataclass(slots=True)
 class State:
     """The whole game. ``rng`` is opaque here: it is stored through ``Rng.to_json``/``Rng.from_json``."""
 
@@ -224,9 +301,11 @@ class State:
     positions: dict[str, int]
     """Chosen turn-order position by seat (the keys are seat numbers as strings, as in the JSON)."""
     outcome: JSON | None
+    mir: MiracleState | None = None
+    """The played miracle cards (None: a game without them, stored exactly as before they existed)."""
 
     def to_json(self) -> JSON:
-        return {
+        out = {
             "ruleset": self.ruleset,
             "placement": self.placement,
             "seed": self.seed,
@@ -258,6 +337,9 @@ class State:
             "positions": dict(self.positions),
             "outcome": json_copy(self.outcome),
         }
+        if self.mir is not None:
+            out["miracles"] = self.mir.to_json()
+        return out
 
     @classmethod
     def from_json(cls, d: JSON) -> State:
@@ -292,6 +374,7 @@ class State:
             pick_queue=list(d["pick_queue"]),
             positions=dict(d["positions"]),
             outcome=json_copy(d["outcome"]),
+            mir=MiracleState.from_json(d["miracles"]) if d.get("miracles") is not None else None,
         )
 
 

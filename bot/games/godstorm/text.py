@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.base import Action, Event
-from bot.games.godstorm import board, data
+from bot.games.godstorm import board, data, miracle_text
 from bot.games.godstorm.core import NEUTRAL, Core
 from bot.games.godstorm.state import Territory
 from bot.games.godstorm.turn import set_value
@@ -67,6 +67,8 @@ class TextMixin(Core):
     def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
         a = action
         kind = a.get("type", "")
+        if kind in miracle_text.MIRACLE_ACTIONS:
+            return miracle_text.action_path(self, seat, a, lang)
         L = lambda key, **kw: t("godstorm.act." + key, lang, **kw)  # noqa: E731
         many = self.owned_count(seat) > GROUP_OVER if 0 <= seat < len(self.s.players) else False
         if kind == "pick_pantheon":
@@ -150,6 +152,8 @@ class TextMixin(Core):
         kind = e.get("type")
         who = lambda k="seat": self._who(e.get(k), lang)  # noqa: E731
         key = f"godstorm.evt.{kind}"
+        if kind in miracle_text.MIRACLE_EVENTS:
+            return miracle_text.event_text(self, e, lang)
         if kind == "plague_set":
             return t(key, lang, where=", ".join(tname(x, lang) for x in e["territories"]))
         if kind == "order_roll":
@@ -273,6 +277,8 @@ class TextMixin(Core):
         parts: list[str] = []
         if not self.godstorm and p.tcards:
             parts.append(t("godstorm.private.hand", lang, cards=", ".join(self._card_label(c, lang) for c in p.tcards)))
+        if s.mir is not None:
+            parts.append(miracle_text.hand_text(self, seat, lang))
         if s.phase == "bid" and p.bid is not None:
             parts.append(t("godstorm.private.bid", lang, n=p.bid))
         return "\n".join(parts)
@@ -283,6 +289,9 @@ class TextMixin(Core):
             return ""
         phase = s.phase
         if phase == "turn":
+            card_prompt = miracle_text.prompt(self, seat, lang)
+            if card_prompt is not None:
+                return card_prompt
             if s.battle is not None:
                 return t("godstorm.prompt.champion", lang)
             if s.move is not None:

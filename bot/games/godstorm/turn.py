@@ -230,8 +230,9 @@ class TurnMixin(Core):
             raise self._refuse("bad_crypt")
         if t not in s.terr or s.terr[t].owner != seat or not s.terr[t].temple:
             raise self._refuse("bad_territory")
-        u.armies -= 1
-        s.terr[t].armies += 1
+        n = min(self._crypt_revive(seat), u.armies - 1)
+        u.armies -= n
+        s.terr[t].armies += n
         s.turn.crypts_used.append(sp)
         self._emit("resurrected", seat=seat, space=sp, territory=t)
         self._settle()
@@ -385,7 +386,7 @@ class TurnMixin(Core):
             movable = v.armies - 1
             if movable <= 0 and not (self.godstorm and v.gods):
                 continue
-            targets = board.connected(a, owned) if self.godstorm else {n for n in board.NEIGHBOURS[a] if n in owned}
+            targets = self.connected(a, owned) if self.godstorm else {n for n in board.NEIGHBOURS[a] if n in owned}
             for b in sorted(targets):
                 out += [{"type": "fortify", "from": a, "to": b, "count": c, "gods": []} for c in small_counts(movable)]
                 if self.godstorm and v.gods and not s.terr[b].plague:
@@ -401,7 +402,7 @@ class TurnMixin(Core):
         owned = self.owned(seat)
         if src not in owned or dst not in owned or src == dst:
             raise self._refuse("bad_territory")
-        ok_path = dst in board.connected(src, owned) if self.godstorm else dst in board.NEIGHBOURS[src]
+        ok_path = dst in self.connected(src, owned) if self.godstorm else dst in board.NEIGHBOURS[src]
         if not ok_path:
             raise self._refuse("no_path")
         v = s.terr[src]
