@@ -36,6 +36,10 @@ CUSTOM_ID = 100
 ROWS = 5
 ROW_WIDTH = 5
 """Components per action row (buttons); a select fills a row on its own."""
+UPLOAD = 10 * 1024 * 1024
+"""Bytes of attachments a bot may send in a server without boosts (Discord's limit since 2024)."""
+ANIMATION = 8 * 1024 * 1024
+"""Our own cap for an animated board history: under :data:`UPLOAD` with room for the message."""
 ECHO = 60
 """How much of a user's own text a refusal may quote back."""
 

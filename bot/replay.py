@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.base import RNG_VERSION, Game, rng_version
@@ -29,6 +30,139 @@ def replay(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, An
             seat, action = (entry.seat, entry.action) if isinstance(entry, ActionRow) else entry
             game.apply(seat, action)
     return game
+
+
+MOMENTS = frozenset({"game_over", "turn_end", "epoch_start", "godswar_start", "round", "line", "lines",
+                     "conquered_capital", "report"})
+"""Event types that make a moment of the animated history even when the turn does not pass."""
+SECRET_MARK = "🔓"
+
+
+@dataclass
+class Step:
+    """One logged action as the replay tells it: everything that happened, hidden parts included."""
+
+    seq: int
+    seat: int
+    lines: list[str]
+    moment: int
+    """Worth a frame of the animated history: 2 for an event in :data:`MOMENTS` (a turn's end, an
+    epoch, a line, the end), 1 when the actors changed, 0 otherwise."""
+
+
+@dataclass
+class History:
+    """A finished game told from its start with nothing hidden (only for games that have ended)."""
+
+    opening: list[str]
+    """Each seat's private information at the start (hands dealt, secret roles)."""
+    steps: list[Step]
+    closing: list[str]
+    """Each seat's private information at the end (cards never played)."""
+    frames: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """(seq, public view) at the start and at the moments, at most the frame cap (see :func:`pick_moments`)."""
+
+
+def _private_lines(game: Game, names: list[str], lang: str) -> list[str]:
+    out = []
+    for seat, name in enumerate(names):
+        text = game.private_text(seat, lang).strip()
+        if text:
+            out.append(f"{SECRET_MARK} **{name}**\n{text}")
+    return out
+
+
+def thin(indices: list[int], cap: int) -> list[int]:
+    """At most ``cap`` of ``indices``, evenly spread, always keeping the first and the last."""
+    if cap <= 0:
+        return []
+    if len(indices) <= cap:
+        return list(indices)
+    if cap == 1:
+        return [indices[-1]]
+    step = (len(indices) - 1) / (cap - 1)
+    return sorted({indices[round(i * step)] for i in range(cap)})
+
+
+def pick_moments(levels: list[int], cap: int) -> list[int]:
+    """Indices of at most ``cap`` steps to draw: the last step always, then the major moments
+    (level 2; thinned evenly if too many), then minor ones (level 1) spread evenly in the room left."""
+    if cap <= 0 or not levels:
+        return []
+    last = len(levels) - 1
+    major = [i for i, m in enumerate(levels) if m >= 2 and i != last]
+    minor = [i for i, m in enumerate(levels) if m == 1 and i != last]
+    chosen = set(thin(major, cap - 1))
+    room = cap - 1 - len(chosen)
+    chosen |= set(thin(minor, room)) if room > 0 else set()
+    return sorted(chosen | {last})
+
+
+def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int,
+            actions: list[ActionRow], *, names: list[str], lang: str, rng: int = RNG_VERSION,
+            frames: int = 0) -> History:
+    """Replay a game from its seed and tell every action with the hidden information revealed:
+    private events (cards drawn, bids, agents chosen, miracle cards) under the seat they went to, the
+    secret choices themselves (``Game.is_secret``), and each seat's private information at the start
+    and the end. With ``frames`` > 0 the public view is kept at the start and at up to ``frames``-1
+    moments (thinned evenly), for the animated history. Only for games that have ended: this tells
+    everything."""
+
+    def who(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else "—"
+
+    views: list[tuple[int, dict[str, Any]]] = []
+    with rng_version(rng):
+        game = game_class(game_key).new(seat_info, options, seed)
+        game.seat_names = names
+        opening = _private_lines(game, names, lang)
+        steps: list[Step] = []
+        for row in actions:
+            before = game.actors()
+            secret = row.seat >= 0 and game.is_secret(row.seat, row.action)
+            path = " · ".join(game.action_path(row.seat, row.action, lang)) if secret else ""
+            events = game.apply(row.seat, row.action)
+            lines: list[str] = []
+            told = any(row.seat in (e.get("to") or []) for e in events)  # a private event says it already
+            if secret and path and not told:
+                lines.append(f"{SECRET_MARK} {who(row.seat)}: {path}")
+            for event in events:
+                if str(event.get("type", "")).startswith("platform."):
+                    continue
+                text = game.event_text(event, lang)
+                if not text:
+                    continue
+                to = event.get("to")
+                if to is not None:
+                    text = f"{SECRET_MARK} {', '.join(who(s) for s in to)}: {text}"
+                lines.append(text)
+            moment = 2 if any(e.get("type") in MOMENTS for e in events) else int(game.actors() != before)
+            steps.append(Step(row.seq, row.seat, lines, moment))
+        closing = _private_lines(game, names, lang)
+        if frames:  # a second pass keeps the views of the chosen moments only
+            wanted = {steps[i].seq for i in pick_moments([st.moment for st in steps], frames - 1)}
+            game = game_class(game_key).new(seat_info, options, seed)
+            game.seat_names = names
+            views.append((0, game.view(None)))
+            for row in actions:
+                game.apply(row.seat, row.action)
+                if row.seq in wanted:
+                    views.append((row.seq, game.view(None)))
+    return History(opening, steps, closing, views)
+
+
+def history_text(story: History, lang: str) -> str:
+    """The whole replay as text: the hidden start, every action numbered, the hidden end."""
+    from bot.i18n import t  # noqa: PLC0415 (only the text needs the catalogue)
+
+    parts: list[str] = []
+    if story.opening:
+        parts += [t("replay.start", lang), *story.opening, ""]
+    for step in story.steps:
+        parts += [f"`{step.seq:>3}` {line}" for line in step.lines]
+    if story.closing:
+        parts += ["", t("replay.end", lang), *story.closing]
+    return "\n".join(parts)
 
 
 def stored_state(game_key: str, state: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,119 @@
+"""The animated board history of a finished game (``/game replay``): an APNG of public boards.
+
+The caller picks the moments (``bot.replay.history``: the start, each turn's end, epochs, lines, the
+end; at most a frame cap) and gives their public views; this module draws each with the game's own
+renderer, scales it down, puts a caption strip on top ("Move 120 / 611") and encodes an animated PNG
+whose frames share the game's fixed palette (so each frame after the first stores only the changed
+rectangle). If the result is over ``max_bytes`` it is drawn again smaller, then with fewer frames.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.games.registry import GAMES
+from render.common import Palette, font, palette
+
+MAX_BYTES = 8 * 1024 * 1024
+"""Default size cap (under Discord's upload limit, see ``bot.limits.UPLOAD``)."""
+MAX_FRAMES = 48
+WIDTH = 720
+MIN_WIDTH = 360
+FRAME_MS = 900
+LAST_FRAME_MS = 4000
+CAPTION_H = 34
+CAPTION_BG = (30, 30, 36)
+CAPTION_INK = (245, 245, 245)
+
+
+@dataclass
+class Animation:
+    data: bytes
+    frames: int
+    width: int
+    height: int
+    format: str = "PNG"
+
+    @property
+    def filename(self) -> str:
+        return "history.png"
+
+
+def _drawer(game_key: str) -> Callable[[dict[str, Any], str], Image.Image]:
+    """The game's board as a Pillow image: its ``compose`` when the renderer has one, else its PNG."""
+    module_name, _, func = GAMES[game_key][1].partition(":")
+    module = importlib.import_module(module_name)
+    compose = getattr(module, "compose", None)
+    if compose is not None:
+        return lambda view, lang: compose(view, lang)
+    render = getattr(module, func)
+
+    def from_png(view: dict[str, Any], lang: str) -> Image.Image:
+        image = Image.open(io.BytesIO(render(view, lang)))
+        image.load()
+        return image
+
+    return from_png
+
+
+def _palette_of(game_key: str) -> Palette | None:
+    try:
+        return palette(game_key)
+    except KeyError:
+        return None
+
+
+def _frame(board: Image.Image, caption: str, width: int) -> Image.Image:
+    rgb = board.convert("RGB")
+    height = max(1, round(rgb.height * width / rgb.width))
+    scaled = rgb.resize((width, height), Image.Resampling.BOX)
+    out = Image.new("RGB", (width, height + CAPTION_H), CAPTION_BG)
+    out.paste(scaled, (0, CAPTION_H))
+    draw = ImageDraw.Draw(out)
+    draw.text((10, CAPTION_H // 2), caption, font=font(18, "bold"), fill=CAPTION_INK, anchor="lm")
+    return out
+
+
+def _encode(frames: list[Image.Image], durations: list[int]) -> bytes:
+    buf = io.BytesIO()
+    frames[0].save(buf, format="PNG", save_all=True, append_images=frames[1:], duration=durations, loop=0,
+                   default_image=False, compress_level=6)
+    return buf.getvalue()
+
+
+def animate(game_key: str, moments: Sequence[tuple[str, dict[str, Any]]], lang: str, *,
+            max_bytes: int = MAX_BYTES, max_frames: int = MAX_FRAMES, width: int = WIDTH) -> Animation:
+    """An animated PNG of ``moments`` (caption, public view with ``seat_names``), at most
+    ``max_frames`` frames (evenly thinned, the last kept) and ``max_bytes`` bytes."""
+    if not moments:
+        raise ValueError("no moments to animate")
+    chosen = list(moments)
+    if len(chosen) > max_frames:
+        step = (len(chosen) - 1) / (max_frames - 1) if max_frames > 1 else 0
+        chosen = [chosen[round(i * step)] for i in range(max_frames)] if max_frames > 1 else [chosen[-1]]
+    draw = _drawer(game_key)
+    boards = [(caption, draw(view, lang)) for caption, view in chosen]
+    pal = _palette_of(game_key)
+    while True:
+        frames = [_frame(board, caption, width) for caption, board in boards]
+        if pal is not None:
+            frames = [pal.quantize(f) for f in frames]
+        else:
+            first = frames[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+            frames = [first] + [f.quantize(palette=first, dither=Image.Dither.NONE) for f in frames[1:]]
+        durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
+        data = _encode(frames, durations)
+        if len(data) <= max_bytes:
+            return Animation(data, len(frames), frames[0].width, frames[0].height)
+        if width > MIN_WIDTH:
+            width = max(MIN_WIDTH, int(width * 0.8))
+        elif len(boards) > 2:
+            boards = boards[::2] if boards[-1] is boards[::2][-1] else [*boards[::2], boards[-1]]
+        else:
+            raise ValueError(f"the history does not fit {max_bytes} bytes")
