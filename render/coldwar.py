@@ -31,6 +31,8 @@ FRAME = (52, 60, 78)
 P = "coldwar."
 # Flat colours that must survive the palette exactly.
 EXACT_COLOURS: tuple[Colour, ...] = (BG, PANEL, INK, MUTED, *SIDE, *SIDE_DARK, *FACTION.values(), GOLD, CARD, FRAME)
+SIDE_SHAPES = ("disc", "square")
+"""Each side's emblem shape (panel headers, score markers): the sides differ without colour too."""
 TARGET_BOX = (24, 112, 360, 560)
 PANEL_BOXES = ((408, 112, W - 408 - 24, 330), (408, 458, W - 408 - 24, 330))
 TRACK_BOX = (24, 806, W - 48)
@@ -49,6 +51,16 @@ def _centered(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], la
               fill: tuple[int, int, int]) -> None:
     x0, y0, x1, y1 = box
     text(d, ((x0 + x1) / 2, (y0 + y1) / 2), label, fnt, fill, "mm")
+
+
+def emblem(d: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float) -> None:
+    """The side's emblem: its colour in its shape (a disc for the CIA, a square for the KGB)."""
+    box = (cx - r, cy - r, cx + r, cy + r)
+    if SIDE_SHAPES[seat % 2] == "disc":
+        d.ellipse(box, fill=SIDE[seat], outline=INK, width=2)
+    else:
+        k = r * 0.88
+        d.rectangle((cx - k, cy - k, cx + k, cy + k), fill=SIDE[seat], outline=INK, width=2)
 
 
 def _diamond(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]) -> None:
@@ -175,7 +187,8 @@ def _side_panel(d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str,
     if seat in view.get("actors", []):  # the acting side's frame, over the quiet one of the base
         d.rounded_rectangle((x, y, x + w, y + h), radius=16, outline=SIDE[seat], width=5)
         d.rounded_rectangle((x, y, x + w, y + 50), radius=16, fill=SIDE_DARK[seat])
-    text(d, (x + 18, y + 25), _name(view, seat, lang), font(26, "bold"), INK, "lm")
+    emblem(d, seat, x + 32, y + 25, 13)
+    text(d, (x + 54, y + 25), _name(view, seat, lang), font(26, "bold"), INK, "lm")
     # influence vs stability
     tgt = view.get("target")
     inf = side["influence"]
@@ -240,11 +253,11 @@ def _score_track(d: ImageDraw.ImageDraw, view: ColdWarView, lang: str, x: int, y
         text(d, (px, by + 16), str(v), font(13), MUTED, "mt")
     gx = bx0 + (bx1 - bx0) * goal / top
     d.line((gx, by - 22, gx, by + 14), fill=GOLD, width=4)
-    for seat in (0, 1):
-        sc = view["sides"][seat]["score"]
-        px = bx0 + (bx1 - bx0) * min(sc, top) / top
-        cy = by - 22 if seat == 0 else by - 4
-        d.polygon([(px, cy + 14), (px - 11, cy - 4), (px + 11, cy - 4)], fill=SIDE[seat], outline=INK)
+    places = [bx0 + (bx1 - bx0) * min(view["sides"][seat]["score"], top) / top for seat in (0, 1)]
+    for seat, px in enumerate(places):  # each side's emblem on a stem; the KGB's higher when they meet
+        cy = by - 46 if seat == 1 and abs(places[0] - px) < 24 else by - 22
+        d.line((px, by, px, cy), fill=INK, width=3)
+        emblem(d, seat, px, cy, 10)
     text(d, (x + 24, y + 8), _tx("r.track", lang, goal=goal), font(17, "bold"), INK)
     scores = (f"{_tx('side.0', lang)} {view['sides'][0]['score']}  ·  "
               f"{_tx('side.1', lang)} {view['sides'][1]['score']}")

@@ -92,6 +92,18 @@ def territory_center(tid: str) -> tuple[int, int]:
     return x, y + MAP_Y
 
 
+def owner_pixel(tid: str) -> tuple[int, int]:
+    """A pixel of a territory's owner disc that shows the owner's colour (left of the owner's mark)."""
+    x, y = territory_center(tid)
+    return x - NODE_R + 7, y
+
+
+def space_owner_pixel(sid: str) -> tuple[int, int]:
+    """A pixel of an Underworld space's owner disc that shows the owner's colour (left of the mark)."""
+    x, y = space_center(sid)
+    return x - 10, y - 2
+
+
 def space_center(sid: str) -> tuple[int, int]:
     """Centre of an Underworld space's owner badge, in pixels of the rendered image."""
     x, y = D.UNDERWORLD[sid].xy
@@ -232,6 +244,53 @@ def _paste_disc(img: Image.Image, xy: tuple[int, int], colour: Colour, r: int, r
     img.paste(sprite, (xy[0] - r - 2, xy[1] - r - 2), sprite)
 
 
+MARKS = ("dot", "square", "triangle", "diamond", "plus", "bar")
+"""A white shape on each player's pieces (by seat), so owners differ in greyscale and for colour-blind
+players; the neutral armies wear an ×."""
+
+
+def mark_of(owner: int | None) -> str | None:
+    if owner is None:
+        return None
+    if owner == NEUTRAL_SEAT:
+        return "cross"
+    return MARKS[owner % len(MARKS)]
+
+
+def _mark(draw: ImageDraw.ImageDraw, x: float, y: float, owner: int | None, r: float) -> None:
+    """The owner's mark centred on (x, y), about ``r`` in radius: white with a dark edge."""
+    kind = mark_of(owner)
+    if kind is None:
+        return
+    w = max(1, round(r / 5))
+    white = (255, 255, 255)
+    if kind == "dot":
+        k = r * 0.62
+        draw.ellipse([x - k, y - k, x + k, y + k], fill=white, outline=INK, width=w)
+    elif kind == "square":
+        k = r * 0.58
+        draw.rectangle([x - k, y - k, x + k, y + k], fill=white, outline=INK, width=w)
+    elif kind == "triangle":
+        draw.polygon([(x, y - r * 0.8), (x + r * 0.78, y + r * 0.55), (x - r * 0.78, y + r * 0.55)], fill=white,
+                     outline=INK, width=w)
+    elif kind == "diamond":
+        draw.polygon([(x, y - r * 0.85), (x + r * 0.85, y), (x, y + r * 0.85), (x - r * 0.85, y)], fill=white,
+                     outline=INK, width=w)
+    elif kind == "plus":
+        a, b = r * 0.85, r * 0.3
+        draw.polygon([(x - b, y - a), (x + b, y - a), (x + b, y - b), (x + a, y - b), (x + a, y + b), (x + b, y + b),
+                      (x + b, y + a), (x - b, y + a), (x - b, y + b), (x - a, y + b), (x - a, y - b), (x - b, y - b)],
+                     fill=white, outline=INK, width=w)
+    elif kind == "bar":
+        draw.rectangle([x - r * 0.85, y - r * 0.3, x + r * 0.85, y + r * 0.3], fill=white, outline=INK, width=w)
+    else:  # cross
+        k = r * 0.6
+        draw.line([(x - k, y - k), (x + k, y + k)], fill=INK, width=w + 4)
+        draw.line([(x - k, y + k), (x + k, y - k)], fill=INK, width=w + 4)
+        draw.line([(x - k, y - k), (x + k, y + k)], fill=white, width=w + 1)
+        draw.line([(x - k, y + k), (x + k, y - k)], fill=white, width=w + 1)
+
+
 def _temple(draw: ImageDraw.ImageDraw, x: float, y: float, s: float = 1.0, fill: Colour = GOLD) -> None:
     """A small Greek temple: pediment, three columns, base."""
     w = 11 * s
@@ -247,12 +306,13 @@ def _plague(draw: ImageDraw.ImageDraw, x: float, y: float, r: float = 11) -> Non
     text(draw, (x, y + 1), "☣", font(int(r * 1.6), "bold"), INK, "mm")
 
 
-def _god(draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, colour: Colour, lang: str) -> None:
-    r = 10
+def _god(draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, colour: Colour, lang: str, size: int = 13
+         ) -> None:
+    r = round(size * 10 / 13)
     draw.ellipse([x - r - 1, y - r - 1, x + r + 1, y + r + 1], fill=(255, 255, 255))
     draw.ellipse([x - r + 1, y - r + 1, x + r - 1, y + r - 1], fill=CARD_COLOUR.get(kind, colour))
     letter = D.GOD_LETTERS.get(kind, {}).get(lang) or kind[:1].upper()
-    text(draw, (x, y), letter, font(13, "bold"), (255, 255, 255), "mm")
+    text(draw, (x, y), letter, font(size, "bold"), (255, 255, 255), "mm")
 
 
 def _pill(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, border: Colour, size: int = 21) -> None:
@@ -355,17 +415,15 @@ def _shared_edge(pa: list[Point], pb: list[Point]) -> tuple[Point, Point] | None
     return close[0], close[-1]
 
 
-def _territory_name(d: ImageDraw.ImageDraw, tid: str, lang: str) -> None:
+def _territory_name(d: ImageDraw.ImageDraw, tid: str, lang: str, size: int = 17) -> None:
     x, y = territory_center(tid)
-    d.text((x, y - NODE_R - 8), D.TERRITORIES[tid].name[lang], font=font(17, "condensed-bold"), fill=INK,
+    d.text((x, y - NODE_R - 8), D.TERRITORIES[tid].name[lang], font=font(size, "condensed-bold"), fill=INK,
            anchor="mb", stroke_width=3, stroke_fill=(255, 255, 255))
 
 
 @lru_cache(maxsize=4)
 def _base(lang: str, classic: bool) -> Image.Image:
-    big = Image.new("RGB", (W * SS, _height(classic) * SS), PAPER)
-    _draw_base_shapes(big, classic)
-    img = big.reduce(SS)  # box filter: smooth edges without ringing, so PNG stays small
+    img = _shapes(classic).copy()
     d = ImageDraw.Draw(img)
     for tid in D.TERRITORIES:
         _territory_name(d, tid, lang)
@@ -375,13 +433,25 @@ def _base(lang: str, classic: bool) -> Image.Image:
     return img
 
 
-def _draw_underworld_labels(d: ImageDraw.ImageDraw, lang: str) -> None:
+@lru_cache(maxsize=2)
+def _shapes(classic: bool) -> Image.Image:
+    """The base without any text (zoomed views write their labels bigger)."""
+    big = Image.new("RGB", (W * SS, _height(classic) * SS), PAPER)
+    _draw_base_shapes(big, classic)
+    return big.reduce(SS)  # box filter: smooth edges without ringing, so PNG stays small
+
+
+def _draw_underworld_labels(d: ImageDraw.ImageDraw, lang: str, size: int | None = None) -> None:
     text(d, (UW_X + 16, UW_Y + 10), _tr("heavens", lang), font(24, "bold"), GOLD)
-    text(d, (SPACES_X + 10, UW_Y + 10), _tr("underworld", lang), font(24, "bold"), GOLD)
+    text(d, (SPACES_X + 10, UW_Y + 10), _tr("underworld", lang), font(max(24, size or 0), "bold"), GOLD)
     for sid, sp in D.UNDERWORLD.items():
         x, y = space_center(sid)
-        text(d, (x, y - SPACE_R + 6), D.SPACE_NUMERALS[sid], font(13, "bold"), PANEL_TEXT, "mt")
-        text(d, (x, y + SPACE_R + 4), _tr(f"kind.{sp.kind}", lang), font(14, "condensed"), SPACE_RING[sp.kind], "mt")
+        if size is None:
+            text(d, (x, y - SPACE_R + 6), D.SPACE_NUMERALS[sid], font(13, "bold"), PANEL_TEXT, "mt")
+        else:  # a zoom: the bigger numeral above the circle
+            text(d, (x, y - SPACE_R - 5), D.SPACE_NUMERALS[sid], font(size, "bold"), PANEL_TEXT, "ms")
+        text(d, (x, y + SPACE_R + 4), _tr(f"kind.{sp.kind}", lang), font(size or 14, "condensed"),
+             SPACE_RING[sp.kind], "mt")
 
 
 def _legend_items(lang: str, classic: bool) -> list[tuple[str, str]]:
@@ -469,28 +539,34 @@ def _fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
     return text + "…"
 
 
-def _draw_territories(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
+def _draw_territories(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormView, lang: str,
+                      size: int | None = None) -> None:
+    """Owners (disc and mark), temples, plague, gods and army counts; ``size`` is a zoom's text size."""
     terrs: dict[str, Any] = view.get("territories") or {}
+    god = max(13, size or 0)
+    step = round(god * 21 / 13)
     for tid in D.TERRITORIES:
         st = terrs.get(tid) or {}
         owner = st.get("owner")
         colour = _seat_colour(view, owner)
         x, y = territory_center(tid)
         _paste_disc(img, (x, y), colour, NODE_R)
+        _mark(d, x, y, owner, NODE_R - 8)
         if st.get("temple"):
             _temple(d, x - 31, y - 6, 0.95)
         if st.get("plague"):
             _plague(d, x - 30, y + 15, 10)
         gods = [g for g in st.get("gods") or [] if isinstance(g, str)]
         for i, kind in enumerate(gods[:4]):
-            gx = x + 31 + (i // 2) * 21
-            gy = y - 9 + (i % 2) * 21
-            _god(d, gx, gy, kind, colour, lang)
+            gx = x + NODE_R + step // 2 + 2 + (i // 2) * step
+            gy = y - step * 0.45 + (i % 2) * step
+            _god(d, gx, gy, kind, colour, lang, god)
         if owner is not None or st.get("armies"):
-            _pill(d, x, y + NODE_R + 9, str(int(st.get("armies") or 0)), _shade(colour, 0.85))
+            pill = max(21, size or 0)
+            _pill(d, x, y + NODE_R + pill * 0.62 - 4, str(int(st.get("armies") or 0)), _shade(colour, 0.85), pill)
 
 
-def _draw_last(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
+def _draw_last(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, size: int = 17) -> None:
     last = view.get("last")
     a, b = (last.get("from", ""), last.get("to", "")) if last else ("", "")  # "" names no place
     centre: Callable[[str], tuple[int, int]] | None = None
@@ -511,7 +587,7 @@ def _draw_last(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
         _arrow(d, centre(a), centre(b), ATTACK, 6, NODE_R + 10)
     for tid in (a, b):  # keep both names readable over the arrow
         if tid in D.TERRITORIES:
-            _territory_name(d, tid, lang)
+            _territory_name(d, tid, lang, size)
 
 
 def _heaven_anchor(view: GodstormView) -> Point | None:
@@ -524,7 +600,8 @@ def _heaven_anchor(view: GodstormView) -> Point | None:
     return HEAVEN_X + HEAVEN_W - 4, UW_Y + 46 + i * 90 + 40
 
 
-def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
+def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormView, lang: str,
+                     size: int | None = None) -> None:
     spaces: dict[str, Any] = view.get("underworld") or {}
     for sid in D.UNDERWORLD:
         st = spaces.get(sid) or {}
@@ -534,7 +611,9 @@ def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormVie
         colour = _seat_colour(view, owner)
         x, y = space_center(sid)
         _paste_disc(img, (x, y - 2), colour, 16)
-        _pill(d, x, y + 20, str(int(st.get("armies") or 0)), _shade(colour, 0.85), 19)
+        _mark(d, x, y - 2, owner, 8)
+        pill = max(19, size or 0)
+        _pill(d, x, y + 8 + pill * 0.62, str(int(st.get("armies") or 0)), _shade(colour, 0.85), pill)
     # the five heavens, one per pantheon
     by_pantheon: dict[str | None, Mapping[str, Any]] = {
         p.get("pantheon"): p for p in view.get("players") or [] if p.get("pantheon")}
@@ -593,6 +672,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic:
             d.rounded_rectangle([x - 4, y0 - 4, x + wdt + 4, y0 + 40], radius=10, outline=GOLD, width=3)
         d.rounded_rectangle([x, y0, x + wdt, y0 + 36], radius=8, fill=(60, 54, 78))
         d.ellipse([x + 8, y0 + 8, x + 28, y0 + 28], fill=colour, outline=(255, 255, 255), width=2)
+        _mark(d, x + 18, y0 + 18, seat, 7)
         text(d, (x + 36, y0 + 18), name, cf, PANEL_TEXT, "lm")
         x += wdt + 14
         if x > W - 120:
@@ -624,6 +704,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic
         d.rounded_rectangle([x0, y, x0 + TABLE_W, y + row_h - 4], radius=8, fill=fill,
                             outline=GOLD if seat == current else (214, 206, 190), width=3 if seat == current else 1)
         d.rounded_rectangle([x0 + 6, y + 6, x0 + 30, y + row_h - 10], radius=5, fill=colour, outline=INK)
+        _mark(d, x0 + 18, y + (row_h - 4) / 2, seat, 8)
         name = _seat_name(view, seat, lang)
         pan = p.get("pantheon")
         muted = (150, 144, 150) if p.get("eliminated") else INK
@@ -651,6 +732,7 @@ def _draw_players(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic
                      if st.get("owner") == NEUTRAL_SEAT)
         d.rounded_rectangle([x0 + 6, y + 6, x0 + 30, y + 30], radius=5, fill=tuple(neutral.get("colour") or UNOWNED),
                             outline=INK)
+        _mark(d, x0 + 18, y + 18, NEUTRAL_SEAT, 8)
         text(d, (x0 + 38, y + 18), _tr("neutral", lang), nf, INK, "lm")
         text(d, (x0 + 648, y + 18), str(count), rf, INK, "lm")
         text(d, (x0 + 738, y + 18), str(armies), rf, INK, "lm")
@@ -739,3 +821,115 @@ def reference(view: GodstormView, lang: str) -> Image.Image:
 def render(view: GodstormView, lang: str) -> bytes:
     """The board as PNG (1920×1820)."""
     return encode_png(compose(view, lang))
+
+
+# ---- zoom: a region at a size a phone reads ---------------------------------------------------
+ZOOM_CAP_AT_400 = 9.0
+"""Cap height, in px, of the names and army counts of a zoomed view shown 400 px wide."""
+CAP_RATIO = 0.73  # DejaVu's cap height as a share of the font size
+UNDERWORLD = "underworld"
+LAST = "last"
+ZOOM_PAD_X, ZOOM_PAD_TOP, ZOOM_PAD_BOTTOM = 120, 95, 70
+ZOOM_MIN_W = 480
+ZOOM_MAX_W = 900
+"""A continent wider than this is offered in two halves, west and east (``africa:w``, ``africa:e``)."""
+
+
+def zoom_text_size(width: int) -> int:
+    """The font size whose cap height is ``ZOOM_CAP_AT_400`` px once ``width`` px are shown in 400."""
+    return math.ceil(ZOOM_CAP_AT_400 * width / 400 / CAP_RATIO + 0.01)
+
+
+def zoom_choices(view: GodstormView, lang: str) -> list[tuple[str, str]]:
+    """(value, label) of every zoom: each continent, the Underworld (Godstorm rules), the last move."""
+    lang = lang if lang in ("ru", "en") else "en"
+    out = []
+    for cid, cont in D.CONTINENTS.items():
+        if _continent_box(cid)[2] - _continent_box(cid)[0] > ZOOM_MAX_W:
+            out += [(f"{cid}:{half}", t(f"boards.zoom.godstorm.{half}", lang, name=cont.name[lang])) for half in "we"]
+        else:
+            out.append((cid, cont.name[lang]))
+    if view.get("ruleset") != "classic":
+        out.append((UNDERWORLD, t("boards.zoom.godstorm.underworld", lang)))
+    last = view.get("last")
+    if last and (last.get("from") in D.TERRITORIES or last.get("to") in D.TERRITORIES
+                 or last.get("to") in D.UNDERWORLD):
+        out.append((LAST, t("boards.zoom.last", lang)))
+    return out
+
+
+def _window(points: Iterable[tuple[int, int]], bounds: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    pts = list(points)
+    x0 = min(x for x, _ in pts) - ZOOM_PAD_X
+    x1 = max(x for x, _ in pts) + ZOOM_PAD_X
+    y0 = min(y for _, y in pts) - ZOOM_PAD_TOP
+    y1 = max(y for _, y in pts) + ZOOM_PAD_BOTTOM
+    if x1 - x0 < ZOOM_MIN_W:
+        grow = (ZOOM_MIN_W - (x1 - x0)) // 2
+        x0, x1 = x0 - grow, x1 + grow
+    bx0, by0, bx1, by1 = bounds
+    shift = max(0, bx0 - x0) - max(0, x1 - bx1)
+    x0, x1 = max(bx0, x0 + shift), min(bx1, x1 + shift)
+    return x0, max(by0, y0), x1, min(by1, y1)
+
+
+MAPPED = (0, MAP_Y, W, BOTTOM_Y)
+
+
+def _continent_points(cid: str, half: str = "") -> list[tuple[int, int]]:
+    points = sorted(territory_center(tid) for tid, ter in D.TERRITORIES.items() if ter.continent == cid)
+    middle = (len(points) + 1) // 2
+    return points[:middle] if half == "w" else points[middle - 1:] if half == "e" else points
+
+
+def _continent_box(cid: str) -> tuple[int, int, int, int]:
+    return _window(_continent_points(cid), MAPPED)
+
+
+def zoom_window(view: GodstormView, zoom: str) -> tuple[int, int, int, int] | None:
+    """The box of the full board a zoom shows (None for a zoom this board does not offer)."""
+    classic = view.get("ruleset") == "classic"
+    mapped = MAPPED
+    cid, _, half = zoom.partition(":")
+    if cid in D.CONTINENTS and zoom in dict(zoom_choices(view, "en")):
+        return _window(_continent_points(cid, half), mapped)
+    if zoom == UNDERWORLD and not classic:
+        return SPACES_X - 60, UW_Y, UW_X + UW_PANEL_W, UW_Y + UW_PANEL_H
+    if zoom == LAST:
+        last: Mapping[str, Any] = view.get("last") or {}
+        places = [territory_center(p) for p in (last.get("from"), last.get("to")) if p in D.TERRITORIES]
+        if places:
+            return _window(places, mapped)
+        if last.get("to") in D.UNDERWORLD and not classic:
+            return SPACES_X - 60, UW_Y, UW_X + UW_PANEL_W, UW_Y + UW_PANEL_H
+    return None
+
+
+def zoom_image(view: GodstormView, lang: str, zoom: str) -> Image.Image | None:
+    """The zoomed region in full colour: names, army counts, gods and the Underworld's labels drawn at
+    the size that reads on a phone (the rest as on the board)."""
+    box = zoom_window(view, zoom)
+    if box is None:
+        return None
+    lang = lang if lang in ("ru", "en") else "en"
+    classic = view.get("ruleset") == "classic"
+    size = max(17, zoom_text_size(box[2] - box[0]))  # never smaller than on the board
+    img = _shapes(classic).copy()
+    d = ImageDraw.Draw(img)
+    _draw_last(d, view, lang, size)
+    _draw_territories(img, d, view, lang, size)
+    for tid in D.TERRITORIES:
+        _territory_name(d, tid, lang, size)
+    if not classic:
+        _draw_underworld_labels(d, lang, size)
+        _draw_underworld(img, d, view, lang, size)
+    return img.crop(box)
+
+
+def render_zoom(view: GodstormView, lang: str, zoom: str) -> bytes | None:
+    """A zoom as PNG (on the game's palette when it holds the view's colours), or None."""
+    img = zoom_image(view, lang, zoom)
+    if img is None:
+        return None
+    pal = palette("godstorm")
+    return encode_png(pal.quantize(img) if all(c in pal for c in _colours(view)) else img)

@@ -92,11 +92,10 @@ def test_badge_centre_has_owner_colour() -> None:
         colours = {p["seat"]: tuple(p["colour"]) for p in view["players"]}
         colours[-2] = tuple(view["neutral"]["colour"])
         for tid, st in view["territories"].items():
-            assert img.getpixel(R.territory_center(tid)) == colours[st["owner"]], tid
+            assert img.getpixel(R.owner_pixel(tid)) == colours[st["owner"]], tid
         for sid, st in view["underworld"].items():
             if st["owner"] is not None:
-                x, y = R.space_center(sid)
-                assert img.getpixel((x, y - 2)) == colours[st["owner"]], sid
+                assert img.getpixel(R.space_owner_pixel(sid)) == colours[st["owner"]], sid
 
 
 def test_owner_change_changes_only_that_badge() -> None:
@@ -107,8 +106,8 @@ def test_owner_change_changes_only_that_badge() -> None:
     view["territories"][tid]["owner"] = (view["territories"][tid]["owner"] + 1) % 3
     after = _decode(R.render(view, "en"))
     new = tuple(view["players"][view["territories"][tid]["owner"]]["colour"])
-    assert after.getpixel(R.territory_center(tid)) == new
-    assert before.getpixel(R.territory_center(tid)) != new
+    assert after.getpixel(R.owner_pixel(tid)) == new
+    assert before.getpixel(R.owner_pixel(tid)) != new
     other = R.territory_center("Thule")
     assert before.getpixel(other) == after.getpixel(other)
 
@@ -209,4 +208,4 @@ def test_renders_the_rules_engine_view() -> None:
         colours[-2] = tuple(view["neutral"]["colour"])
     for tid, st in view["territories"].items():
         if st["owner"] is not None:
-            assert img.getpixel(R.territory_center(tid)) == colours[st["owner"]], tid
+            assert img.getpixel(R.owner_pixel(tid)) == colours[st["owner"]], tid

@@ -9,7 +9,7 @@ import time
 from PIL import Image
 
 from bot.games.pobeda import Pobeda, bench_state
-from render.pobeda import BG, CAPTION, HEIGHT, MARGIN, SIDE_COLOURS, WIDTH, cell_center, render
+from render.pobeda import BG, CAPTION, CHIP_R, HEIGHT, MARGIN, SIDE_COLOURS, WIDTH, cell_center, render
 from tests.pobeda.pobeda_helpers import make, play_event, put, row
 
 
@@ -44,8 +44,9 @@ def test_locked_chips_differ_and_keep_their_centre_colour() -> None:
     assert image.getpixel(locked) == SIDE_COLOURS[1]
     assert image.getpixel(loose) == SIDE_COLOURS[2]
     # a locked chip wears a gold ring just outside its disc; a loose one does not
-    ring_locked = image.getpixel((locked[0] + 43, locked[1]))
-    ring_loose = image.getpixel((loose[0] + 43, loose[1]))
+    # (above the chip, clear of the row's bar: side 1's square reaches 0.89 r, its ring 0.89 (r + 6))
+    ring_locked = image.getpixel((locked[0], locked[1] - CHIP_R))
+    ring_loose = image.getpixel((loose[0], loose[1] - CHIP_R))
     assert ring_locked != ring_loose and ring_locked[0] > 200 and ring_locked[2] < 100
 
 

@@ -136,7 +136,7 @@ def test_godstorm_unknown_player_colour_falls_back_to_full_colour() -> None:
     seat = view["players"][0]["seat"]
     owned = [tid for tid, st in view["territories"].items() if st.get("owner") == seat]
     assert owned
-    assert image.getpixel(godstorm.territory_center(owned[0])) == odd
+    assert image.getpixel(godstorm.owner_pixel(owned[0])) == odd
 
 
 def test_static_layers_are_cached_and_bounded() -> None:
