@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import pyphen
+import pyphen  # type: ignore[import-untyped]
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.pobeda.data import cell_index
@@ -383,11 +383,11 @@ def _cell_texts(layout: tuple[str | None, ...], lang: str, grid: Grid) -> dict[i
             label = fit_title(t("pobeda.render.corner", lang), lang, inner, (grid.date_size,), 2, "condensed")
             step = _line_height(grid.date_size)
             bottom = y1 - grid.pad - 4 - step * len(label.lines)
-            places = tuple((x0 + (grid.cell_w - date_font.getlength(line)) / 2, bottom + step * k)
-                           for k, line in enumerate(label.lines))
-            boxes = [(cx - r, cy - r, cx + r, cy + r)]
-            boxes += [_text_box(date_font, line, at) for line, at in zip(label.lines, places, strict=True)]
-            out[index] = CellText(label, places, "", places[-1], tuple(boxes))
+            spots = tuple((x0 + (grid.cell_w - date_font.getlength(line)) / 2, float(bottom + step * k))
+                          for k, line in enumerate(label.lines))
+            star: list[Box] = [(cx - r, cy - r, cx + r, cy + r)]
+            star += [_text_box(date_font, line, at) for line, at in zip(label.lines, spots, strict=True)]
+            out[index] = CellText(label, spots, "", spots[-1], tuple(star))
             continue
         record = events.get(event_id, {})
         title = fit_title(event_title(event_id, lang), lang, inner, grid.title_sizes, grid.title_lines)
@@ -551,8 +551,8 @@ def _draw_lines(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink, grid: Gri
         pieces = _bar_pieces(start, end, keep_out, casing / 2)
         if grid is not BOARD_GRID:  # a zoom: keep the bars on the region
             area = (grid.left, grid.top, grid.left + grid.width, grid.top + grid.height)
-            pieces = [_clip_piece(a, b, area) for a, b in pieces]
-            pieces = [p for p in pieces if p is not None]
+            clipped = (_clip_piece(a, b, area) for a, b in pieces)
+            pieces = [piece for piece in clipped if piece is not None]
         for a, b in pieces:
             draw.line((a, b), fill=ink(WHITE), width=casing)
         for a, b in pieces:
@@ -597,9 +597,9 @@ def draw_chip(draw: ImageDraw.ImageDraw, side: int, cx: float, cy: float, r: flo
               width: int) -> None:
     kind, geometry = chip_shape(side, cx, cy, r)
     if kind == "ellipse":
-        draw.ellipse(geometry, fill=fill, outline=outline, width=width)  # type: ignore[arg-type]
+        draw.ellipse(geometry, fill=fill, outline=outline, width=width)
     else:
-        draw.polygon(geometry, fill=fill, outline=outline, width=width)  # type: ignore[arg-type]
+        draw.polygon(geometry, fill=fill, outline=outline, width=width)
 
 
 def _draw_chips(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink, grid: Grid) -> None:
