@@ -13,6 +13,7 @@ classic Risk board going for ever). A draw is not a win either.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import time
 from collections.abc import Sequence
@@ -20,12 +21,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.ai import Policy, bot_rng, game_rng, policy_for, visible_events
-from bot.games.base import Action, Event
+from bot.games.base import Action, Event, Game
 from bot.games.registry import game_class
 
 ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "risk": ("godstorm", {"ruleset": "classic"}),
+    "byallmeans": ("byallmeans", {"decks": ["random", "random"]}),
 }
+UNREGISTERED: dict[str, str] = {
+    # games whose rules and bots exist before they are registered for play in Discord
+    "byallmeans": "bot.games.byallmeans:ByAllMeans",
+}
+
+
+def _game_class(key: str) -> type[Game]:
+    if key in UNREGISTERED:
+        module, _, attr = UNREGISTERED[key].partition(":")
+        cls: type[Game] = getattr(importlib.import_module(module), attr)
+        return cls
+    return game_class(key)
 DEFAULT_MAX_ACTIONS = 20_000
 
 
@@ -66,7 +80,7 @@ def play(key: str, policies: Sequence[Policy], seed: int, options: dict[str, Any
          seat_info: list[dict[str, Any]] | None = None) -> GameResult:
     """One game with ``policies[i]`` in seat ``i``; every choice is checked against the legal list.
     ``seat_info`` defaults to one side per seat."""
-    cls = game_class(key)
+    cls = _game_class(key)
     n = len(policies)
     game = cls.new(seat_info or [{"side": i} for i in range(n)], dict(options or {}), seed)
     seen: list[list[Event]] = [[] for _ in range(n)]
@@ -151,7 +165,8 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.arena", description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", help="pobeda, coldwar, godstorm or risk (Godstorm's classic ruleset)")
+    parser.add_argument("game", help="pobeda, coldwar, godstorm, byallmeans (random preset decks) or risk "
+                                     "(Godstorm's classic ruleset)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--level", choices=("strong", "quick"), default="strong")
     parser.add_argument("--players", type=int, default=2)

@@ -28,6 +28,7 @@ POLICIES: dict[str, str] = {
     "pobeda": "bot.games.pobeda.ai",
     "coldwar": "bot.games.coldwar.ai",
     "godstorm": "bot.games.godstorm.ai",
+    "byallmeans": "bot.games.byallmeans.ai",
 }
 
 

@@ -36,8 +36,9 @@ class ByAllMeans(Game):
 
     @classmethod
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> ByAllMeans:
-        """Each seat's deck comes from ``seat_info[i]["deck"]``: a preset id, a list of card codes or deck-list
-        text (:func:`decks.resolve`, validated), else the 17-card development deck of the rule tests.
+        """Each seat's deck comes from ``seat_info[i]["deck"]``, else the options' ``decks[i]`` or ``deck``: a
+        preset id, ``"random"`` (a preset drawn with the game's Rng), a list of card codes or deck-list text
+        (:func:`decks.resolve`, validated); with none of them, the 17-card development deck of the rule tests.
 
         «Каждый игрок перемешивает свою колоду и раскладывает в случайном порядке на два архива. В
         дополнительном архиве 15 карт, в основном 25.» The uids are given after the shuffle, so a uid says
@@ -49,7 +50,11 @@ class ByAllMeans(Game):
         cards: dict[str, str] = {}
         players = []
         for seat, info in enumerate(seat_info):
-            deck = decks.resolve(info["deck"]) if info.get("deck") else data.starter_deck()
+            entry = info.get("deck") or (options.get("decks") or [options.get("deck")] * 2)[seat]
+            if entry == "random":
+                names = sorted(decks.presets())
+                entry = names[rng.randint(0, len(names) - 1)]
+            deck = decks.resolve(entry) if entry else data.starter_deck()
             rng.shuffle(deck)
             uids = []
             for i, code in enumerate(deck):

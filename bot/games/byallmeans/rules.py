@@ -341,8 +341,9 @@ def leave_field(s: State, cell: int, obj: FieldObj, ev: list[Event]) -> None:
             ev.append({"type": "bam.flipped", "seat": g.owner, "code": s.cards[g.uid], "cell": cell})
         elif g is not None:  # house rule: a graffiti never stands without a territory
             to_utility(s, g.uid, ev)
-    for ability in card.abilities_when("leave"):
-        s.stack.append(Frame(obj.owner, obj.uid, list(ability.ops)))
+    if not face_down(s, obj):  # a face-down graffigent has no abilities (house rule 25)
+        for ability in card.abilities_when("leave"):
+            s.stack.append(Frame(obj.owner, obj.uid, list(ability.ops)))
 
 
 def reverse_influence(s: State, obj: FieldObj, card: data.CardDef, ev: list[Event]) -> None:
