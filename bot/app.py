@@ -163,6 +163,7 @@ class TabletopBot(commands.Bot):
         self.store = await Store.open(self.config.database_path)
         self.sessions = SessionManager(self.store)
         self.publisher = Publisher(self, self.sessions, self.store)
+        self.publisher.publish_interval = self.config.publish_interval
         self.bots = BotDriver(self.sessions, publish=self.publisher.request, settled=self.publisher.settled)
         self.sessions.on_change = self.bots.on_change  # bot seats move after each change; their turn is one post
         self.sessions.on_broken = self.announce_broken

@@ -20,6 +20,7 @@ class Config:
     log_level: str = "INFO"
     api_base: str | None = None
     timer_interval: float = 20.0
+    publish_interval: float = 4.0
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -52,7 +53,12 @@ def load_config(env: Mapping[str, str] | None = None, *, read_dotenv: bool = Tru
         interval = float(env.get("TIMER_INTERVAL", "20"))
     except ValueError as exc:
         raise ConfigError("TIMER_INTERVAL must be a number of seconds") from exc
+    try:
+        publish_interval = float(env.get("PUBLISH_INTERVAL", "4"))
+    except ValueError as exc:
+        raise ConfigError("PUBLISH_INTERVAL must be a number of seconds") from exc
     return Config(
+        publish_interval=max(0.0, publish_interval),
         token=token,
         database_path=db,
         guild_ids=tuple(guilds),

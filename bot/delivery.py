@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import random
+import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -35,10 +36,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import aiohttp
 import discord
 
-from bot import bots, lifecycle, limits
+from bot import boards, bots, lifecycle, limits
 from bot.games.registry import renderer
 from bot.i18n import t
-from bot.panels import build_panel, channel_view
+from bot.livepanels import LivePanels
+from bot.panels import PRIVATE_ROOM, build_panel, channel_view, has_controls, jump_url, private_notes_fit
 from bot.sessions import Session, SessionManager
 from bot.store import Store
 
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_LOG_LINES = 14
+PUBLISH_INTERVAL = 4.0
+"""Seconds between two channel updates (edit and board upload) within one turn (``PUBLISH_INTERVAL``)."""
 MAX_CONTENT = 1900
 PANEL_NOTE = 1200  # private news up to this size rides in the panel's DM; longer news goes before it
 # Test-only fault hook: a file holding a number N makes the next N board renders raise.
@@ -183,6 +187,14 @@ class Publisher:
         self._channel_locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, holders + waiters
         self._wake: asyncio.Future[None] | None = None
         self._sleepers = 0
+        self.panels = LivePanels(self)
+        # coalescing: within one player's turn the channel post is edited (and the board uploaded) at
+        # most once per ``publish_interval`` seconds; a change of who must act publishes at once
+        self.publish_interval = PUBLISH_INTERVAL
+        self.clock: Callable[[], float] = time.monotonic
+        self._last: dict[int, tuple[float, tuple[Any, ...]]] = {}  # game -> (when, whose turn) last published
+        self._nudge: dict[int, asyncio.Event] = {}
+        self.holding: set[int] = set()
         add_listener = getattr(client, "add_listener", None)
         if add_listener is not None:  # a reconnect means Discord is back: retry now, not after the backoff
             for event in ("on_resumed", "on_ready"):
@@ -259,18 +271,60 @@ class Publisher:
     # ---- scheduling ------------------------------------------------------------------
     def request(self, game_id: int) -> None:
         self._dirty.add(game_id)
+        nudge = self._nudge.get(game_id)
+        if nudge is not None:  # a holding publish looks again: the turn may have passed
+            nudge.set()
         task = self._tasks.get(game_id)
         if task is None or task.done():
             self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id))
 
     async def _run(self, game_id: int) -> None:
         while game_id in self._dirty:
+            try:
+                await self._hold(game_id)
+            except Exception:
+                log.exception("coalescing the posts of game %s failed", game_id)
             self._dirty.discard(game_id)
             try:
                 await self.publish(game_id)
             except Exception:
                 log.exception("publishing game %s failed", game_id)
         self._tasks.pop(game_id, None)
+        self._nudge.pop(game_id, None)
+
+    async def _turn_key(self, game_id: int) -> tuple[Any, ...]:
+        return self._key_of(await self.sessions.get(game_id))
+
+    @staticmethod
+    def _key_of(session: Session) -> tuple[Any, ...]:
+        """Who must act and whether the game goes on: a change publishes at once."""
+        game = session.game
+        actors = tuple(sorted(game.actors())) if game is not None and session.outcome() is None else ()
+        return session.row.status, actors
+
+    async def _hold(self, game_id: int) -> None:
+        """Within one turn, wait until ``publish_interval`` has passed since the last post or edit, so
+        the moves of those seconds go out as one edit with one board. Returns at once when the
+        turn has moved on (a new post, new prompts) or the game ended."""
+        last = self._last.get(game_id)
+        if self.publish_interval <= 0 or last is None:
+            return
+        nudge = self._nudge.setdefault(game_id, asyncio.Event())
+        self.holding.add(game_id)
+        try:
+            while True:
+                if await self._turn_key(game_id) != last[1]:
+                    return
+                left = last[0] + self.publish_interval - self.clock()
+                if left <= 0:
+                    return
+                nudge.clear()
+                try:
+                    await asyncio.wait_for(nudge.wait(), left)
+                except TimeoutError:
+                    return
+        finally:
+            self.holding.discard(game_id)
 
     def _background(self, coro: Awaitable[Any]) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -279,8 +333,8 @@ class Publisher:
 
     async def settled(self, game_id: int) -> None:
         """Wait until nothing of ``game_id`` is being published (a bot turn waits for the post before it)."""
-        while (task := self._tasks.get(game_id)) is not None and not task.done():
-            await asyncio.wait({task})
+        while (task := self._tasks.get(game_id)) is not None and not task.done() and game_id not in self.holding:
+            await asyncio.wait({task}, timeout=0.05)  # a post held back to coalesce moves does not block
 
     async def idle(self) -> None:
         """Wait until nothing is being published (used by tests and shutdown)."""
@@ -337,6 +391,7 @@ class Publisher:
         target_seq = row.seq
         if row.published_seq >= target_seq:
             return
+        seen = (target_seq, self._key_of(session))  # whose turn it is at the sequence read
         lang = row.lang
         previous = await self.store.get_message(game_id, "turn")
         outbox = await self.store.get_message(game_id, "outbox")
@@ -355,7 +410,13 @@ class Publisher:
         prompted: set[int] = set(game.actors()) if row.published_seq < 0 else set()
         private: dict[int, list[dict[str, Any]]] = defaultdict(list)
         skip: dict[int, int] = {}  # seat -> the user who just acted for it (already sees the new panel)
+        shown: dict[int, set[int]] = defaultdict(set)  # user -> private events their ✅ answer showed
         for record in actions:
+            if record.user_id is not None and 0 <= record.seat:
+                mine = [ev for ev in record.events if "to" in ev and record.seat in ev["to"]]
+                if mine and private_notes_fit(game, mine, record.seat, session.user_lang(record.user_id),
+                                              PRIVATE_ROOM):
+                    shown[record.user_id].update(id(ev) for ev in mine)
             for event in record.events:
                 kind = event.get("type")
                 if kind == "platform.timeout":
@@ -386,9 +447,14 @@ class Publisher:
             await self.announce(session, target_seq, lines, previous, prompted, finished, actors, ping_users,
                                 mode=resumed.get("mode") if resumed else None)
         # DMs before the mark: a crash in between resumes from the outbox rather than losing a prompt
-        await self.send_private(session, prompted, private, skip, done=done, seq=target_seq)
+        await self.send_private(session, prompted, private, skip, done=done, seq=target_seq, shown=shown)
         await self.store.mark_published(game_id, target_seq)
         row.published_seq = max(row.published_seq, target_seq)
+        # what was just published is the state of ``seen`` only if nothing was cut short
+        self._last[game_id] = (self.clock(), seen[1] if target_seq == seen[0] else ("?",))
+        if len(self._last) > limits.NOTICES:  # bounded: the oldest entries only coalesce less
+            for old in list(self._last)[:len(self._last) - limits.NOTICES]:
+                self._last.pop(old, None)
         if row.published_seq < row.seq:  # a resumed publish stopped short of what is committed now
             self._dirty.add(game_id)
 
@@ -422,6 +488,7 @@ class Publisher:
             log.exception("rendering the board of game %s failed; posting text only", game_id)
             png = None
         name = f"{row.game}-{game_id}-{target_seq}.png"
+        digest = hashlib.blake2b(png, digest_size=8).hexdigest() if png is not None else None
         view = None if finished else inert(channel_view(game_id, lang))
         if not new_post and previous is not None:
             channel_id, message_id, _ = previous
@@ -431,7 +498,13 @@ class Publisher:
                 content = compose(edit_lines, status)
                 asked = previous[2].get("ping", [])  # the edit keeps the post's mentions (no new ping)
 
+                # the same board as the post already shows (a phase ended, a card was drawn) is not
+                # uploaded again: the edit leaves the attachment as it is
+                same_board = digest is not None and previous[2].get("png") == digest
+
                 def edit() -> Awaitable[Any]:
+                    if same_board:
+                        return partial.edit(content=content, view=view, allowed_mentions=mentions(asked))
                     files = [discord.File(io.BytesIO(png), filename=name)] if png is not None else []
                     return partial.edit(content=content, attachments=files, view=view,
                                         allowed_mentions=mentions(asked))
@@ -441,7 +514,7 @@ class Publisher:
                         await self.call(f"editing the turn message of game {game_id}", edit)
                     await self.store.set_message(game_id, "turn", channel_id, message_id,
                                                  {"lines": edit_lines, "seq": target_seq,
-                                                  "ping": previous[2].get("ping", [])})
+                                                  "ping": previous[2].get("ping", []), "png": digest})
                     return
                 except discord.HTTPException as exc:
                     log.warning("editing the turn message of game %s failed (%s); posting anew", game_id, exc)
@@ -455,7 +528,7 @@ class Publisher:
                                   allowed_mentions=mentions(ping_users), key=("turn", game_id, target_seq))
         # refused for good (logged): the game goes on, the row records that this step is over
         await self.store.set_message(game_id, "turn", row.channel_id, message.id if message else 0,
-                                     {"lines": log_lines, "seq": target_seq, "ping": ping_users})
+                                     {"lines": log_lines, "seq": target_seq, "ping": ping_users, "png": digest})
         await lifecycle.notify_followers(self, session, compose(log_lines, status), target_seq)
 
     def status_line(self, session: Session, lang: str, actors: list[int]) -> str:
@@ -481,10 +554,12 @@ class Publisher:
     # ---- private delivery ------------------------------------------------------------
     async def send_private(self, session: Session, prompted: set[int],
                            private: dict[int, list[dict[str, Any]]], skip: dict[int, int] | None = None,
-                           *, done: set[tuple[int, int]] | None = None, seq: int | None = None) -> None:
+                           *, done: set[tuple[int, int]] | None = None, seq: int | None = None,
+                           shown: dict[int, set[int]] | None = None) -> None:
         """DM each prompted seat its panel and each seat its private events. With ``seq``, every
         finished DM is checkpointed in the ``outbox`` row, and the (seat, user) pairs in ``done`` are
-        skipped."""
+        skipped. ``shown``: per user, private events the answer to their own move already showed
+        (one DM per event: they are not sent again)."""
         game = session.game
         assert game is not None
         done = set(done or ())
@@ -493,10 +568,12 @@ class Publisher:
             for user_id in (session.row.seat_users or [])[seat]:
                 if (seat, user_id) in done or bots.is_bot(user_id):
                     continue
-                if skip and skip.get(seat) == user_id and not private.get(seat):
+                seen = (shown or {}).get(user_id, set())
+                news = [ev for ev in private.get(seat, []) if id(ev) not in seen]
+                if skip and skip.get(seat) == user_id and not news:
                     continue
                 lang = session.user_lang(user_id)
-                notes = [txt for ev in private.get(seat, []) if (txt := game.event_text(ev, lang))]
+                notes = [txt for ev in news if (txt := game.event_text(ev, lang))]
                 note = "\n".join(notes)
                 # private news is never shortened away: what does not fit beside the panel goes first,
                 # in DMs of its own, split at line breaks within Discord's limit
@@ -510,20 +587,20 @@ class Publisher:
                     # what others did since this seat's last move comes first (issue 12)
                     summary = await lifecycle.catchup_note(self.store, session, seat, lang)
                     inline = "\n\n".join(p for p in (summary, inline) if p) or None
-                    content, view = build_panel(session, seat, lang, note=inline)
+                    content, view = build_panel(session, seat, lang, note=inline, link=await self.turn_link(session))
                 elif inline:
                     content, view = inline, None
                 else:
                     continue
                 await self.dm(session, user_id, content, inert(view),
-                              key=("dm", session.id, seq, seat, user_id) if seq is not None else None)
+                              key=("dm", session.id, seq, seat, user_id) if seq is not None else None, seat=seat)
                 if seq is not None:
                     done.add((seat, user_id))
                     await self.store.set_message(session.id, "outbox", 0, 0,
                                                  {"seq": seq, "sent": sorted(map(list, done))})
 
     async def dm(self, session: Session, user_id: int, content: str, view: discord.ui.View | None,
-                 *, key: tuple[object, ...] | None = None) -> bool:
+                 *, key: tuple[object, ...] | None = None, seat: int | None = None) -> bool:
         if user_id in self.dm_closed:
             await self.dm_closed_notice(session, user_id)
             return False
@@ -537,9 +614,21 @@ class Publisher:
             if key is not None:
                 kwargs["nonce"] = nonce(*key)
             dm_channel = channel
-            message = await self.call(f"DM to user {user_id}", lambda: dm_channel.send(content, **kwargs))
-            if view is not None and view.children:
-                await self.retire_previous_panel(session, user_id, channel, message.id)
+            if has_controls(view):  # a panel: no other DM or ephemeral panel of this player stays live
+                # the seat's personal board rides along (Pobeda; issue 13, see bot/boards.py)
+                board = await boards.personal_board(session, self._seat_of(session, user_id, seat),
+                                                    session.user_lang(user_id))
+
+                def panel() -> Awaitable[discord.Message]:
+                    extra: dict[str, Any] = {"file": boards.as_file(board)} if board else {}  # fresh per attempt
+                    return dm_channel.send(content, **kwargs, **extra)
+
+                async with self.panels.lock(session.id, user_id):
+                    message = await self.call(f"DM to user {user_id}", panel)
+                await self.panels.dm_shown(session, user_id, self._seat_of(session, user_id, seat), channel,
+                                           message.id)
+            else:
+                await self.call(f"DM to user {user_id}", lambda: dm_channel.send(content, **kwargs))
             return True
         except discord.Forbidden as exc:
             if exc.code == 50007:
@@ -552,22 +641,20 @@ class Publisher:
             log.warning("DM to user %s failed: %s", user_id, exc)
         return False
 
-    async def retire_previous_panel(self, session: Session, user_id: int, channel: Any, message_id: int) -> None:
-        """Strip the controls from the user's previous DM panel of this game.
+    @staticmethod
+    def _seat_of(session: Session, user_id: int, seat: int | None) -> int:
+        if seat is not None:
+            return seat
+        seats = session.seats_of(user_id)
+        actors = set(session.game.actors()) if session.game is not None else set()
+        return next((s for s in seats if s in actors), seats[0] if seats else -1)
 
-        Over a game of days the DMs pile up panels; only the newest should look actionable (an
-        older one would only answer "no longer available"). Cosmetic, so tried a few times only.
-        """
-        purpose = f"panel:{user_id}"
-        previous = await self.store.get_message(session.id, purpose)
-        await self.store.set_message(session.id, purpose, getattr(channel, "id", 0), message_id)
-        if previous is None or previous.message_id == message_id:
-            return
-        try:
-            await self.call(f"retiring a panel of game {session.id}",
-                            lambda: channel.get_partial_message(previous.message_id).edit(view=None), attempts=3)
-        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
-            log.info("could not retire an old panel of game %s: %s", session.id, exc)
+    async def turn_link(self, session: Session) -> str | None:
+        """The address of the game's current channel post (for a DM panel's link button)."""
+        stored = await self.store.get_message(session.id, "turn")
+        if stored is None or not stored.message_id or session.row.guild_id is None:
+            return None
+        return jump_url(session.row.guild_id, stored.channel_id, stored.message_id)
 
     async def dm_closed_notice(self, session: Session, user_id: int) -> None:
         """Tell the channel (once per game and user, never the content) to use /game hand: in that

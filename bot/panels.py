@@ -101,7 +101,7 @@ def encode_prefix(prefix: list[int], game_id: int, seat: int, stamp: int, *, key
 
 def prefixes(game: Game, seat: int, lang: str) -> Iterator[list[int]]:
     """Every path prefix of ``seat``'s panel that leads to a further level (the root included)."""
-    root = [Choice(a, game.action_path(seat, a, lang) or ["?"]) for a in game.legal_actions(seat)]
+    root = [Choice(a, game.action_path(seat, a, lang) or ["?"]) for a in game.panel_actions(seat, lang)]
     stack: list[tuple[list[Choice], list[int]]] = [(root, [])]
     while stack:
         choices, prefix = stack.pop()
@@ -129,7 +129,7 @@ class Choice:
 
 def choices_under(game: Game, seat: int, lang: str, prefix: list[int]) -> tuple[list[Choice], list[str]]:
     """The legal actions under ``prefix`` and the labels of the prefix levels chosen so far."""
-    choices = [Choice(a, game.action_path(seat, a, lang) or ["?"]) for a in game.legal_actions(seat)]
+    choices = [Choice(a, game.action_path(seat, a, lang) or ["?"]) for a in game.panel_actions(seat, lang)]
     chosen: list[str] = []
     for depth, index in enumerate(prefix):
         labels = level_labels(choices, depth)
@@ -170,8 +170,38 @@ def clock_lines(session: Session, seat: int, lang: str) -> list[str]:
 
 
 def build_panel(session: Session, seat: int, lang: str, prefix: list[int] | None = None,
-                note: str | None = None) -> tuple[str, discord.ui.View]:
-    """Text and controls of ``seat``'s panel, at the given path prefix."""
+                note: str | None = None, link: str | None = None) -> tuple[str, discord.ui.View]:
+    """Text and controls of ``seat``'s panel, at the given path prefix.
+
+    ``link`` (a DM panel): the address of the game's channel post, shown as a link button."""
+    content, view = _build_panel(session, seat, lang, prefix, note)
+    if link:
+        add_link(view, link, lang)
+    return content, view
+
+
+def add_link(view: discord.ui.View, url: str, lang: str) -> None:
+    """A link button to the game's channel post (a DM panel's way back to the table)."""
+    if len(view.children) >= 25:
+        return
+    rows = [getattr(item, "row", None) for item in view.children]
+    row = 4 if sum(1 for r in rows if r == 4) < 5 else None
+    view.add_item(discord.ui.Button(label=limits.button_label(t("panels.to_channel", lang)),
+                                    style=discord.ButtonStyle.link, url=url, row=row))
+
+
+def has_controls(view: discord.ui.View | None) -> bool:
+    """The view carries game controls (not only a link button)."""
+    return view is not None and any(str(getattr(item, "custom_id", None) or "").startswith("tt:")
+                                    for item in view.children)
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | None,
+                 note: str | None) -> tuple[str, discord.ui.View]:
     game = session.game
     assert game is not None
     prefix = prefix or []
@@ -252,3 +282,104 @@ def channel_view(game_id: int, lang: str) -> discord.ui.View:
     ))
     return view
 
+
+
+# ---- the acting player's confirmation ----------------------------------------------
+CONFIRM_ROOM = 1100
+"""Units of outcome text in a ✅ reply (the panel below it needs the rest of the 2000)."""
+CONFIRM_LINE = 160
+"""A condensed event: its first line, at most this long."""
+RUN = 3
+"""A run of more than this many events of one kind is condensed to its first, a count and its last."""
+
+
+@dataclass
+class Outcome:
+    kind: str
+    text: str
+    private: bool
+
+
+def outcomes(game: Game, events: list[dict], seat: int, lang: str) -> list[Outcome]:
+    """What ``seat`` may read of ``events``: public texts and its own private ones, in order."""
+    out: list[Outcome] = []
+    for event in events:
+        kind = str(event.get("type", ""))
+        if kind.startswith("platform.") or ("to" in event and seat not in event["to"]):
+            continue
+        text = game.event_text(event, lang)
+        if text:
+            out.append(Outcome(kind, text, "to" in event))
+    return out
+
+
+def private_notes_fit(game: Game, events: list[dict], seat: int, lang: str, room: int) -> bool:
+    """The seat's private news from ``events`` fits whole in its confirmation (then the publisher
+    does not DM it again to the player who acted)."""
+    private = "\n".join(o.text for o in outcomes(game, events, seat, lang) if o.private)
+    return limits.size(private) <= room
+
+
+def confirmation(game: Game, events: list[dict], seat: int, lang: str, *, link: str | None = None,
+                 room: int = CONFIRM_ROOM) -> str:
+    """The ✅ line(s) of the acting player's answer: every outcome of the action.
+
+    Short outcomes are shown whole. Longer ones are condensed per event (its first line, shortened),
+    then runs of one kind of event (a long series of rolls) to their first and last with a count,
+    and the reply points to the channel post for the full text. Private news is never condensed:
+    it is not in the channel post (when it does not fit, the DM carries it, see
+    :func:`private_notes_fit`)."""
+    items = outcomes(game, events, seat, lang)
+    if not items:
+        return "✅ " + t("panel.done", lang)
+    whole = "\n".join(o.text for o in items)
+    if limits.size(whole) <= room:
+        return "✅ " + whole
+    private_fits = limits.size("\n".join(o.text for o in items if o.private)) <= PRIVATE_ROOM
+    lines: list[str] = []
+    for o in items:
+        if o.private:
+            if private_fits:
+                lines.extend(o.text.splitlines())
+            continue
+        lines.append(limits.shorten(o.text.strip().splitlines()[0] if o.text.strip() else o.text, CONFIRM_LINE))
+    if not private_fits:
+        lines.append("📩 " + t("panels.private_in_dm", lang))
+    text = "\n".join(lines)
+    if limits.size(text) > room:
+        text = "\n".join(_runs(items, private_fits, lang))
+    footer = "📜 " + (t("panels.full_in_channel_link", lang, url=link) if link else t("panels.full_in_channel", lang))
+    return limits.shorten("✅ " + text, room + 200) + "\n" + footer
+
+
+PRIVATE_ROOM = 700
+"""Private news up to this size rides whole in the confirmation."""
+
+
+def _runs(items: list[Outcome], private_fits: bool, lang: str) -> list[str]:
+    """Public events condensed to one line each, runs of one kind to first, count, last."""
+    lines: list[str] = []
+    i = 0
+    while i < len(items):
+        o = items[i]
+        if o.private:
+            if private_fits:
+                lines.extend(o.text.splitlines())
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(items) and items[j + 1].kind == o.kind and not items[j + 1].private:
+            j += 1
+        run = items[i:j + 1]
+
+        def first(x: Outcome) -> str:
+            return limits.shorten(x.text.strip().splitlines()[0] if x.text.strip() else x.text, CONFIRM_LINE)
+
+        if len(run) > RUN:
+            lines += [first(run[0]), "⋯ " + t("panels.more_like_this", lang, n=len(run) - 2), first(run[-1])]
+        else:
+            lines += [first(x) for x in run]
+        i = j + 1
+    if not private_fits:
+        lines.append("📩 " + t("panels.private_in_dm", lang))
+    return lines

@@ -114,16 +114,17 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = True, thi
 
 
 async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bool = True,
-                view: discord.ui.View | None = None, **kwargs: Any) -> None:
-    """Answer an interaction whether or not it was already answered or deferred."""
+                view: discord.ui.View | None = None, **kwargs: Any) -> discord.WebhookMessage | None:
+    """Answer an interaction whether or not it was already answered or deferred. Returns the
+    follow-up message when the answer was one (None: the answer is the original response)."""
     if view is not None:
         kwargs["view"] = inert(limits.fit_view(view))
     content = limits.content(content)
     async with _answer_lock(interaction):
         if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
-        else:
-            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+            return await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **kwargs)
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        return None
 
 
 async def edit(interaction: discord.Interaction, **kwargs: Any) -> None:

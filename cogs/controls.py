@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import custom_ids
+from bot import boards, custom_ids
 from bot.app import TabletopBot
 from bot.custom_ids import (
     AbortId,
@@ -39,6 +39,7 @@ from bot.panels import (
     CONTROL_KEY_META,
     build_panel,
     choices_under,
+    confirmation,
     decode_prefix,
     find_action,
     find_admin_action,
@@ -163,12 +164,17 @@ class ControlsCog(commands.Cog):
         result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action, stamp)
         game = result.session.game
         assert game is not None
-        notes = [txt for ev in result.events
-                 if ("to" not in ev or seat in ev["to"]) and not str(ev.get("type", "")).startswith("platform.")
-                 and (txt := game.event_text(ev, language))]
-        note = "✅ " + ("\n".join(notes[-6:]) if notes else t("panel.done", language))
-        content, view = build_panel(result.session, seat, language, note=note)
-        await edit(interaction, content=content, view=view)
+        publisher = self.bot.publisher
+        # every outcome of the move, condensed when long (the full text is in the channel post)
+        link = await publisher.turn_link(result.session)
+        note = confirmation(game, result.events, seat, language, link=link)
+        in_dm = interaction.guild_id is None  # a DM panel keeps its way back to the channel
+        content, view = build_panel(result.session, seat, language, note=note, link=link if in_dm else None)
+        # the panel's personal board follows the move (Pobeda; issue 13, see bot/boards.py)
+        board = await boards.personal_board(result.session, seat, language)
+        extra = {"attachments": [boards.as_file(board)]} if board else {}
+        await edit(interaction, content=content, view=view, **extra)
+        publisher.panels.answered(interaction, result.session, seat, in_place=True)
 
     # ---- lobby -----------------------------------------------------------------------
     async def lobby_button(self, interaction: discord.Interaction, session: Session, control: LobbyId) -> None:

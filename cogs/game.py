@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import bots, limits
+from bot import boards, bots, limits
 from bot.app import TabletopBot
 from bot.cooldown import Cooldown, wait_text
 from bot.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
@@ -42,12 +42,21 @@ MAX_DEADLINE_HOURS = 24 * 14
 MAX_OPTIONS_TEXT = 200
 """``/game new options:`` is a few ``name=value`` pairs; Discord refuses longer input itself."""
 PUBLIC_ANSWERS = ("new", "board")
-"""Commands whose answer is a public message (a deferral must be public too)."""
+"""Commands whose answer is a public message (a deferral must be public too); ``/game board`` only
+with ``post: True`` (see ``answers_publicly``)."""
 RULES_MESSAGES = 3
 COOLDOWNS = {"board": 5.0, "log": 3.0, "rules": 3.0}
-"""Seconds between two uses by the same user: ``/game board`` posts a picture publicly; ``log`` and
+"""Seconds between two uses by the same user: ``/game board post:True`` posts a picture publicly
+(a private ``/game board`` has none: it is cheap, its PNGs are reused); ``log`` and
 ``rules`` answer privately but read the store or send several messages. ``status`` and ``hand`` are
 private, cheap and needed to play, so they have none (see the README's commands section)."""
+
+
+def answers_publicly(interaction: discord.Interaction, name: str) -> bool:
+    """Whether the command's answer is a channel message: ``/game board`` privately unless ``post``."""
+    if name == "board":
+        return bool(getattr(interaction.namespace, "post", False))
+    return name in PUBLIC_ANSWERS
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -95,7 +104,7 @@ class GameCog(commands.Cog):
         """Every command of this cog is answered within Discord's three seconds (see ``watch``)."""
         if interaction.type is discord.InteractionType.application_command:
             name = interaction.command.name if interaction.command else ""
-            watch(interaction, ephemeral=name not in PUBLIC_ANSWERS)
+            watch(interaction, ephemeral=not answers_publicly(interaction, name))
         return True
 
     async def _cooling(self, interaction: discord.Interaction, command: str) -> bool:
@@ -190,22 +199,50 @@ class GameCog(commands.Cog):
         if session is not None:
             await reply(interaction, status_text(session, lang(interaction)))
 
-    @game.command(name="board", description=_("Post the current board", key="cmd.board"))
-    async def board(self, interaction: discord.Interaction) -> None:
-        if await self._cooling(interaction, "board"):  # before the public deferral: the refusal is private
+    @game.command(name="board", description=_("Show the board (only to you, unless post is True)",
+                                              key="boards.cmd.board"))
+    @app_commands.describe(zoom=_("A part of the board, large (readable on a phone)", key="boards.cmd.board.zoom"),
+                           post=_("Post it in the channel (otherwise only you see it)", key="boards.cmd.board.post"))
+    async def board(self, interaction: discord.Interaction,
+                    zoom: app_commands.Range[str, 1, 100] | None = None, post: bool = False) -> None:
+        """The board, or a zoom of it: privately in the caller's language, or (``post``) in the
+        channel in the host's language, where the cooldown applies (see ``bot.boards``)."""
+        if post and await self._cooling(interaction, "board"):  # before the public deferral: a private refusal
             return
         if self.bot.sessions.by_channel(interaction.channel_id or 0) is not None:
             # loading a big game and drawing its board may take longer than Discord waits
-            await defer(interaction, ephemeral=False)
+            await defer(interaction, ephemeral=not post)
         session = await self._session(interaction)
         if session is None:
             return
         if session.game is None:
             await reply(interaction, "ℹ️ " + t("err.not_running", lang(interaction)))
             return
-        board = await render_board(session, session.row.lang)
-        await reply(interaction, status_text(session, session.row.lang), file=board, ephemeral=False,
+        language = session.row.lang if post else lang(interaction)
+        if zoom is None:
+            picture = await render_board(session, language)
+        else:
+            chosen = boards.resolve_zoom(session, language, zoom)
+            png = await boards.render_zoom(session, language, chosen) if chosen is not None else None
+            if png is None:
+                offered = ", ".join(label for _, label in boards.zoom_choices(session, lang(interaction)))
+                key, extra = ("boards.zoom.none", {"choices": offered}) if offered else ("boards.zoom.nothing", {})
+                await reply(interaction, "ℹ️ " + t(key, lang(interaction), **extra))
+                return
+            picture = boards.zoom_file(session, chosen or zoom, png)
+        await reply(interaction, status_text(session, language), file=picture, ephemeral=not post,
                     allowed_mentions=discord.AllowedMentions.none())
+
+    @board.autocomplete("zoom")
+    async def board_zoom(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The zooms this channel's board offers now, in the caller's language."""
+        session = self.bot.sessions.by_channel(interaction.channel_id or 0)
+        if session is None or session.game is None:
+            return []
+        wanted = current.strip().casefold()
+        return [app_commands.Choice(name=limits.shorten(label, 100), value=value)
+                for value, label in boards.zoom_choices(session, lang(interaction))
+                if not wanted or wanted in label.casefold() or wanted in value.casefold()][:25]
 
     @game.command(name="hand", description=_("Your private view and controls (only you see it)", key="cmd.hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -363,7 +400,11 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
         view.add_item(discord.ui.Button(label=limits.button_label(t("panel.dms_open", language)),
                                         style=discord.ButtonStyle.secondary,
                                         custom_id=DmRetryId(session.id).build(), row=4))
-    await reply(interaction, content, view=view)
+    # the seat's personal board (Pobeda; issue 13, see bot/boards.py)
+    board = await boards.personal_board(session, seat, language)
+    extra = {"file": boards.as_file(board)} if board else {}
+    message = await reply(interaction, content, view=view, **extra)
+    publisher.panels.answered(interaction, session, seat, message.id if message is not None else None)
 
 
 async def setup(bot: TabletopBot) -> None:

@@ -25,7 +25,7 @@ from bot.app import TabletopBot
 from bot.games.base import Action, Event, Game, IllegalAction
 from bot.games.registry import available
 from bot.i18n import LANGS, sort_key, t
-from bot.panels import build_panel
+from bot.panels import build_panel, confirmation
 from bot.sessions import Session, SessionError
 from cogs.common import defer, lang, refuse, reply
 
@@ -38,7 +38,6 @@ GAME_KEY = "godstorm"
 MAX_CHOICES = 25
 MAX_LOOP = 200
 """Bound on the one-by-one attack loop of ``until`` (used only when the rules offer no ``attack_until``)."""
-NOTE_LINES = 12
 HEAVEN = "heaven"
 ATTACKS = ("attack", "attack_until")
 
@@ -139,13 +138,6 @@ def count_choices(values: Iterable[int], current: str, language: str, low: int, 
     return [app_commands.Choice(name=limits.option_label(namer(v)), value=v) for v in values][:MAX_CHOICES]
 
 
-def event_notes(game: Game, events: list[Event], seat: int, language: str) -> list[str]:
-    """Texts of the public events and of this seat's private ones (platform events skipped)."""
-    return [txt for ev in events
-            if ("to" not in ev or seat in ev["to"]) and not str(ev.get("type", "")).startswith("platform.")
-            and (txt := game.event_text(ev, language))]
-
-
 class RiskCog(commands.Cog):
     risk = app_commands.Group(name="risk", description=_("Risk Godstorm: fast moves by command",
                                                          key="godstorm.cmd.risk"), guild_only=True)
@@ -211,12 +203,13 @@ class RiskCog(commands.Cog):
         language = lang(interaction)
         game = session.game
         assert game is not None
-        notes = event_notes(game, events, seat, language)
-        if len(notes) > NOTE_LINES:
-            notes = ["…", *notes[-NOTE_LINES:]]
-        note = "✅ " + ("\n".join(notes) if notes else t("panel.done", language))
+        publisher = self.bot.publisher
+        # every outcome, condensed per event when long (the full text is in the channel post)
+        note = confirmation(game, events, seat, language, link=await publisher.turn_link(session))
         content, view = build_panel(session, seat, language, note=note)
-        await reply(interaction, content, view=view)
+        message = await reply(interaction, content, view=view)
+        # older panels (the DM one included) lose their controls; the DM panel is brought up to date
+        publisher.panels.answered(interaction, session, seat, message.id if message is not None else None)
 
     # ---- /risk attack ----------------------------------------------------------------
     @risk.command(name="attack", description=_("Attack from one of your territories", key="godstorm.cmd.attack"))

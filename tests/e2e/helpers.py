@@ -43,7 +43,8 @@ async def make_table(fake: FakeDiscord, tmp_path: Path, names: list[str], *, loc
         fake.add_member(guild, user)
         users[name] = user
     db = tmp_path / "bot.sqlite3"
-    env = {"TIMER_INTERVAL": "0.5", **(extra_env or {})}
+    # PUBLISH_INTERVAL 0: every move is published at once (tests of coalescing set it themselves)
+    env = {"TIMER_INTERVAL": "0.5", "PUBLISH_INTERVAL": "0", **(extra_env or {})}
     bot = BotProcess(fake, db, guild_ids=[guild.id], extra_env=env, cwd=ROOT)
     await bot.start(timeout=60)
     return Table(fake, bot, db, guild, channel, users)

@@ -1,0 +1,189 @@
+"""One live panel per player: older panels lose their controls, the DM panel stays current.
+
+A player's panel for one game can be on screen in two places: a DM (sent by the publisher when a
+decision is theirs) and an ephemeral reply in the channel (``/game hand``, "open my panel", a
+``/risk`` command's answer). Whatever way the seat acts, the answer shows the fresh panel in
+place, and then:
+
+* every older copy loses its controls (its view is removed): the previous DM panel, the previous
+  ephemeral panel;
+* the DM panel, when the player acted somewhere else, is edited in place to the current panel
+  (no new message, no ping), so the next decision always reaches the DM too: the player who
+  clicked through ``/risk`` sees an epoch bid in their DMs as well, not only in a reply that a
+  phone may have dismissed.
+
+So at any moment a player has at most two messages with controls for a game, both built at the
+seat's current stamp: the DM panel and the newest ephemeral reply.
+
+The DM panel is remembered in the ``messages`` table (purpose ``panel:<user>``, with the seat and
+stamp it was built at), so it is retired or refreshed after a restart as well. An ephemeral reply
+can only be edited through the token of the interaction that made it (valid 15 minutes, and a
+credential), so it is held in memory only: after a restart, or after 15 minutes, an old ephemeral
+keeps its buttons, which answer "no longer available" since the seat's stamp has moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from bot import limits
+
+if TYPE_CHECKING:
+    from bot.delivery import Publisher
+    from bot.sessions import Session
+
+log = logging.getLogger(__name__)
+
+EPHEMERAL_TTL = 14 * 60.0
+"""Seconds an interaction token may still edit its ephemeral reply (Discord allows 15 minutes)."""
+RETIRE_ATTEMPTS = 3
+
+
+def purpose(user_id: int) -> str:
+    return f"panel:{user_id}"
+
+
+@dataclass
+class Ephemeral:
+    """An ephemeral reply carrying a panel, editable through its interaction for a while."""
+
+    interaction: discord.Interaction
+    message_id: int | None  # None: the interaction's original response
+    stamp: int
+    at: float
+
+    def key(self) -> tuple[int, int | None]:
+        return self.interaction.id, self.message_id
+
+    async def strip(self) -> None:
+        if self.message_id is None:
+            await self.interaction.edit_original_response(view=None)
+        else:
+            await self.interaction.followup.edit_message(self.message_id, view=None)
+
+
+class LivePanels:
+    """Keeps each player's panels in step (see the module docstring)."""
+
+    def __init__(self, publisher: Publisher) -> None:
+        self.publisher = publisher
+        self._locks: limits.Lru[tuple[int, int], asyncio.Lock] = limits.Lru(limits.NOTICES)
+        self._ephemeral: limits.Lru[tuple[int, int], Ephemeral] = limits.Lru(limits.NOTICES)
+
+    def lock(self, game_id: int, user_id: int) -> asyncio.Lock:
+        lock = self._locks.get((game_id, user_id))
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[(game_id, user_id)] = lock
+        return lock
+
+    # ---- a panel was shown -------------------------------------------------------------
+    def answered(self, interaction: discord.Interaction, session: Session, seat: int,
+                 message_id: int | None = None, *, in_place: bool = False) -> None:
+        """An interaction was answered with ``seat``'s panel: in place on a DM panel (``in_place``
+        and a DM), else in an ephemeral reply (``message_id``: a follow-up's id, None: the original
+        response). The bookkeeping runs in the background: the answer has already gone out."""
+        user_id = interaction.user.id
+        message = interaction.message
+        if in_place and interaction.guild_id is None and message is not None:
+            self.publisher._background(self.dm_shown(session, user_id, seat, interaction.channel, message.id))
+        else:
+            self.ephemeral_shown(session, user_id, seat, interaction, message_id)
+
+    async def dm_shown(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int) -> None:
+        """A DM panel was sent (or edited in place by a click on it): it is the live one."""
+        async with self.lock(session.id, user_id):
+            await self._set_dm(session, user_id, seat, channel, message_id)
+            await self._retire_ephemeral(session.id, user_id, keep=None)
+
+    def ephemeral_shown(self, session: Session, user_id: int, seat: int,
+                        interaction: discord.Interaction, message_id: int | None) -> None:
+        """A panel was shown in an ephemeral reply: older ephemerals lose their controls and the DM
+        panel is brought up to date (in the background: the answer has already gone out)."""
+        stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
+        entry = Ephemeral(interaction, message_id, stamp, time.monotonic())
+        self.publisher._background(self._after_ephemeral(session, user_id, seat, entry))
+
+    async def _after_ephemeral(self, session: Session, user_id: int, seat: int, entry: Ephemeral) -> None:
+        async with self.lock(session.id, user_id):
+            await self._retire_ephemeral(session.id, user_id, keep=entry)
+            self._ephemeral[(session.id, user_id)] = entry
+            await self._refresh_dm(session, user_id, seat)
+
+    # ---- the DM panel ------------------------------------------------------------------
+    async def _set_dm(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int) -> None:
+        stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
+        store = self.publisher.store
+        previous = await store.get_message(session.id, purpose(user_id))
+        await store.set_message(session.id, purpose(user_id), getattr(channel, "id", 0), message_id,
+                                {"seat": seat, "stamp": stamp})
+        if previous is None or previous.message_id == message_id or not previous.message_id:
+            return
+        await self._strip_dm(session.id, previous.channel_id, previous.message_id, channel)
+
+    async def _strip_dm(self, game_id: int, channel_id: int, message_id: int, channel: Any = None) -> None:
+        """Remove the controls of an old DM panel (cosmetic: tried a few times only)."""
+        publisher = self.publisher
+        try:
+            if channel is None or getattr(channel, "id", 0) != channel_id:
+                channel = await publisher.channel(channel_id)
+            if channel is None:
+                return
+            partial = channel.get_partial_message(message_id)
+            await publisher.call(f"retiring a panel of game {game_id}", lambda: partial.edit(view=None),
+                                 attempts=RETIRE_ATTEMPTS)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.info("could not retire an old panel of game %s: %s", game_id, exc)
+
+    async def _refresh_dm(self, session: Session, user_id: int, seat: int) -> None:
+        """Edit the stored DM panel to the seat's current panel (when its stamp is behind)."""
+        from bot.panels import build_panel  # bot.panels imports the session layer, as this module's users do
+
+        publisher = self.publisher
+        stored = await publisher.store.get_message(session.id, purpose(user_id))
+        if stored is None or not stored.message_id or user_id in publisher.dm_closed:
+            return
+        stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
+        if stored.data.get("seat") == seat and stored.data.get("stamp") == stamp:
+            return  # built at this stamp: its controls are current
+        if session.game is None:
+            return
+        content, built = build_panel(session, seat, session.user_lang(user_id),
+                                     link=await publisher.turn_link(session))
+        view = limits.fit_view(built) if built.children else None
+        if view is not None:
+            view.stop()
+        try:
+            channel = await publisher.channel(stored.channel_id)
+            if channel is None:
+                return
+            partial = channel.get_partial_message(stored.message_id)  # type: ignore[attr-defined]
+            await publisher.call(f"refreshing a panel of game {session.id}",
+                                 lambda: partial.edit(content=limits.content(content), view=view),
+                                 attempts=RETIRE_ATTEMPTS)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.info("could not refresh the DM panel of game %s: %s", session.id, exc)
+            return
+        await publisher.store.set_message(session.id, purpose(user_id), stored.channel_id, stored.message_id,
+                                          {"seat": seat, "stamp": stamp})
+
+    # ---- ephemerals --------------------------------------------------------------------
+    async def _retire_ephemeral(self, game_id: int, user_id: int, keep: Ephemeral | None) -> None:
+        old = self._ephemeral.get((game_id, user_id))
+        if old is None or (keep is not None and old.key() == keep.key()):
+            return
+        self._ephemeral.pop((game_id, user_id), None)
+        if time.monotonic() - old.at > EPHEMERAL_TTL:
+            return  # its token no longer edits it
+        try:
+            await self.publisher.call(f"retiring an ephemeral panel of game {game_id}", old.strip,
+                                      attempts=RETIRE_ATTEMPTS)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.info("could not retire an ephemeral panel of game %s: %s", game_id, exc)
