@@ -1,0 +1,127 @@
+"""Boards addressed to one person (issue 13): Pobeda's personal board, and the zoomed views of
+``/game board zoom:``.
+
+* **Personal board.** A game with a text-heavy board (Pobeda) attaches to the seat's private panel
+  the board drawn from that seat's own view (its hand, never another's), in the reader's language,
+  with the cells of the cards it holds marked (``render.pobeda.render_personal``). The panel code
+  calls :func:`personal_board` where it sends or refreshes a panel; games without one get None.
+* **Zoom.** A game's renderer module may offer ``zoom_choices(view, lang)`` (value, label) and
+  ``render_zoom(view, lang, zoom)``: a region drawn with text a phone reads at 400 px width.
+  Zooms show the public view only, so a posted zoom never shows a hand.
+
+Rendering runs off the event loop; the PNGs of identical requests are reused (``rendered_once``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import io
+import json
+import logging
+from collections.abc import Callable
+from functools import lru_cache
+from types import ModuleType
+from typing import Any
+
+import discord
+
+from bot.games.registry import renderer
+from bot.sessions import Session
+from render.common import rendered_once
+
+log = logging.getLogger(__name__)
+
+PERSONAL = {"pobeda": "render_personal"}
+"""Games whose private panel carries a personal board, and the renderer module's function for it."""
+ZOOM_KEY = "_zoom"
+"""Where a zoom's name travels inside the view handed to the cached zoom renderer."""
+
+
+def _module(game: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(renderer(game).__module__)
+    except (KeyError, ImportError, AttributeError):
+        return None
+
+
+def has_personal_board(session: Session) -> bool:
+    return session.row.game in PERSONAL and session.game is not None
+
+
+def seat_view(session: Session, seat: int) -> dict[str, Any]:
+    """The seat's own view (its hand and nothing of other hands) with the players' names, as plain JSON."""
+    assert session.game is not None
+    view: dict[str, Any] = json.loads(json.dumps(session.game.view(seat)))
+    view["seat_names"] = session.seat_names()
+    return view
+
+
+async def personal_board(session: Session, seat: int, lang: str) -> tuple[str, bytes] | None:
+    """(file name, PNG) of ``seat``'s personal board in ``lang``, or None (no such board for this game,
+    or the render failed: the panel then goes out without it)."""
+    if not has_personal_board(session) or seat < 0:
+        return None
+    module = _module(session.row.game)
+    draw: Callable[[dict[str, Any], str], bytes] | None = getattr(module, PERSONAL[session.row.game], None)
+    if draw is None:
+        return None
+    try:
+        png = await asyncio.to_thread(draw, seat_view(session, seat), lang)
+    except Exception:  # a picture is an extra: the panel itself must still go out
+        log.exception("rendering the personal board of game %s (seat %s) failed", session.id, seat)
+        return None
+    return f"{session.row.game}-{session.id}-{session.row.seq}-seat{seat + 1}.png", png
+
+
+def as_file(board: tuple[str, bytes]) -> discord.File:
+    """A fresh upload of a board (a File is consumed by one request: build one per attempt)."""
+    return discord.File(io.BytesIO(board[1]), filename=board[0])
+
+
+# ---- zoom ---------------------------------------------------------------------------------------
+def zoom_choices(session: Session, lang: str) -> list[tuple[str, str]]:
+    """(value, label) of the zooms the game's board offers now (none when it has none)."""
+    if session.game is None:
+        return []
+    choices = getattr(_module(session.row.game), "zoom_choices", None)
+    return list(choices(session.public_view(), lang)) if choices is not None else []
+
+
+def resolve_zoom(session: Session, lang: str, typed: str) -> str | None:
+    """The zoom a user typed: a choice's value, or its label in either language (autocomplete may be
+    skipped), compared without case; None when it names none."""
+    wanted = typed.strip().casefold()
+    for language in dict.fromkeys((lang, "ru", "en")):
+        for value, label in zoom_choices(session, language):
+            if wanted in (value.casefold(), label.casefold()):
+                return value
+    return None
+
+
+@lru_cache(maxsize=8)
+def _cached_zoom(game: str) -> Callable[[dict[str, Any], str], bytes]:
+    module = _module(game)
+
+    def draw(view: dict[str, Any], lang: str) -> bytes:
+        zoom = view.pop(ZOOM_KEY)
+        png = module.render_zoom(view, lang, zoom) if module is not None else None
+        if png is None:
+            raise ValueError(f"{game} offers no zoom {zoom!r}")
+        return bytes(png)
+
+    return rendered_once(f"{game}-zoom")(draw)
+
+
+async def render_zoom(session: Session, lang: str, zoom: str) -> bytes | None:
+    """The PNG of a zoom of the public board, or None when the game does not offer ``zoom`` now."""
+    if session.game is None or zoom not in dict(zoom_choices(session, lang)):
+        return None
+    view = json.loads(json.dumps(session.public_view()))
+    view[ZOOM_KEY] = zoom
+    return await asyncio.to_thread(_cached_zoom(session.row.game), view, lang)
+
+
+def zoom_file(session: Session, zoom: str, png: bytes) -> discord.File:
+    safe = "".join(ch if ch.isalnum() else "-" for ch in zoom)
+    return discord.File(io.BytesIO(png), filename=f"{session.row.game}-{session.id}-{session.row.seq}-{safe}.png")
