@@ -60,6 +60,8 @@ def _load() -> dict[str, Card]:
 
 
 CARDS: dict[str, Card] = _load()
+SKY_MIN_COST = min(c.cost for c in CARDS.values() if c.deck == "sky")
+"""A defender with less faith than this can play no Sky card (public facts only decide whether a window opens)."""
 ATLANTIS: tuple[str, ...] = board.CONTINENTS["atlantis"] if "atlantis" in board.CONTINENTS else tuple(
     t for t in board.TERR_IDS if board.CONTINENT_OF[t].lower() == "atlantis")
 SEA_LINKS: tuple[tuple[str, str], ...] = tuple(sorted({tuple(sorted((a, b))) for a in board.TERR_IDS  # type: ignore[misc]
@@ -447,7 +449,8 @@ class MiracleMixin(TurnMixin, CombatMixin):
     # ---- response windows ---------------------------------------------------------------
     def _can_answer_sky(self, seat: int) -> bool:
         m = self.mir
-        return (seat >= 0 and not self.s.players[seat].eliminated and not m.never[seat]
+        p = self.s.players[seat] if seat >= 0 else None
+        return (p is not None and not p.eliminated and not m.never[seat] and p.faith >= SKY_MIN_COST
                 and "sky" in self.gods_on_board(seat) and any(card_of(i).deck == "sky" for i in m.hands[seat]))
 
     def _sky_window(self, seat: int, src: str, dst: str, dice: int, until: int | None) -> bool:
@@ -467,7 +470,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
 
     def _sky_answers(self, seat: int, w: Window) -> list[Action]:
         m = self.mir
-        if not self._can_answer_sky(seat) and not m.never[seat]:
+        if not self._can_answer_sky(seat):
             return []
         out: list[Action] = []
         seen: set[str] = set()
@@ -714,13 +717,48 @@ class MiracleMixin(TurnMixin, CombatMixin):
                 return False
             live = [t for t in board.TERR_IDS if not (self.mir.sunk and t in ATLANTIS)]
             return {"territories": sorted(ts)} in self._largest3(live, listing=False) and len(set(ts)) == len(ts)
-        if "count" in args and as_int(args["count"]) is None:
-            return False
         if "count" in args:
-            args["count"] = as_int(args["count"])
-        if "gods" in args and isinstance(args["gods"], list):
-            args["gods"] = sorted(args["gods"])
+            n = as_int(args["count"])
+            if n is None:
+                return False
+            args["count"] = n
+        if c.target == "two_decks" and args.get("deck") in board.GOD_KINDS and args.get("deck2") in board.GOD_KINDS:
+            pair = sorted((args["deck"], args["deck2"]), key=board.GOD_KINDS.index)
+            args["deck"], args["deck2"] = pair
+        if c.target in ("own_move", "fog", "dead_walk"):
+            return self._valid_move(seat, c.target, w, args)
         return args in self._target_args(seat, c, w, listing=False)
+
+    def _valid_move(self, seat: int, kind: str | None, w: Window | None, args: JSON) -> bool:
+        """Moves take any count in range (the lists offer a few): checked here rather than enumerated."""
+        s = self.s
+        n = args.get("count")
+        if not isinstance(n, int):
+            return False
+        if kind == "dead_walk":
+            if set(args) != {"space", "to", "count"} or args["space"] not in s.uw:
+                return False
+            u = s.uw[args["space"]]
+            to = args["to"]
+            return (u.owner == seat and 1 <= n <= min(6, u.armies - 1) and to in s.terr and s.terr[to].owner == seat
+                    and s.terr[to].temple)
+        src, to = args.get("from"), args.get("to")
+        if kind == "fog":
+            if set(args) != {"from", "count"} or w is None or w.dst is None or src == w.dst or src not in s.terr:
+                return False
+            return s.terr[src].owner == seat and 1 <= n <= min(4, s.terr[src].armies - 1)
+        gods = args.get("gods")
+        if set(args) != {"from", "to", "count", "gods"} or not isinstance(gods, list):
+            return False
+        if src not in s.terr or to not in s.terr or src == to:
+            return False
+        v = s.terr[src]
+        if v.owner != seat or s.terr[to].owner != seat:
+            return False
+        if len(set(gods)) != len(gods) or any(g not in v.gods for g in gods):
+            return False
+        args["gods"] = sorted(gods)
+        return 0 <= n <= v.armies - 1 and (n > 0 or bool(gods))
 
     # ---- effects ------------------------------------------------------------------------
     def _resolve(self, seat: int, c: Card, args: JSON, w: Window | None) -> bool:
@@ -914,13 +952,17 @@ class MiracleMixin(TurnMixin, CombatMixin):
             t = args["territory"]
             v = s.terr[t]
             old = v.owner
-            self._destroy(t, v.armies, False)
+            assert old is not None
+            self._casualties(old, v.armies, to_reserve=False)
+            self._emit("card_losses", seat=old, territory=t, lost=v.armies)
+            self._banish_all(t, "miracle")
             n = self.rng.dice(1)[0]
             self._emit("die", seat=seat, value=n, territory=t)
             v.owner = seat
             self._take(seat, n)
             v.armies = n
             self._emit("trojan", seat=seat, territory=t, previous=old, count=n)
+            self._check_out(old)
         elif name == "maelstrom":
             m.maelstrom = sorted([args["a"], args["b"]])
             self._emit("maelstrom", seat=seat, a=m.maelstrom[0], b=m.maelstrom[1])

@@ -31,6 +31,8 @@ class PlayerView(TypedDict):
     eliminated: bool
     has_bid: bool | None
     """During the secret bid: whether the seat has bid (never the amount); None outside it."""
+    relics: NotRequired[list[str]]
+    """Miracle cards played: the seat's relics in play (card instance ids ``"<card id>.<copy>"``); public."""
 
 
 class NeutralView(TypedDict):
@@ -62,6 +64,34 @@ class MeView(TypedDict):
     bid: int | None
     hand: list[str]
     pending: int
+    miracles: NotRequired[list[str]]
+    """The seat's own miracle cards in hand (instance ids; ``miracles.card_of`` gives the card)."""
+    unread: NotRequired[list[str]]
+    """Cards bought this step, read when the buying ends."""
+    never_answer: NotRequired[bool]
+    """The seat's standing "never answer with cards" preference."""
+
+
+WindowView = TypedDict("WindowView", {"kind": str, "seat": int | None, "from": str | None, "to": str | None,
+                                      "card": str | None, "by": int | None, "args": dict[str, Any]})
+
+
+class MiraclesView(TypedDict):
+    """Public facts of the played miracle cards (only in games with the ``miracles`` option on)."""
+
+    sunk: bool
+    """Atlantis has sunk (its four territories are gone; draw the sunken marker)."""
+    maelstrom: list[str] | None
+    """The sea link closed by the maelstrom, as two territory ids."""
+    gone: int
+    """Cards out of the game."""
+    window: WindowView | None
+    """The open response window: ``sky`` (``seat`` may answer the attack ``from``→``to``) or ``aegis``
+    (``seat`` may cancel ``card``, played by ``by`` with ``args``)."""
+    picking: int | None
+    """The seat choosing a card to take after Visions Become Real."""
+    sacred: list[str]
+    """Territories that cannot be attacked again this turn (This Ground Is Sacred)."""
 
 
 class GodstormView(TypedDict):
@@ -82,6 +112,7 @@ class GodstormView(TypedDict):
     sets_traded: int
     battle: BattleView | None
     outcome: dict[str, Any] | None
+    miracles: NotRequired[MiraclesView]
     me: NotRequired[MeView]
 
 
@@ -147,10 +178,29 @@ def build(s: State, seat: int | None) -> GodstormView:
         "battle": battle,
         "outcome": json_copy(s.outcome),
     }
+    m = s.mir
+    if m is not None:
+        for i, pv in enumerate(players):
+            pv["relics"] = list(m.relics[i])
+        w = m.windows[-1] if m.windows else None
+        out["miracles"] = {
+            "sunk": m.sunk,
+            "maelstrom": None if m.maelstrom is None else list(m.maelstrom),
+            "gone": len(m.gone),
+            "window": None if w is None else {"kind": w.kind, "seat": w.seats[0] if w.seats else None,
+                                              "from": w.src, "to": w.dst, "card": w.card, "by": w.by,
+                                              "args": json_copy(w.args)},
+            "picking": None if m.pick is None else int(m.pick["seat"]),
+            "sacred": list(m.sacred),
+        }
     if seat is not None and 0 <= seat < len(s.players):
         p = s.players[seat]
         out["me"] = {"seat": seat, "bid": p.bid, "hand": list(p.tcards),
                      "pending": s.pending if s.current == seat else 0}
+        if m is not None:
+            out["me"]["miracles"] = list(m.hands[seat])
+            out["me"]["unread"] = list(m.unread[seat])
+            out["me"]["never_answer"] = m.never[seat]
     return out
 
 
