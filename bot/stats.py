@@ -275,7 +275,7 @@ def game_record(row: GameRow, game: Game | None,
                       moves=len(actions), players=players)
 
 
-def _load_game(row: GameRow) -> Game | None:
+def final_game(row: GameRow) -> Game | None:
     """The final game of a row (None when it has no state or the state does not load)."""
     if row.state is None:
         return None
@@ -395,7 +395,7 @@ class Stats:
             if row is None or row.status not in ("finished", "aborted"):
                 return None
             actions = [(a.seat, a.user_id, a.events, a.created_at) for a in await self.store.actions(game_id)]
-            record = game_record(row, _load_game(row), actions)
+            record = game_record(row, final_game(row), actions)
             if record is None:
                 return None
             await self._write(record, time.time())

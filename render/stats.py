@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from render.common import encode_png, font
+from render.common import encode_png, font, wrap
 
 WIDTH = 720
 PAD = 18
@@ -52,8 +52,9 @@ def render_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str
     # column widths: numbers take what their longest cell needs, the first text column the rest
     natural = []
     for c in range(columns):
-        cells = [headers[c]] + [r[c] for r in rows]
-        natural.append(max(probe.textlength(x, font=font(TEXT_SIZE, "condensed")) for x in cells) + 16)
+        head = probe.textlength(headers[c], font=font(TEXT_SIZE, "condensed-bold"))
+        cells = [probe.textlength(r[c], font=font(TEXT_SIZE, "condensed")) for r in rows]
+        natural.append(max([head, *cells]) + 16)
     room = WIDTH - 2 * PAD
     fixed = sum(w for c, w in enumerate(natural) if numeric[c])
     text_cols = [c for c in range(columns) if not numeric[c]]
@@ -65,7 +66,8 @@ def render_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str
             widths[c] = natural[c] * share
     scale = room / sum(widths)
     widths = [w * scale for w in widths]
-    height = PAD + TITLE_SIZE + 14 + ROW_H * (len(rows) + 1) + (ROW_H if footer else 0) + PAD
+    note = wrap(probe, footer, font(TEXT_SIZE - 4, "condensed"), room, 3) if footer else []
+    height = PAD + TITLE_SIZE + 14 + ROW_H * (len(rows) + 1) + (8 + 26 * len(note) if note else 0) + PAD
     image = Image.new("RGB", (WIDTH, height), BG)
     draw = ImageDraw.Draw(image)
     shown, style = _fit(draw, title, "bold", room)
@@ -94,7 +96,8 @@ def render_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str
             draw.rectangle((PAD, y, WIDTH - PAD, y + ROW_H - 1), fill=STRIPE)
         row_text(line, y, "regular", INK)
         y += ROW_H
-    if footer:
-        shown, style = _fit(draw, footer, "regular", room)
-        draw.text((PAD, y + ROW_H / 2), shown, font=font(TEXT_SIZE - 4, style), fill=MUTED, anchor="lm")
+    y += 8
+    for line in note:
+        draw.text((PAD, y), line, font=font(TEXT_SIZE - 4, "condensed"), fill=MUTED)
+        y += 26
     return encode_png(image)

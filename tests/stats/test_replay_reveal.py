@@ -1,0 +1,119 @@
+"""``bot.replay.history``: a finished game told with every hidden part revealed, per game.
+
+What must be revealed is what each game hides from the table: Cold War's agent X choices
+(cold-war-kgb-vs-cia.ru.txt, line 200: "В фазе планирования каждый игрок втайне от соперника
+выбирает одного из своих агентов"), Pobeda's hands (pobeda.ru.txt, line 35: "Выбираете одну карту с
+руки"), Godstorm's bids (risk-godstorm.ru.txt, line 149: "Тайно выберите сколько вы хотите показать
+... Игроки одновременно показывают свои жертвы на порядок хода"). The expected secrets are read from the game's own state and
+log as the game went, then looked for in the replay, marked as revealed and attributed to the seat.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.games.base import Game, Player, Rng
+from bot.games.coldwar import ColdWar
+from bot.games.godstorm.playout import random_playout
+from bot.games.pobeda import Pobeda
+from bot.games.pobeda.data import events
+from bot.i18n import t
+from bot.replay import SECRET_MARK, History, history, history_text, pick_moments, thin
+from bot.store import ActionRow
+
+NAMES = ["Anna", "Boris", "Clara", "Dima", "Eve"]
+
+
+def random_game(cls: type[Game], players: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, Any], Game,
+                                                                    list[ActionRow]]:
+    options = cls.default_options()
+    arrangement = cls.arrange_seats([Player(i + 1) for i in range(players)], options, Rng(seed))
+    game = cls.new(arrangement.seat_info, options, seed)
+    rng = random.Random(seed)
+    rows: list[ActionRow] = []
+    while game.outcome() is None:
+        seat = game.actors()[0]
+        action = rng.choice(game.legal_actions(seat))
+        game.apply(seat, action)
+        rows.append(ActionRow(len(rows) + 1, seat, None, action, [], 0.0))
+    return arrangement.seat_info, options, game, rows
+
+
+def tell(key: str, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int, rows: list[ActionRow],
+         players: int, lang: str = "en") -> History:
+    return history(key, seat_info, options, seed, rows, names=NAMES[:players], lang=lang)
+
+
+def step_lines(story: History, seq: int) -> list[str]:
+    return next(s.lines for s in story.steps if s.seq == seq)
+
+
+def test_cold_war_agent_choices_are_revealed_with_their_seat() -> None:
+    seat_info, options, _game, rows = random_game(ColdWar, 2, 5)
+    for lang in ("en", "ru"):
+        story = tell("coldwar", seat_info, options, 5, rows, 2, lang)
+        choices = [r for r in rows if r.action["type"] == "agent"]
+        assert choices
+        for row in choices:
+            agent = t(f"coldwar.agent.{row.action['agent']}", lang)
+            lines = step_lines(story, row.seq)
+            assert any(line.startswith(f"{SECRET_MARK} {NAMES[row.seat]}:") and agent in line for line in lines), \
+                (row, lines)
+        # each side's secret headquarters at the start
+        assert len(story.opening) == 2 and all(SECRET_MARK in line for line in story.opening)
+
+
+def test_pobeda_hands_are_revealed_at_the_start_and_the_end() -> None:
+    seat_info, options, game, rows = random_game(Pobeda, 3, 8)
+    start = Pobeda.new(seat_info, options, 8)
+    titles = {cid: e["title"]["en"] for cid, e in events().items()}
+    story = tell("pobeda", seat_info, options, 8, rows, 3)
+    assert len(story.opening) == 3
+    for seat, hand in enumerate(start.s["hands"]):
+        block = story.opening[seat]
+        assert NAMES[seat] in block
+        for card in hand:
+            if card in titles:
+                assert titles[card] in block
+    for seat, hand in enumerate(game.s["hands"]):  # what was never played
+        for card in hand:
+            if card in titles:
+                assert any(titles[card] in block and NAMES[seat] in block for block in story.closing)
+    # the cards drawn during the game are told under the seat that drew them
+    text = history_text(story, "en")
+    drawn = [line for line in text.splitlines() if SECRET_MARK in line and line.startswith("`")]
+    assert drawn
+
+
+def test_godstorm_bids_are_revealed_with_their_amounts() -> None:
+    playout = random_playout(2, 5)
+    rows = [ActionRow(i + 1, seat, None, action, [], 0.0) for i, (seat, action) in enumerate(playout.log)]
+    story = history("godstorm", [{} for _ in range(5)], {"ruleset": "godstorm", "placement": "random"}, 2, rows,
+                    names=NAMES, lang="en")
+    bids = [r for r in rows if r.action["type"] == "bid"]
+    assert bids
+    for row in bids:
+        lines = [line for line in step_lines(story, row.seq) if line.startswith(f"{SECRET_MARK} {NAMES[row.seat]}")]
+        assert lines and any(str(row.action["faith"]) in line for line in lines), (row.action, lines)
+
+
+def test_frames_are_the_start_and_chosen_moments() -> None:
+    playout = random_playout(3, 3)
+    rows = [ActionRow(i + 1, seat, None, action, [], 0.0) for i, (seat, action) in enumerate(playout.log)]
+    story = history("godstorm", [{} for _ in range(3)], {"ruleset": "godstorm", "placement": "random"}, 3, rows,
+                    names=NAMES[:3], lang="en", frames=20)
+    seqs = [seq for seq, _view in story.frames]
+    assert len(seqs) == 20 and seqs[0] == 0 and seqs[-1] == len(rows)
+    assert seqs == sorted(set(seqs))
+    for _seq, view in story.frames:
+        assert "hand" not in view  # public views only
+
+
+def test_pick_moments_prefers_major_moments_and_keeps_the_end() -> None:
+    levels = [1, 0, 2, 1, 1, 2, 0, 1, 2, 1]
+    assert pick_moments(levels, 4) == [2, 5, 8, 9]
+    assert pick_moments(levels, 2) == [8, 9]  # one major moment fits beside the end: the latest
+    assert pick_moments(levels, 6) == [0, 2, 5, 7, 8, 9]  # all majors, then the first and last minor
+    assert pick_moments(levels, 50) == [0, 2, 3, 4, 5, 7, 8, 9]  # every moment, never a quiet step
+    assert thin(list(range(100)), 5) == [0, 25, 50, 74, 99]
