@@ -32,10 +32,11 @@ def play(g: Godstorm, by: int, card: str, /, **args: Any) -> list[Event]:
 
 
 def places(g: Godstorm) -> list[str]:
-    """Every card instance where it is (pile, hand, unread, relic, out of the game), flattened."""
+    """Every card instance where it is (pile, hand, unread, relic, out of the game, or being played: held by
+    an Aegis window until it resolves or is cancelled), flattened."""
     m = g.s.mir
     assert m is not None
-    out = [i for p in m.piles.values() for i in p] + m.gone
+    out = [i for p in m.piles.values() for i in p] + m.gone + [w.card for w in m.windows if w.card is not None]
     for seat in range(len(m.hands)):
         out += m.hands[seat] + m.unread[seat] + m.relics[seat]
     return out
