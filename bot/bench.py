@@ -11,7 +11,11 @@ Figures (keys of the JSON object):
   a render over all threads ``<game>_render_cpu_ms_p50`` (a big PNG is deflated in parallel bands, so
   wall time drops below CPU time when a core is free), the render's two parts ``<game>_draw_ms_p50`` and ``<game>_encode_ms_p50``, and ``<game>_apply_ms_p50``, on the
   game's own crowded late-game state (``bench_state()`` in its rules package);
+- ``pobeda_personal_render_ms_p50`` / ``_kb``: a seat's personal board (its hand's cells marked, in the
+  seat's language); per game offering zooms ``<game>_zoom_render_ms_p50`` / ``_kb``: its slowest zoom;
 - ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions;
+- ``byallmeans_apply_ms_p50`` / ``_p99``: one By All Means action over whole AI-against-AI games between
+  preset decks, and ``byallmeans_ai_game_s``: such a whole game, the bots' decisions included;
 - per game (and ``risk``, Godstorm's classic ruleset) ``<game>_bot_move_ms_p50`` / ``_p99``: one decision
   of the strong bot (``policy.choose`` on the seat's view), over two-player games against random
   players and against the quick bot, and ``<game>_bot_winrate_vs_random`` from those games (a small
@@ -101,6 +105,7 @@ def bench_game(key: str, repeats: int) -> dict[str, float]:
         f"{key}_render_kb": round(size / 1024, 1),
         f"{key}_png_bytes": size,
         **bench_render_parts(key, view, repeats),
+        **bench_personal_and_zoom(key, game, view, repeats),
         f"{key}_apply_ms_p50": round(statistics.median(apply_times), 4) if apply_times else float("nan"),
     }
 
@@ -124,6 +129,43 @@ def bench_render_parts(key: str, view: dict[str, Any], repeats: int) -> dict[str
         encode_times.append((time.perf_counter() - middle) * 1000)
     return {f"{key}_draw_ms_p50": round(statistics.median(draw_times), 2),
             f"{key}_encode_ms_p50": round(statistics.median(encode_times), 2)}
+
+
+def bench_personal_and_zoom(key: str, game: Game, view: dict[str, Any], repeats: int) -> dict[str, float]:
+    """``<game>_personal_render_ms_p50`` / ``_kb``: the personal board of the first seat (its own view,
+    hand included), for games that have one (issue 13); ``<game>_zoom_render_ms_p50`` / ``_kb``: the
+    slowest zoom the board offers (median over repeats), for games that offer zooms."""
+    module = importlib.import_module(renderer(key).__module__)
+    out: dict[str, float] = {}
+    personal = getattr(module, "render_personal", None)
+    if personal is not None:
+        draw = getattr(personal, "uncached", personal)
+        mine = json.loads(json.dumps(game.view(0)))
+        mine["seat_names"] = view.get("seat_names", [])
+        draw(mine, "en")  # warm the English static board
+        times = []
+        png = b""
+        for _ in range(repeats):
+            start = time.perf_counter()
+            png = draw(mine, "en")
+            times.append((time.perf_counter() - start) * 1000)
+        out[f"{key}_personal_render_ms_p50"] = round(statistics.median(times), 2)
+        out[f"{key}_personal_render_kb"] = round(len(png) / 1024, 1)
+    choices = getattr(module, "zoom_choices", None)
+    if choices is not None:
+        worst: tuple[float, int] = (0.0, 0)
+        for zoom, _ in choices(view, "ru"):
+            module.render_zoom(view, "ru", zoom)  # warm
+            times = []
+            size = 0
+            for _ in range(max(3, repeats // 3)):
+                start = time.perf_counter()
+                size = len(module.render_zoom(view, "ru", zoom) or b"")
+                times.append((time.perf_counter() - start) * 1000)
+            worst = max(worst, (statistics.median(times), size))
+        out[f"{key}_zoom_render_ms_p50"] = round(worst[0], 2)
+        out[f"{key}_zoom_render_kb"] = round(worst[1] / 1024, 1)
+    return out
 
 
 # ---- platform ---------------------------------------------------------------------------
@@ -326,9 +368,28 @@ async def run(quick: bool) -> dict[str, Any]:
     if "godstorm" in games:
         result.update(bench_godstorm_playout(3 if quick else 11))
     result.update(bench_bots([g for g in ("pobeda", "coldwar", "godstorm") if g in games], 4 if quick else 20))
+    result.update(bench_byallmeans(3 if quick else 11))
     with tempfile.TemporaryDirectory() as tmp:
         result.update(await bench_publish_retry(Path(tmp) / "retry.sqlite3", key, 10, 2 if quick else 6))
     return result
+
+
+def bench_byallmeans(seeds: int) -> dict[str, float]:
+    """By All Means before its registration (no renderer yet): ``byallmeans_apply_ms_p50`` is one action
+    (validated against the legal list, then applied) over whole AI-against-AI games between random preset
+    decks, and ``byallmeans_ai_game_s`` the median time of such a game, the bots' decisions included."""
+    from bot.games.byallmeans.bench import ai_game
+
+    applies: list[float] = []
+    games: list[float] = []
+    for seed in range(1, seeds + 1):
+        start = time.perf_counter()
+        _, times = ai_game(seed)
+        games.append(time.perf_counter() - start)
+        applies += times
+    return {"byallmeans_apply_ms_p50": round(statistics.median(applies), 4),
+            "byallmeans_apply_ms_p99": round(percentile(applies, 0.99), 4),
+            "byallmeans_ai_game_s": round(statistics.median(games), 4)}
 
 
 def bench_godstorm_playout(seeds: int) -> dict[str, float]:

@@ -1,5 +1,13 @@
-"""By All Means («Все средства хороши»): rules engine (phase 1; not registered as a playable game yet)."""
+"""By All Means («Все средства хороши»): rules engine, card pool, decks and AI (not registered as a playable
+game yet: the Discord side comes next)."""
 
 from bot.games.byallmeans.game import ByAllMeans
 
-__all__ = ["ByAllMeans"]
+__all__ = ["ByAllMeans", "bench_state"]
+
+
+def bench_state() -> ByAllMeans:
+    """A crowded late-game position (see :mod:`bot.games.byallmeans.bench`)."""
+    from bot.games.byallmeans.bench import bench_state as build
+
+    return build()
