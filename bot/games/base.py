@@ -328,6 +328,12 @@ class Game(ABC):
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now, in a stable order (empty if it may not act)."""
 
+    def panel_actions(self, seat: int, lang: str) -> list[Action]:
+        """:meth:`legal_actions` in the order a panel lists them to a reader of ``lang`` (issue 13:
+        lists of names in the reader's alphabet). The default keeps the rules' order; a game whose
+        paths list names (territories...) reorders them, never adding or dropping an action."""
+        return self.legal_actions(seat)
+
     @abstractmethod
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Validate and apply; raise IllegalAction (changing nothing) when not legal."""

@@ -63,3 +63,27 @@ def test_risk_autocomplete_lists_places_in_the_callers_alphabet() -> None:
         assert shown == [place_name(w, lang) for w in full][:25]
     ru = [c.name for c in place_choices(object(), ids, "", "ru", labeller)]  # type: ignore[arg-type]
     assert [reference_ru(w) for w in ru] == sorted(reference_ru(w) for w in ru)
+
+
+def test_godstorm_panel_lists_places_in_the_readers_alphabet() -> None:
+    """The DM panel's selects (continents, then territories to claim) read alphabetically in both
+    languages, and reordering neither adds nor drops a legal action."""
+    from bot.games.godstorm.game import Godstorm
+    from bot.panels import Choice, level_labels
+
+    game = Godstorm.new([{} for _ in range(3)], {"ruleset": "godstorm", "placement": "choose"}, 7)
+    while game.s.phase != "claim":
+        seat = game.actors()[0]
+        game.apply(seat, game.legal_actions(seat)[0])
+    seat = game.actors()[0]
+    for lang in ("ru", "en"):
+        actions = game.panel_actions(seat, lang)
+        assert sorted(map(repr, actions)) == sorted(map(repr, game.legal_actions(seat)))
+        choices = [Choice(a, game.action_path(seat, a, lang)) for a in actions]
+        continents = level_labels(choices, 1)
+        assert len(continents) > 3 and continents == sorted(continents, key=lambda w: sort_key(w, lang))
+        for continent in continents:
+            names = level_labels([c for c in choices if c.path[1] == continent], 2)
+            assert names == sorted(names, key=lambda w: sort_key(w, lang)), (lang, continent)
+            if lang == "ru":
+                assert [reference_ru(w) for w in names] == sorted(reference_ru(w) for w in names)

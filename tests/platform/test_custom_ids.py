@@ -127,6 +127,9 @@ class Branchy:
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         return [{"card": c, "target": k} for c in range(12) for k in range(3)]
 
+    def panel_actions(self, seat: int, lang: str) -> list[dict[str, Any]]:
+        return self.legal_actions(seat)
+
     def action_path(self, seat: int, action: dict[str, Any], lang: str) -> list[str]:
         return [f"card {action['card']}", f"target {action['target']}"]
 

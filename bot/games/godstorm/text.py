@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from bot.games.base import Action, Event
+from typing import Any, cast
+
+from bot.games.base import Action, Event, Game
 from bot.games.godstorm import board, data, miracle_text
 from bot.games.godstorm.core import NEUTRAL, Core
 from bot.games.godstorm.state import Territory
 from bot.games.godstorm.turn import set_value
-from bot.i18n import t
+from bot.i18n import sort_key, t
 
 GROUP_OVER = 20
 """Above this many candidate territories, paths gain a continent level (selects hold at most 25)."""
@@ -131,6 +133,32 @@ class TextMixin(Core):
         if kind in ("end_step", "end_attacks", "end_turn"):
             return [L(kind)]
         return [kind]
+
+    def panel_actions(self, seat: int, lang: str) -> list[Action]:
+        """The legal actions with pantheons, continents and places in the reader's alphabet (issue
+        13); action kinds, gods, dice and counts keep the rules' order."""
+        legal = cast(Game, self).legal_actions(seat)  # TextMixin is only ever part of Godstorm
+        paths = [self.action_path(seat, a, lang) for a in legal]
+        roots: dict[str, int] = {}
+        gods: dict[str, int] = {}
+
+        def key(i: int) -> tuple[Any, ...]:
+            a, path = legal[i], paths[i]
+            parts: list[Any] = [roots.setdefault(path[0] if path else "", len(roots))]
+            if "pantheon" in a:
+                parts.append(sort_key(str(data.PANTHEONS[a["pantheon"]].name.get(lang, a["pantheon"])), lang))
+            if "god" in a:
+                parts.append(gods.setdefault(str(a["god"]), len(gods)))
+            for k in ("space", "from", "territory", "to"):
+                where = a.get(k)
+                if isinstance(where, str):
+                    continent = cname(where, lang) if where in board.CONTINENT_OF else ""
+                    parts.append(sort_key(continent if continent in path else "", lang))
+                    parts.append(sort_key(tname(where, lang), lang))
+            return (*parts, i)
+
+        order = sorted(range(len(legal)), key=key)
+        return [legal[i] for i in order]
 
     def _target_label(self, dst: str, lang: str) -> str:
         loc = self.s.terr.get(dst) or self.s.uw[dst]
