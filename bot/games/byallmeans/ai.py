@@ -74,7 +74,7 @@ class Ctx:
 def rep_value(c: Ctx, seat: int, n: int) -> float:
     """The worth to ``seat`` of changing its reputation by ``n`` (losses past zero cost trust)."""
     p = c.p[seat]
-    rep, trust = p["rep"], p["trust"]
+    rep = p["rep"]
     if n >= 0:
         excess = max(0, rep + n - 21) - max(0, rep - 21)
         per = 0.7 if rep < 8 else 0.45 if rep < 15 else 0.25

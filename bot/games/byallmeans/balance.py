@@ -58,7 +58,7 @@ def play_one(deck0: str, deck1: str, policies: Sequence[Policy], seed: int,
     while game.outcome() is None and game.s.turn.number <= turn_cap:
         seat = game.actors()[0]
         legal = game.legal_actions(seat)
-        action = policies[seat].choose(game.view(seat), legal, bot_rng(game_rng(game), seat, steps))
+        action = policies[seat].choose(dict(game.view(seat)), legal, bot_rng(game_rng(game), seat, steps))
         game.apply(seat, action)
         steps += 1
     return game, steps
@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = sorted(decks.presets())
     pairs = list(combinations(names, 2))
     if args.pairs:
-        pairs = [tuple(p.split("-", 1)) for p in args.pairs]  # type: ignore[misc]
+        pairs = [(p.split("-", 1)[0], p.split("-", 1)[-1]) for p in args.pairs]
     print(f"By All Means preset balance: {args.games} games a pair, AI level {args.level} in both seats, "
           f"seeds from {args.seed}, turn cap {args.turn_cap}")
     print("| pair (first deck's rate) | games | first wins | Wilson 95% | draws | unfinished | mean turns | "

@@ -25,7 +25,7 @@ def ai_game(seed: int, decks: tuple[str, str] = ("random", "random"), turn_cap: 
             break
         seat = game.actors()[0]
         legal = game.legal_actions(seat)
-        action = bot.choose(game.view(seat), legal, bot_rng(game_rng(game), seat, len(times)))
+        action = bot.choose(dict(game.view(seat)), legal, bot_rng(game_rng(game), seat, len(times)))
         start = time.perf_counter()
         game.apply(seat, action)
         times.append((time.perf_counter() - start) * 1000)
