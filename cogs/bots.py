@@ -1,0 +1,176 @@
+"""Bot players, the Discord side: the lobby's bot panel, the takeover notice with its reclaim
+button, and ``/game reclaim``. The rules of it all live in :mod:`bot.bots`.
+
+The controls carry ``ttb:<kind>:<game>`` custom ids (see :func:`bot.bots.parse_id`); the ``tt:``
+router in ``cogs/controls.py`` leaves them alone and this cog's listener answers them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot import bots
+from bot.app import TabletopBot
+from bot.delivery import inert, mentions
+from bot.games.ai import LEVELS
+from bot.i18n import t
+from bot.sessions import Session, SessionError
+from cogs.common import apologise, edit, in_time, lang, refresh_lobby, refuse, reply
+from cogs.game import send_panel
+
+log = logging.getLogger(__name__)
+
+
+def data_of(interaction: discord.Interaction) -> dict[str, Any]:
+    return cast(dict[str, Any], interaction.data or {})
+
+
+def bot_panel(session: Session, language: str) -> discord.ui.View:
+    """The host's ephemeral lobby panel: add or remove a bot, and the absent-player rule."""
+    row = session.row
+    view = discord.ui.View(timeout=None)
+    options = [discord.SelectOption(label=t(f"bots.add.{level}", language), value=f"add:{level}", emoji="🤖")
+               for level in LEVELS]
+    options += [discord.SelectOption(label=t("bots.remove", language, name=p.name)[:100], value=f"remove:{p.user}")
+                for p in row.lobby if bots.is_bot(p.user)][:25 - len(options)]
+    view.add_item(discord.ui.Select(custom_id=bots.control_id("a", row.id), placeholder=t("bots.panel.add", language),
+                                    options=options, row=0))
+    current = (bots.absent_mode(row.settings), bots.absent_after(row.settings))
+    absent = [discord.SelectOption(label=t(f"bots.absent.{mode}", language, n=n)[:100], value=f"{mode}:{n}",
+                                   default=(mode, n) == current)
+              for mode in bots.ABSENT_MODES for n in bots.ABSENT_AFTER_CHOICES]
+    view.add_item(discord.ui.Select(custom_id=bots.control_id("o", row.id), options=absent, row=1,
+                                    placeholder=t("bots.absent.label", language)))
+    return view
+
+
+def panel_text(session: Session, language: str) -> str:
+    names = [p.name for p in session.row.lobby if bots.is_bot(p.user)]
+    return t("bots.panel.title", language, n=len(names), names=", ".join(names) or "—")
+
+
+def reclaim_view(game_id: int, language: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=t("bots.reclaim.button", language), style=discord.ButtonStyle.primary,
+                                    custom_id=bots.control_id("r", game_id), emoji="🙋"))
+    return view
+
+
+class BotsCog(commands.Cog):
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.bots.on_notice = self.announce
+        group = self.bot.tree.get_command("game")
+        if isinstance(group, app_commands.Group) and group.get_command("reclaim") is None:
+            group.add_command(app_commands.Command(
+                name="reclaim", callback=reclaim_command,
+                description=_("Take your seat back from the bot playing it", key="cmd.reclaim")))
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("game")
+        if isinstance(group, app_commands.Group):
+            group.remove_command("reclaim")
+
+    # ---- notices -----------------------------------------------------------------------
+    async def announce(self, session: Session, kind: str, seat: int) -> None:
+        """Tell the channel that a bot took a seat over (with the reclaim button), or that it dropped."""
+        row = session.row
+        humans = [u for u in (row.seat_users or [])[seat] if not bots.is_bot(u)] if kind == "takeover" else []
+        names = " ".join(f"<@{u}>" for u in humans) or session.seat_name(seat)
+        text = t(f"bots.notice.{kind}", row.lang, name=names, n=bots.absent_after(row.settings))
+        view = inert(reclaim_view(row.id, row.lang)) if kind == "takeover" else None
+        await self.bot.publisher.post(row.channel_id, text, view=view, allowed_mentions=mentions(humans),
+                                      key=("bots", kind, row.id, seat, row.seq))
+
+    # ---- controls ----------------------------------------------------------------------
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        parsed = bots.parse_id(str(data_of(interaction).get("custom_id", "")))
+        if parsed is None:
+            return
+        kind, game_id = parsed
+        try:
+            async with in_time(interaction, update=kind in ("a", "o")):
+                await self.route(interaction, kind, game_id)
+        except SessionError as exc:
+            try:
+                await refuse(interaction, exc)
+            except discord.HTTPException as http:
+                log.warning("answering a bot control of game %s failed: %s", game_id, http)
+        except (ValueError, IndexError, KeyError):
+            await reply(interaction, "⛔ " + t("err.bad_control", lang(interaction)))
+        except discord.HTTPException as exc:
+            log.warning("answering a bot control of game %s failed: %s", game_id, exc)
+        except Exception as exc:
+            await apologise(interaction, f"bot control {kind}", exc, game_id)
+
+    async def route(self, interaction: discord.Interaction, kind: str, game_id: int) -> None:
+        manager = self.bot.sessions
+        language = lang(interaction)
+        if kind == "r":
+            await self.do_reclaim(interaction, game_id)
+            return
+        session = await manager.get(game_id)
+        if interaction.user.id != session.row.host_id:
+            raise SessionError("err.host_only")
+        if session.row.status != "lobby":
+            raise SessionError("err.not_lobby")
+        if kind == "l":
+            await reply(interaction, panel_text(session, language), view=bot_panel(session, language))
+            return
+        values = [str(v) for v in data_of(interaction).get("values") or []]
+        if not values:
+            raise ValueError("select without values")
+        verb, _, arg = values[0].partition(":")
+        if kind == "a" and verb == "add":
+            session = await bots.add_bot(manager, game_id, interaction.user.id, arg)
+        elif kind == "a" and verb == "remove":
+            session = await bots.remove_bot(manager, game_id, interaction.user.id, int(arg))
+        elif kind == "o" and verb in bots.ABSENT_MODES:
+            session = await bots.set_absent(manager, game_id, interaction.user.id, mode=verb, after=int(arg))
+        else:
+            raise ValueError(f"unknown bot panel value {values[0][:40]!r}")
+        await edit(interaction, content=panel_text(session, language), view=bot_panel(session, language))
+        await refresh_lobby(self.bot, session)
+
+    async def do_reclaim(self, interaction: discord.Interaction, game_id: int) -> None:
+        session, seats = await bots.reclaim(self.bot.sessions, game_id, interaction.user.id)
+        row = session.row
+        await self.bot.publisher.post(row.channel_id,
+                                      t("bots.notice.reclaim", row.lang, name=f"<@{interaction.user.id}>"),
+                                      allowed_mentions=mentions([]))
+        if session.game is not None and any(s in session.game.actors() for s in seats):
+            await send_panel(interaction, session)  # their move now: the panel in place of a "done"
+        else:
+            await reply(interaction, "✅ " + t("bots.reclaimed", lang(interaction)))
+        self.bot.bots.poke(game_id)
+
+
+
+async def reclaim_command(interaction: discord.Interaction) -> None:
+    """``/game reclaim``: the caller takes back the seat a bot plays for them."""
+    cog = interaction.client.get_cog("BotsCog")  # type: ignore[attr-defined]
+    assert isinstance(cog, BotsCog)
+    async with in_time(interaction):
+        session = await cog.bot.sessions.channel_session(interaction.channel_id or 0)
+        if session is None:
+            await reply(interaction, "ℹ️ " + t("err.no_game_here", lang(interaction)))
+            return
+        try:
+            await cog.do_reclaim(interaction, session.id)
+        except SessionError as exc:
+            await refuse(interaction, exc)
+
+
+async def setup(bot: TabletopBot) -> None:
+    await bot.add_cog(BotsCog(bot))
