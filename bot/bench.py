@@ -20,6 +20,11 @@ Figures (keys of the JSON object):
   of the strong bot (``policy.choose`` on the seat's view), over two-player games against random
   players and against the quick bot, and ``<game>_bot_winrate_vs_random`` from those games (a small
   arena run; ``python -m bot.arena`` measures it properly);
+- ``replay_render_s`` / ``replay_render_mb`` / ``replay_render_frames``: ``/game replay``'s animated
+  board history of a whole finished five-player Godstorm game (replayed from its log, the moments
+  picked, drawn, scaled and encoded as an APNG), median seconds and its size;
+- ``stats_query_ms_p99``: the reads behind ``/stats`` (a user's rows, the server's totals, the user's
+  place per game) and ``/leaderboard``, over a database holding 100,000 recorded finished games;
 - ``publish_retry_ms_p50``: a Discord outage (every post refused with 503) while games publish, through
   the real ``Publisher`` with a stub channel: time from Discord answering again to each lost post
   being delivered.
@@ -367,6 +372,9 @@ async def run(quick: bool) -> dict[str, Any]:
             result[f"{game}_error"] = repr(exc)
     if "godstorm" in games:
         result.update(bench_godstorm_playout(3 if quick else 11))
+        result.update(bench_replay_render(1 if quick else 3))
+    with tempfile.TemporaryDirectory() as tmp:
+        result.update(await bench_stats_query(Path(tmp) / "stats.sqlite3", 100_000, 200 if quick else 1000))
     result.update(bench_bots([g for g in ("pobeda", "coldwar", "godstorm") if g in games], 4 if quick else 20))
     result.update(bench_byallmeans(3 if quick else 11))
     with tempfile.TemporaryDirectory() as tmp:
@@ -405,6 +413,89 @@ def bench_godstorm_playout(seeds: int) -> dict[str, float]:
             times.append(time.perf_counter() - start)
         result[f"godstorm_playout_{players}p_s"] = round(statistics.median(times), 4)
     return result
+
+
+def bench_replay_render(repeats: int) -> dict[str, float]:
+    """``/game replay``'s animated history of a whole five-player Godstorm game (median of ``repeats``)."""
+    from bot.games.godstorm.playout import random_playout
+    from bot.replay import history
+    from bot.store import ActionRow
+    from render.replay import MAX_FRAMES, animate
+
+    names = ["Anna", "Boris", "Clara", "Dmitri", "Eve"]
+    playout = random_playout(7, 5)
+    rows = [ActionRow(i + 1, seat, None, action, [], 0.0) for i, (seat, action) in enumerate(playout.log)]
+    times, size, frames = [], 0, 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        story = history("godstorm", [{} for _ in names], {"ruleset": "godstorm", "placement": "random"}, 7, rows,
+                        names=names, lang="ru", frames=MAX_FRAMES)
+        moments = [(f"Ход {seq} / {len(rows)}", {**view, "seat_names": names}) for seq, view in story.frames]
+        animation = animate("godstorm", moments, "ru")
+        times.append(time.perf_counter() - start)
+        size, frames = len(animation.data), animation.frames
+    return {"replay_render_s": round(statistics.median(times), 3), "replay_render_mb": round(size / 1e6, 2),
+            "replay_render_frames": frames, "replay_game_actions": len(rows)}
+
+
+async def bench_stats_query(db: Path, games: int, queries: int) -> dict[str, float]:
+    """The reads of ``/stats`` and ``/leaderboard`` over ``games`` recorded finished games (one busy
+    server of 2,000 players and a few small ones), rows written in bulk as recording writes them."""
+    from bot.stats import Stats
+
+    store = await Store.open(db)
+    stats = Stats(store)
+    await stats.setup()
+    rng = random.Random(12)
+    keys = ["pobeda", "coldwar", "godstorm"]
+    users: dict[tuple[int, int, str], list[float]] = {}
+    game_rows, player_rows = [], []
+    for gid in range(1, games + 1):
+        guild = 1 if gid % 10 else 2 + gid % 7
+        key = keys[gid % 3]
+        seated = rng.sample(range(1, 2001), 2 if key == "coldwar" else rng.randint(2, 5))
+        result = "finished" if gid % 17 else "aborted"
+        game_rows.append((gid, guild, key, result, int(result == "finished"), len(seated), 80, gid * 60.0))
+        for place, user in enumerate(seated, 1):
+            won = int(place == 1 and result == "finished")
+            player_rows.append((gid, user, guild, key, place - 1, place - 1, place, won, 0, 20, 19, 19 * 300.0,
+                                25.0, 8.3, 25.5, 8.1))
+            agg = users.setdefault((guild, user, key), [0, 0, 0, 0, 0.0, 0])
+            agg[0] += result == "finished"
+            agg[1] += won
+            agg[3] += result == "aborted"
+            agg[4] += 19 * 300.0
+            agg[5] += result == "finished"
+    async with store.transaction() as tx:
+        await tx.executemany("INSERT INTO stat_games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", game_rows)
+        await tx.executemany("INSERT INTO stat_players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             player_rows)
+        await tx.executemany(
+            "INSERT INTO stat_users VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(g, u, k, f"user{u}", a[0], a[1], a[2], a[3], a[0] * 19, a[4], a[5], 20 + rng.random() * 15,
+              2 + rng.random() * 6, None) for (g, u, k), a in users.items()])
+        await tx.execute("UPDATE stat_users SET ordinal = mu - 3 * sigma")
+        await tx.executemany("INSERT INTO stat_totals VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             [(1, k, r, games // 6, 80 * games // 6, 19 * games, 5700.0 * games)
+                              for k in keys for r in ("finished", "aborted")])
+    await store.db.execute("ANALYZE")
+    times = []
+    for i in range(queries):
+        user = rng.randint(1, 2000)
+        game = keys[i % 3] if i % 2 else None
+        start = time.perf_counter()
+        if i % 4 == 3:
+            await stats.leaderboard(1, keys[i % 3], 25)
+            await stats.rank_of(1, keys[i % 3], user)
+        else:
+            rows = await stats.user_stats(1, user, game)
+            await stats.totals(1, game)
+            for row in rows:
+                await stats.rank_of(1, row.game, user)
+        times.append((time.perf_counter() - start) * 1000)
+    await store.close()
+    return {"stats_query_ms_p50": round(percentile(times, 0.5), 3),
+            "stats_query_ms_p99": round(percentile(times, 0.99), 3), "stats_games": games}
 
 
 def bench_bots(games: list[str], per_match: int) -> dict[str, float]:
