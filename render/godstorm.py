@@ -244,7 +244,7 @@ def _paste_disc(img: Image.Image, xy: tuple[int, int], colour: Colour, r: int, r
     img.paste(sprite, (xy[0] - r - 2, xy[1] - r - 2), sprite)
 
 
-MARKS = ("dot", "square", "triangle", "diamond", "plus", "bar")
+MARKS = ("ring", "square", "triangle", "plus", "bar", "diamond")
 """A white shape on each player's pieces (by seat), so owners differ in greyscale and for colour-blind
 players; the neutral armies wear an ×."""
 
@@ -264,9 +264,10 @@ def _mark(draw: ImageDraw.ImageDraw, x: float, y: float, owner: int | None, r: f
         return
     w = max(1, round(r / 5))
     white = (255, 255, 255)
-    if kind == "dot":
-        k = r * 0.62
+    if kind == "ring":
+        k, hole = r * 0.72, r * 0.3
         draw.ellipse([x - k, y - k, x + k, y + k], fill=white, outline=INK, width=w)
+        draw.ellipse([x - hole, y - hole, x + hole, y + hole], fill=INK)
     elif kind == "square":
         k = r * 0.58
         draw.rectangle([x - k, y - k, x + k, y + k], fill=white, outline=INK, width=w)
