@@ -165,8 +165,13 @@ class LivePanels:
             if channel is None:
                 return
             partial = channel.get_partial_message(stored.message_id)  # type: ignore[attr-defined]
+            # the panel's personal board is redrawn with it (Pobeda; issue 13, see bot/boards.py)
+            from bot import boards
+
+            board = await boards.personal_board(session, seat, session.user_lang(user_id))
             await publisher.call(f"refreshing a panel of game {session.id}",
-                                 lambda: partial.edit(content=limits.content(content), view=view),
+                                 lambda: partial.edit(content=limits.content(content), view=view,
+                                                      **({"attachments": [boards.as_file(board)]} if board else {})),
                                  attempts=RETIRE_ATTEMPTS)
         except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
             log.info("could not refresh the DM panel of game %s: %s", session.id, exc)
