@@ -25,6 +25,14 @@ from bot.games.godstorm import board
 
 CONTINENT_WEIGHT = 3.0
 
+# ---- miracle cards: which the strong bot plays, best first (the others it keeps) -----------------
+SKY_ANSWERS = ("this_ground_is_sacred", "men_become_warriors", "enemies_convert", "swords_become_plowshares",
+               "the_fog_lifts", "your_idol_is_false", "fire_sears_the_sky", "thousand_workers_amass")
+TURN_PLAYS = ("heroes_are_born", "the_faithful_gather", "prayers_are_answered", "champions_arise",
+              "our_faith_is_our_strength", "an_empire_is_born", "faith_shall_deliver", "the_trojan_horse_is_revealed",
+              "storms_rage", "a_shrine_is_plundered", "only_ash_remains", "visions_become_real", "crops_wither")
+CARD_VALUE = {c: len(TURN_PLAYS) - i for i, c in enumerate(TURN_PLAYS)}
+
 
 class GodstormBot:
     def __init__(self, level: str) -> None:
@@ -101,6 +109,14 @@ class GodstormBot:
         by: dict[str, list[Action]] = {}
         for a in legal:
             by.setdefault(a["type"], []).append(a)
+        if "no_answer" in by:  # a response window (a Sky answer to an attack, or the Aegis)
+            return dict(self._answer(by))
+        if "take_card" in by:
+            return dict(max(by["take_card"], key=lambda a: (CARD_VALUE.get(a["card"], 0), a["card"])))
+        if "play_card" in by:
+            pick = self._play(by["play_card"], forced="end_step" not in by and "place" not in by)
+            if pick is not None:
+                return dict(pick)
         for kind, handler in (("move_in", self._move_in), ("champion", self._champion), ("bid", self._bid),
                               ("pick_order", self._pick_order), ("pick_pantheon", self._first),
                               ("trade", self._first), ("place_neutral", self._place_neutral)):
@@ -129,6 +145,57 @@ class GodstormBot:
             if end in by:
                 return dict(by[end][0])
         return dict(legal[0])
+
+    # ---- miracle cards -------------------------------------------------------------------
+    def _answer(self, by: dict[str, list[Action]]) -> Action:
+        """A Sky answer when it helps (strong bot); the Aegis against a card aimed at this seat."""
+        no = next(a for a in by["no_answer"] if not a.get("never"))
+        window = (self.view.get("miracles") or {}).get("window") or {}
+        if "cancel_card" in by:
+            args = window.get("args") or {}
+            card = str(window.get("card") or "")
+            aimed = (args.get("seat") == self.me or args.get("territory") in self.owned
+                     or any(t in self.owned for t in args.get("territories", []))
+                     or card.startswith(("the_sea_is_your_tomb", "diamonds_turn_to_rust", "ragnarok_cometh")))
+            return by["cancel_card"][0] if self.strong and aimed and window.get("by") != self.me else no
+        plays = by.get("play_card", [])
+        if not self.strong or not plays:
+            return no
+        src, dst = window.get("from"), window.get("to")
+        strong_attack = src in self.terr and dst in self.terr and \
+            self.terr[src]["armies"] > self.terr[dst]["armies"] + 2
+        for card in SKY_ANSWERS:
+            options = [a for a in plays if a["card"] == card]
+            if not options or (card == "this_ground_is_sacred" and not strong_attack):
+                continue
+            if card == "fire_sears_the_sky" and not (src in self.terr and self.terr[src]["gods"]
+                                                     and dst in self.terr and self.terr[dst]["gods"]):
+                continue
+            return max(options, key=lambda a: (a.get("count", 0), a.get("god") == "war", str(a.get("from", ""))))
+        return no
+
+    def _play(self, options: list[Action], forced: bool) -> Action | None:
+        """Cards in the play step (strong bot): the ones that help it, aimed at its best spot or at the
+        biggest enemy stack beside it; a card it must play now (Pandora's Box) on its best target."""
+        if not self.strong and not forced:
+            return None
+        for card in TURN_PLAYS:
+            mine = [a for a in options if a["card"] == card]
+            if mine:
+                return max(mine, key=self._card_target_key)
+        return max(options, key=self._card_target_key) if forced else None
+
+    def _card_target_key(self, a: Action) -> tuple[float, str]:
+        t = str(a.get("territory", ""))
+        if t in self.owned:
+            return (float(self._threat(t) + self.terr[t]["armies"]), t)
+        if t in self.terr:
+            near = any(n in self.owned for n in board.NEIGHBOURS[t])
+            return (self.terr[t]["armies"] + (10.0 if near else 0.0), t)
+        seat = a.get("seat")
+        if isinstance(seat, int) and seat != self.me:
+            return (float(sum(self.view["players"][seat]["cards"].values())), str(seat))
+        return (0.0, str(a.get("deck", "")))
 
     # ---- setup, bids, order -------------------------------------------------------------
     @staticmethod

@@ -112,9 +112,10 @@ def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
             return path + [f"{_place(a['a'], lang)} — {_place(a['b'], lang)}"]
         for k in ("territory", "from", "a", "to", "b", "space"):
             if k in a:
-                where = a[k]
+                where = str(a[k])
                 if where in board.CONTINENT_OF:
-                    path.append(data.CONTINENTS[board.CONTINENT_OF[where]].name.get(lang, where))
+                    cont = data.CONTINENTS[board.CONTINENT_OF[where]]
+                    path.append(cont.name.get(lang) or cont.id)
                 path.append(_place(where, lang))
         if "territories" in a:
             path.append(", ".join(_place(x, lang) for x in a["territories"]))
@@ -125,7 +126,7 @@ def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
         if "deck" in a:
             path.append(" + ".join(t(f"godstorm.deck.{a[k]}", lang) for k in ("deck", "deck2")))
         if "god" in a:
-            path.append(data.GOD_KIND_NAMES[a["god"]].get(lang, a["god"]))
+            path.append(data.GOD_KIND_NAMES[a["god"]].get(lang) or str(a["god"]))
         if "count" in a:
             path.append(f"{a['count']} + {L('with_gods')}" if a.get("gods") else str(a["count"]))
         return path
