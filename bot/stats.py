@@ -391,7 +391,11 @@ class Stats:
             async with self.db.execute("SELECT 1 FROM stat_games WHERE game_id = ?", (game_id,)) as cur:
                 if await cur.fetchone():
                     return None
-            row = await self.store.load_game(game_id)
+            try:
+                row = await self.store.load_game(game_id)
+            except ValueError:  # a state that does not parse (a broken game, aborted): recorded without it
+                loaded = await self.store.load_game_text(game_id)
+                row = loaded[0] if loaded else None
             if row is None or row.status not in ("finished", "aborted"):
                 return None
             actions = [(a.seat, a.user_id, a.events, a.created_at) for a in await self.store.actions(game_id)]

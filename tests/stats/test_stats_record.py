@@ -173,3 +173,16 @@ async def test_stats_tables_survive_a_reopen(tmp_path: Path) -> None:
     await stats.setup()  # idempotent
     assert await store.get_meta("stats_schema") == "1"
     await store.close()
+
+
+async def test_an_aborted_broken_game_is_recorded_without_its_state(env) -> None:
+    store, sessions, stats = env
+    gid = await start(sessions, [ANNA, BORIS], 16)
+    await play_out(sessions, gid, stop_after=2)
+    await store.write("UPDATE games SET state = '{not json' WHERE id = ?", (gid,))
+    sessions.sessions.pop(gid, None)  # as after a restart: the state is read again (and does not load)
+    sessions.channels.pop(16, None)
+    await store.write("UPDATE games SET status = 'aborted' WHERE id = ?", (gid,))
+    record = await stats.record(gid)
+    assert record is not None and record.result == "aborted" and not record.rated
+    assert {p.user_id for p in record.players} == {ANNA.id, BORIS.id}
