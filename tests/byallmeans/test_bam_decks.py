@@ -79,3 +79,9 @@ def test_uids_do_not_reveal_the_card() -> None:
     a = ByAllMeans.new([{"deck": "underground"}, {"deck": "underground"}], {}, 1)
     b = ByAllMeans.new([{"deck": "underground"}, {"deck": "underground"}], {}, 2)
     assert [a.s.cards[f"1.{i}"] for i in range(40)] != [b.s.cards[f"1.{i}"] for i in range(40)]
+
+
+def test_the_lobby_option_lists_every_preset() -> None:
+    spec = {s.name: s for s in ByAllMeans.option_specs()}["deck"]
+    assert spec.default == "random"
+    assert {v for v, _ in spec.choices} == {"random", *decks.presets()}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import Action, Arrangement, Event, Game, IllegalAction, Player, Rng, state_text
+from bot.games.base import Action, Arrangement, Event, Game, IllegalAction, OptionSpec, Player, Rng, state_text
 from bot.games.byallmeans import data, decks, effects, phases
 from bot.games.byallmeans.state import CELLS, Cell, PlayerState, State
 from bot.games.byallmeans.view import View, build
@@ -22,6 +22,14 @@ class ByAllMeans(Game):
         self.s = state
 
     # ---- lobby ----------------------------------------------------------------------------
+    @classmethod
+    def option_specs(cls) -> list[OptionSpec]:
+        """The lobby's deck option for both seats: a preset, or ``random`` (each seat draws one). Per-seat
+        decks and deck lists go in the options' ``decks`` list (see :func:`seat_decks`)."""
+        return [OptionSpec("deck", "bam.opt.deck",
+                           (("random", "bam.opt.deck.random"),
+                            *((d, f"bam.deckname.{d}") for d in sorted(decks.presets()))), "random")]
+
     @classmethod
     def player_range(cls, options: dict[str, Any]) -> tuple[int, int]:
         return (2, 2)
