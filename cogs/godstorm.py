@@ -203,13 +203,14 @@ class RiskCog(commands.Cog):
         language = lang(interaction)
         game = session.game
         assert game is not None
-        publisher = self.bot.publisher
+        publisher = getattr(self.bot, "publisher", None)  # None: the cog driven without Discord (tests)
+        link = await publisher.turn_link(session) if publisher is not None else None
         # every outcome, condensed per event when long (the full text is in the channel post)
-        note = confirmation(game, events, seat, language, link=await publisher.turn_link(session))
+        note = confirmation(game, events, seat, language, link=link)
         content, view = build_panel(session, seat, language, note=note)
         message = await reply(interaction, content, view=view)
-        # older panels (the DM one included) lose their controls; the DM panel is brought up to date
-        publisher.panels.answered(interaction, session, seat, message.id if message is not None else None)
+        if publisher is not None:  # older panels (the DM one included) lose their controls, the DM is updated
+            publisher.panels.answered(interaction, session, seat, message.id if message is not None else None)
 
     # ---- /risk attack ----------------------------------------------------------------
     @risk.command(name="attack", description=_("Attack from one of your territories", key="godstorm.cmd.attack"))

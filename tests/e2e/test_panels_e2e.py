@@ -1,0 +1,288 @@
+"""Play that reads well on a phone (issue 13), end to end against the fake Discord, in both languages.
+
+* One live panel per player: whatever way a seat acts (a DM button, ``/game hand``, ``/risk``), every
+  older panel loses its controls, and the seat's next decision is in its DM panel too.
+* Complete confirmations: the ✅ answer to the "wait" that ends a Cold War round shows every outcome
+  of it (the report, civil unrest, a captured group...), and a private choice confirmed in the
+  clicked DM panel is not sent again as a new DM.
+* Coalesced channel updates: within one Godstorm turn the board is uploaded far fewer times than there
+  are moves, and always once the turn ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.coldwar import ColdWar
+from bot.i18n import t
+from tests.e2e.coldwar_play import ColdWarDriver, user_lang
+from tests.e2e.godstorm_play import RiskPlayer
+from tests.e2e.helpers import (
+    Table,
+    assert_clean_output,
+    custom_ids,
+    db_query,
+    game_row,
+    make_table,
+    open_lobby,
+    start_lobby,
+    turn_posts,
+)
+from tests.fake_discord import FakeDiscord
+
+SEAT_CONTROLS = ("tt:a:", "tt:n:", "tt:b:")
+SETTLE = 10.0
+"""Seconds the bot may take to retire old panels (it does so in the background, after answering)."""
+
+
+def live_controls(message: Any) -> list[str]:
+    return [c["custom_id"] for c in message.all_components()
+            if str(c.get("custom_id", "")).startswith(SEAT_CONTROLS) and not c.get("disabled")]
+
+
+def seat_counts(table: Table) -> list[int]:
+    (raw,), = db_query(table.db, "SELECT seat_counts FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                       (table.channel.id,))
+    return list(json.loads(raw))
+
+
+def panel_problems(table: Table, require_dm: bool = True) -> list[str]:
+    """What breaks "one live panel per player" right now (empty when all is well):
+
+    * a message with live controls built at an older stamp of its seat (an old panel still live);
+    * more than one DM or more than one ephemeral message with live controls for one player;
+    * a player who must act (and whose DMs are open) without a DM panel at the seat's current stamp.
+    """
+    row = game_row(table.db, table.channel.id)
+    if row["status"] != "running" or row["published_seq"] < row["seq"]:
+        return ["still publishing"]
+    counts = seat_counts(table)
+    from bot.games.godstorm import Godstorm  # the only game this check runs on
+
+    actors = set(Godstorm.from_json(row["state"]).actors())
+    problems: list[str] = []
+    for seat, users in enumerate(row["seat_users"]):
+        for uid in users:
+            user = table.by_id(uid)
+            live: dict[str, list[int]] = {"dm": [], "ephemeral": []}
+            for where, messages in (("dm", table.fake.dm_messages(user)),
+                                    ("ephemeral", table.fake.ephemeral_messages(user))):
+                for message in messages:
+                    ids = live_controls(message)
+                    if not ids:
+                        continue
+                    live[where].append(message.id)
+                    stamps = {int(i.split(":")[4]) for i in ids}
+                    if stamps != {counts[seat]}:
+                        problems.append(f"{user.name}: {where} {message.id} keeps controls of stamp {stamps}, "
+                                        f"the seat is at {counts[seat]}")
+            for where, ids in live.items():
+                if len(ids) > 1:
+                    problems.append(f"{user.name}: {len(ids)} {where} messages with live controls")
+            if require_dm and seat in actors and not live["dm"]:
+                problems.append(f"{user.name} must act but has no live DM panel")
+    return problems
+
+
+async def settled_panels(table: Table, require_dm: bool = True) -> None:
+    deadline = time.monotonic() + SETTLE
+    while True:
+        problems = panel_problems(table, require_dm)
+        if not problems:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError("\n".join(problems))
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("host_locale", ["en-US", "ru"])
+async def test_no_old_panel_keeps_live_controls_through_a_godstorm_turn(tmp_path: Path, host_locale: str) -> None:
+    """Set-up and a whole first turn of Risk Godstorm through ``/risk`` and ``/game hand`` (and the DM
+    bid panels): after every move, each player has at most one DM and one ephemeral message with
+    controls, both at the seat's current stamp, and whoever must act has a live DM panel."""
+    async with FakeDiscord() as fake:
+        other = "ru" if host_locale == "en-US" else "en-US"
+        table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"alice": host_locale, "bob": other})
+        lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob"])
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=30)
+        player = RiskPlayer(table)
+        await settled_panels(table)
+        first_turn: int | None = None
+        moves = 0
+        for _ in range(400):
+            row, game = player.game()
+            s = game.s
+            if s.phase == "turn" and s.battle is None and first_turn is None:
+                first_turn = game.actors()[0]
+            elif first_turn is not None and s.phase == "turn" and game.actors() != [first_turn]:
+                break  # the first turn is over
+            assert await player.step()
+            moves += 1
+            await player.wait_published()
+            await settled_panels(table)
+        else:
+            raise AssertionError("the first turn did not end")
+        log = player.log
+        assert first_turn is not None and moves > 10
+        assert log.risk_commands.get("place", 0) >= 1 and log.panels >= 1 and log.bid_rounds >= 1, log
+        # a player who acted by /risk has the retired DM panels to show for it: edited, controls gone
+        retired = [m for name in ("alice", "bob") for m in fake.dm_messages(table.user(name))
+                   if m.edited and not live_controls(m) and any(live_controls_of(v) for v in m.history)]
+        assert retired
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
+
+
+def live_controls_of(version: Any) -> list[str]:
+    from tests.fake_discord.models import walk_components
+
+    return [c["custom_id"] for c in walk_components(version.components)
+            if str(c.get("custom_id", "")).startswith(SEAT_CONTROLS) and not c.get("disabled")]
+
+
+class ConfirmingDriver(ColdWarDriver):
+    """The Cold War driver, keeping every ✅ answer with the action it answered."""
+
+    def __init__(self, table: Table, **kwargs: Any) -> None:
+        super().__init__(table, **kwargs)
+        self.answers: list[tuple[Any, int, int, Any]] = []  # user, seat, seq of the action, answer
+
+    async def operate(self, user: Any, panel: Any, game: ColdWar, seat: int, action: dict[str, Any]) -> Any:
+        r = await super().operate(user, panel, game, seat, action)
+        if r.content.startswith("✅"):
+            self.answers.append((user, seat, self.row()["seq"], r))
+        return r
+
+
+def outcome_texts(table: Table, game_id: int, seq: int, seat: int, lang: str) -> tuple[list[str], list[str]]:
+    """(public, private-to-``seat``) texts of the events of action ``seq``, in ``lang``."""
+    (events,), = db_query(table.db, "SELECT events FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+    row = game_row(table.db, table.channel.id)
+    game = ColdWar.from_json(row["state"])
+    game.seat_names = [table.by_id(users[0]).name for users in row["seat_users"]]
+    public, private = [], []
+    for event in json.loads(events):
+        if str(event.get("type", "")).startswith("platform."):
+            continue
+        text = game.event_text(event, lang)
+        if not text:
+            continue
+        if "to" not in event:
+            public.append(text)
+        elif seat in event["to"]:
+            private.append(text)
+    return public, private
+
+
+@pytest.mark.e2e
+async def test_cold_war_confirmations_are_complete_and_private_news_comes_once(tmp_path: Path) -> None:
+    """The rulebook: after the second consecutive "wait" the struggle ends, then the truce (civil unrest
+    for the side over its limit) and the report revealing both agents X follow. The player whose
+    wait ended the round sees all of it in the ✅ answer (each event at least by its first line), not
+    only the report. And the agent chosen in a DM panel ("Your agent X: ...") is confirmed in that
+    panel and not sent again as a new DM."""
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"bob": "ru"})
+        lobby = await open_lobby(table, "alice", "coldwar", ["alice", "bob"])
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=30)
+        driver = ConfirmingDriver(table, seed=3, hand_every=3, busy=0.3)
+        ends_checked: set[str] = set()
+        plans_checked: set[str] = set()
+        for _ in range(300):
+            row = driver.row()
+            if row["status"] == "finished" or (len(ends_checked) == 2 and len(plans_checked) == 2):
+                break
+            before = len(driver.answers)
+            game = ColdWar.from_json(row["state"])
+            ending = game.s["phase"] == "struggle" and game.s["waits"] == 1
+            assert await driver.step()
+            for user, seat, seq, answer in driver.answers[before:]:
+                lang = user_lang(user)
+                public, private = outcome_texts(table, row["id"], seq, seat, lang)
+                (action,), = db_query(table.db, "SELECT action FROM actions WHERE game_id = ? AND seq = ?",
+                                      (row["id"], seq))
+                kind = json.loads(action)["type"]
+                if ending and kind == "wait" and len(public) > 1:
+                    # every outcome of the round's end, condensed at most to its first line
+                    for text in public + private:
+                        first = text.strip().splitlines()[0]
+                        assert first[:60] in answer.content, (first, answer.content)
+                    ends_checked.add(lang)
+                if kind == "agent" and private and answer.message.channel_id == fake.dm_channel(user).id:
+                    await driver.published()
+                    await asyncio.sleep(0.3)
+                    later = [m for m in fake.dm_messages(user) if m.id > answer.message.id]
+                    for text in private:
+                        assert text in answer.content
+                        assert not any(text in m.content for m in later), (text, [m.content for m in later])
+                    plans_checked.add(lang)
+        assert ends_checked == {"en", "ru"}, ends_checked
+        assert plans_checked == {"en", "ru"}, plans_checked
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
+
+
+def board_uploads(table: Table, since: float, until: float | None = None) -> list[tuple[float, int]]:
+    """(time, bytes) of every PNG the bot uploaded to the game's channel in the window."""
+    out = []
+    for r in table.fake.requests_matching(f"/channels/{table.channel.id}/messages"):
+        if r.at < since or (until is not None and r.at > until) or r.status >= 300:
+            continue
+        out += [(r.at, f.size) for f in r.files if f.is_png]
+    return out
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("host_locale", ["en-US", "ru"])
+async def test_a_godstorm_turn_uploads_the_board_coalesced(tmp_path: Path, host_locale: str) -> None:
+    """Moves of one turn a few tenths of a second apart: the channel post is edited and the board
+    uploaded at most once per ``PUBLISH_INTERVAL``, and once more when the turn ends, whose post
+    shows the board after the turn's last move."""
+    interval = 1.5
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"alice": host_locale},
+                                 extra_env={"PUBLISH_INTERVAL": str(interval)})
+        lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob"])
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=30)
+        player = RiskPlayer(table)
+        while True:  # the set-up: players alternate, so every move is posted at once
+            _row, game = player.game()
+            if game.s.phase == "turn" and game.s.battle is None:
+                break
+            assert await player.step()
+            await player.wait_published()
+        first = game.actors()[0]
+        start_seq = player.row()["seq"]
+        started = time.monotonic()
+        moves = 0
+        while True:
+            _row, game = player.game()
+            if game.s.phase == "turn" and game.actors() != [first]:
+                break
+            assert await player.step()
+            moves += 1
+            await asyncio.sleep(0.3)  # a brisk player
+        ended = time.monotonic()
+        await player.wait_published()
+        row = player.row()
+        uploads = board_uploads(table, started, ended)
+        assert moves >= 4
+        # at most one upload per interval while the turn went on (plus the one that may start it)
+        assert len(uploads) <= (ended - started) / interval + 2, (len(uploads), moves, ended - started)
+        assert len(uploads) < moves
+        # the turn's end is always published: the newest post carries the board of the last move
+        post = turn_posts(table)[-1]
+        assert post.attachments[0].filename.endswith(f"-{row['seq']}.png"), (post.attachments[0].filename, row["seq"])
+        assert row["seq"] > start_seq
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
