@@ -129,3 +129,15 @@ def test_every_ability_changes_the_state(code: str) -> None:
             seat, values = effects.pending(g.s)
             effects.answer(g.s, seat, values[0], [])
         assert json.dumps(g.to_json(), sort_keys=True) != before, (code, ability.when)
+
+
+def test_conditions_statics_and_attachments_are_known() -> None:
+    """Every placement condition, static modifier and attachment in the data is one the rules read."""
+    for c in data.cards().values():
+        assert all(r["cond"] in data.CONDITIONS for r in c.requires), c.code
+        assert c.attach in ("", "self", "opp", "any") and (not c.attach or c.type == "plot"), c.code
+        for ab in c.abilities:
+            assert (ab.when == "static") == bool(ab.mods), c.code
+            assert all(m["stat"] in data.STATS for m in ab.mods), c.code
+            assert ab.when == "static" or ab.ops, c.code
+        assert all(n is None or n >= 0 for n in c.cost) and 1 <= c.number <= 8, c.code
