@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import Action, Arrangement, Event, Game, IllegalAction, OptionSpec, Player, Rng, state_text
+from bot.games.base import (
+    Action,
+    Arrangement,
+    Event,
+    Game,
+    IllegalAction,
+    OptionSpec,
+    Player,
+    Rng,
+    state_text,
+)
 from bot.games.byallmeans import data, decks, effects, phases
 from bot.games.byallmeans.state import CELLS, Cell, PlayerState, State
 from bot.games.byallmeans.view import View, build
