@@ -1,5 +1,5 @@
-"""End to end: a hundred ``/game board`` calls on an unchanged game draw the board once, and the
-per-user cooldown answers privately, in each user's language, with the time left."""
+"""End to end: a hundred ``/game board post:True`` calls on an unchanged game draw the board once, and
+the per-user cooldown of posting answers privately, in each user's language, with the time left."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ async def test_hundred_board_calls_render_once_and_cool_down_per_user(tmp_path: 
             for name in names:
                 user = table.user(name)
                 sent = time.monotonic()
-                r = await fake.slash(user, table.channel, "game board")
+                r = await fake.slash(user, table.channel, "game board", post=True)
                 answered = time.monotonic()
                 calls += 1
                 if r.ephemeral:
@@ -93,7 +93,7 @@ async def test_hundred_board_calls_render_once_and_cool_down_per_user(tmp_path: 
         # after the cooldown the same user posts again, still without drawing
         await fake.wait_for(lambda: time.monotonic() - max(p[1] for p in passed.values()) > BOARD_COOLDOWN,
                             timeout=BOARD_COOLDOWN + 2, interval=0.1)
-        again = await fake.slash(table.user("alice"), table.channel, "game board")
+        again = await fake.slash(table.user("alice"), table.channel, "game board", post=True)
         assert not again.ephemeral and again.attachments[0].data == channel_png
         assert renders(table.bot.output()) == 1
 
@@ -108,7 +108,7 @@ async def test_hundred_board_calls_render_once_and_cool_down_per_user(tmp_path: 
                                                 None), timeout=20)
         new_png = post.attachments[0].data
         assert new_png != channel_png
-        board = await fake.slash(table.user("eve"), table.channel, "game board")
+        board = await fake.slash(table.user("eve"), table.channel, "game board", post=True)
         assert not board.ephemeral and board.attachments[0].data == new_png
         assert renders(table.bot.output()) == 2
 

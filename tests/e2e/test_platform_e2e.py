@@ -93,7 +93,7 @@ async def test_rate_limited_post_is_retried_once_and_commands_work(tmp_path: Pat
         assert status.ephemeral and "идёт" in status.content  # bob's language
         rules = await fake.slash(table.user("eve"), table.channel, "game rules")
         assert rules.ephemeral and "Pobeda" in rules.content
-        board_post = await fake.slash(table.user("eve"), table.channel, "game board")
+        board_post = await fake.slash(table.user("eve"), table.channel, "game board", post=True)
         assert not board_post.ephemeral and board_post.attachments
         games = await fake.slash(table.user("eve"), table.channel, "games")
         assert f"<#{table.channel.id}>" in games.content

@@ -1,0 +1,123 @@
+"""End to end (issue 13): ``/game board`` answers privately unless asked to post; its ``zoom`` option is
+autocompleted per game in the caller's language and answers with a zoomed picture; the Pobeda DM
+panel carries the seat's personal board (the seat's own cells marked, in the seat's language)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from bot.games.pobeda import Pobeda
+from bot.games.pobeda.data import cell_index, cell_name
+from render import pobeda
+from tests.e2e.helpers import (
+    assert_clean_output,
+    decode_png,
+    game_row,
+    last_turn_post,
+    make_table,
+    open_lobby,
+    start_lobby,
+    turn_posts,
+    wait_dm_panel,
+)
+from tests.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+
+def difference(a: Image.Image, b: Image.Image) -> float:
+    return float(sum(ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB"))).mean))
+
+
+def channel_posts(table: object) -> int:
+    return len(table.fake.channel_messages(table.channel))  # type: ignore[attr-defined]
+
+
+async def test_board_zoom_private_post_and_personal_board(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"alice": "ru", "bob": "en-US"})
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=20)
+        post = last_turn_post(table)
+        actor = table.by_id(post.mentions[0])
+        panel = await wait_dm_panel(table, actor)  # the first DM panel (checked at the end)
+        before = channel_posts(table)
+
+        # a plain /game board: only the caller sees it, in the caller's language
+        plain = await fake.slash(table.user("bob"), table.channel, "game board")
+        assert plain.ephemeral and plain.attachments, plain.content
+        assert decode_png(plain.attachments[0].data).size == (pobeda.WIDTH, pobeda.HEIGHT)
+        assert channel_posts(table) == before
+
+        # zoom choices come from the game's board, in the caller's language
+        en = await fake.autocomplete(table.user("bob"), table.channel, "game board", "zoom")
+        ru = await fake.autocomplete(table.user("alice"), table.channel, "game board", "zoom")
+        assert [c["value"] for c in en] == ["nw", "ne", "sw", "se"]  # no move yet: no "last move"
+        assert en[0]["name"].startswith("Top left") and ru[0]["name"].startswith("Левый верх")
+        narrowed = await fake.autocomplete(table.user("bob"), table.channel, "game board", "zoom",
+                                           {"zoom": "bottom"})
+        assert [c["value"] for c in narrowed] == ["sw", "se"]
+
+        zoomed = await fake.slash(table.user("bob"), table.channel, "game board", zoom="se")
+        assert zoomed.ephemeral and zoomed.attachments, zoomed.content
+        image = decode_png(zoomed.attachments[0].data)
+        size = pobeda.zoom_text_size(image.width)  # the text size of a zoom of this width
+        assert pobeda.CAP_RATIO * size * 400 / image.width >= 9
+        assert image.width < pobeda.WIDTH and max(image.size) <= 2048
+        assert channel_posts(table) == before
+
+        # a zoom typed by its label (without autocomplete) works too; an unknown one is refused, listing
+        # the choices in the caller's language
+        typed = await fake.slash(table.user("alice"), table.channel, "game board", zoom="Левый низ · A–F, 7–12")
+        assert typed.ephemeral and typed.attachments
+        bad = await fake.slash(table.user("bob"), table.channel, "game board", zoom="moon")
+        assert bad.ephemeral and not bad.attachments and "Top left" in bad.content
+
+        # post:True posts in the channel, and the cooldown applies to posting
+        posted = await fake.slash(table.user("bob"), table.channel, "game board", zoom="nw", post=True)
+        assert not posted.ephemeral and posted.attachments
+        assert channel_posts(table) == before + 1
+        again = await fake.slash(table.user("bob"), table.channel, "game board", post=True)
+        assert again.ephemeral and not again.attachments and "wait" in again.content.lower()
+        private = await fake.slash(table.user("bob"), table.channel, "game board")  # private: no cooldown
+        assert private.ephemeral and private.attachments
+
+        # the DM panel of the player to move carries their personal board, in their language
+        assert panel.attachments, "the Pobeda DM panel has no personal board"
+        mine = decode_png(panel.attachments[0].data).convert("RGB")
+        assert mine.size == (pobeda.WIDTH, pobeda.HEIGHT)
+        marked = set()
+        for letter in "ABCDEFGHIJKL":
+            for number in range(1, 13):
+                name = f"{letter}{number}"
+                x0, y0, x1, _ = pobeda.BOARD_GRID.box(cell_index(name))
+                band = mine.crop((x0 + 1, y0 + 1, x1 - 1, y0 + pobeda.PAD - 2))
+                if pobeda.PLAYABLE in {c for _, c in band.getcolors(1 << 16) or []}:
+                    marked.add(name)
+        # exactly the cells of the event cards in that seat's hand (the stored state is the oracle)
+        row = game_row(table.db, table.channel.id)
+        state = row["state"]
+        seat = next(k for k, users in enumerate(row["seat_users"]) if actor.id in users)
+        hand = state["hands"][seat]
+        expected = {cell_name(i) for i, event in enumerate(state["layout"]) if event is not None and event in hand}
+        assert expected and marked == expected
+        # in the reader's language: the board's title pixels are those of that language's static board
+        game = Pobeda.from_json(state)
+        view = game.view(seat)
+        lang = "ru" if actor.id == table.user("alice").id else "en"
+        other = "en" if lang == "ru" else "ru"
+        first = next(i for i, event in enumerate(state["layout"]) if event is not None)
+        x0, y0, x1, _ = pobeda.BOARD_GRID.box(first)
+        title_band = (x0 + pobeda.PAD, y0 + pobeda.PAD, x1 - pobeda.PAD, y0 + 60)
+        own = pobeda.reference(view, lang).crop(title_band)
+        foreign = pobeda.reference(view, other).crop(title_band)
+        got = mine.crop(title_band)
+        assert own.tobytes() != foreign.tobytes()
+        assert difference(got, own) < difference(got, foreign)
+
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
