@@ -8,6 +8,7 @@ to ``ev``; triggered abilities are pushed as :class:`Frame` s and run by ``effec
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from bot.games.base import Event
@@ -144,17 +145,22 @@ def face_down(s: State, obj: FieldObj) -> bool:
     return obj.kind == "graffiti" and card_of(s, obj.uid).type == "graffigent"
 
 
+@lru_cache(maxsize=None)
+def _statics(code: str) -> tuple[dict[str, Any], ...]:
+    return tuple(m for ability in data.card(code).abilities if ability.when == "static" for m in ability.mods)
+
+
 def static_mods(s: State, stat: str) -> list[tuple[FieldObj, dict[str, Any]]]:
     """The modifiers of ``stat`` that static abilities («Статический эффект объекта, находящегося на поле»)
     of the objects on the field apply now. A face-down graffigent has no abilities."""
     out: list[tuple[FieldObj, dict[str, Any]]] = []
-    for _, o in field_objects(s):
-        card = card_of(s, o.uid)
-        if not card.abilities or face_down(s, o):
-            continue
-        for ability in card.abilities:
-            if ability.when == "static":
-                out.extend((o, m) for m in ability.mods if m["stat"] == stat)
+    for cell in s.field:
+        for o in (cell.territory, cell.graffiti, cell.agent, cell.plot):
+            if o is None:
+                continue
+            mods = _statics(s.cards[o.uid])
+            if mods and not face_down(s, o):
+                out.extend((o, m) for m in mods if m["stat"] == stat)
     return out
 
 
