@@ -115,3 +115,21 @@ def test_pool_size_and_types() -> None:
     assert len(pool) >= 60
     assert {c.type for c in pool.values()} == set(data.CARD_TYPES)
     assert all(any(c.type == kind for c in pool.values()) for kind in data.CARD_TYPES)
+
+
+def test_conditional_triggers() -> None:
+    """«↗ Тригер - эффект, срабатывающий при определенных условиях.» Surveyor (designed): another territory
+    of yours enters, +1 reputation, after the territory's own entry steps. Censorship (designed): the rival
+    plays a plot and loses 2 reputation once it has resolved."""
+    g = fresh()
+    put(g, 0, "T02", 4)
+    put(g, 0, "A21", 4)
+    put(g, 1, "G12", 4)
+    lane = give(g, 0, "T04")  # price 2, its # text: +1 reputation
+    g.apply(0, {"type": "play", "uid": lane, "cell": 1})
+    assert g.s.players[0].rep == 6 - 2 + 1  # the Surveyor may first move onto the new territory
+    choose(g, "stay")
+    assert g.s.players[0].rep == 6 - 2 + 1 + 1
+    hoax = give(g, 0, "P02")  # rival −3 reputation, price 1
+    g.apply(0, {"type": "play", "uid": hoax})
+    assert g.s.players[1].rep == 6 - 3 and g.s.players[0].rep == 6 - 1 - 2

@@ -20,7 +20,10 @@ DATA_DIR = paths.DATA_DIR / "byallmeans"
 CARD_TYPES = ("territory", "agent", "graffigent", "graffiti", "plot")
 FIELD_TYPES = ("territory", "agent", "graffigent", "graffiti")
 WHEN = ("enter", "leave", "activated", "plot", "discard", "turn_start", "turn_end", "rival_turn_start", "rival_turn_end",
-        "static")
+        "static", "own_territory_enters", "rival_plays_plot")
+"""When an ability works. The last two are conditional triggers (the rulebook's «↗ Тригер - эффект,
+срабатывающий при определенных условиях»): another territory of the card's controller enters the field;
+the controller's rival plays a plot."""
 STATS = ("efficiency", "resilience", "price")
 """What a static ability (``when: static``, a list of ``mods``) may modify while its card is on the field."""
 CONDITIONS = ("own_territories", "agent_on_field", "own_territory_cell", "own_territory", "opp_territory", "min_rep",

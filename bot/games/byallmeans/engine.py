@@ -459,6 +459,7 @@ def _play(s: State, seat: int, a: Action, ev: list[Event]) -> None:
         if "cell" in a:
             settle["attach"] = frame_vars["host"] = a["cell"]
         ops = [dict(op) for ab in card.abilities_when("plot") for op in ab.ops] + [settle]
+        rules.fire(s, "rival_plays_plot", rules.other(seat))  # runs once the plot has resolved
         s.stack.append(Frame(seat, uid, ops, frame_vars))
 
 

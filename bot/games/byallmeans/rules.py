@@ -368,6 +368,15 @@ def to_buffer(s: State, seat: int, uid: str, symbols: list[str], ev: list[Event]
     ev.append({"type": "bam.buffered", "seat": seat, "code": s.cards[uid], "symbols": list(symbols)})
 
 
+def fire(s: State, when: str, seat: int, exclude: str | None = None) -> None:
+    """Conditional triggers («↗»): the field cards of ``seat`` with abilities ``when``, in the order their
+    controller picks (``pick_trigger``), pushed as one frame."""
+    left = [o.uid for _, o in field_objects(s) if o.owner == seat and o.uid != exclude and not face_down(s, o)
+            and card_of(s, o.uid).abilities_when(when)]
+    if left:
+        s.stack.append(Frame(seat, None, [{"op": "pick_trigger", "when": when, "left": left}]))
+
+
 # ---- placement -----------------------------------------------------------------------------
 def territory_cells(s: State) -> list[int]:
     """Cells a new territory may take: a central cell for the very first one, then any cell without a
@@ -419,7 +428,9 @@ def place_territory(s: State, seat: int, uid: str, cell: int, symbols: list[str]
         gain(s, seat, "inf", card.influence, ev)
     elif card.influence < 0:
         lose(s, other(seat), "inf", -card.influence, ev)
-    # 3. # abilities, then the offer to move an agent in
+    # 3. # abilities, then the offer to move an agent in; then (pushed first, so run after) the controller's
+    # cards that trigger on a territory of theirs entering
+    fire(s, "own_territory_enters", seat, exclude=uid)
     ops: list[dict[str, Any]] = [dict(op) for a in card.abilities_when("enter") for op in a.ops]
     ops.append({"op": "offer_move", "cell": cell})
     s.stack.append(Frame(seat, uid, ops, {"this": uid, "host": cell}))
