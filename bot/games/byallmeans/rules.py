@@ -8,7 +8,7 @@ to ``ev``; triggered abilities are pushed as :class:`Frame` s and run by ``effec
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from bot.games.base import Event
@@ -145,7 +145,7 @@ def face_down(s: State, obj: FieldObj) -> bool:
     return obj.kind == "graffiti" and card_of(s, obj.uid).type == "graffigent"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _statics(code: str) -> tuple[dict[str, Any], ...]:
     return tuple(m for ability in data.card(code).abilities if ability.when == "static" for m in ability.mods)
 
