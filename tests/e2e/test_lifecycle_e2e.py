@@ -91,6 +91,8 @@ async def test_reminders_pause_and_resume(tmp_path: Path) -> None:
         assert final[0].mentions == [actor_id]
         await fake.wait_for(lambda: dms_with(table, actor, FINAL), timeout=10)
         assert len(channel_texts(table, HALF)) == 1  # each reminder once
+        # a fast test may end before discord.py's delayed on_ready (2 s after the guilds): let it run
+        await fake.wait_for(lambda: "ready as" in table.bot.output(), timeout=10)
         await table.bot.stop()
         assert_clean_output(table.bot.output())
 
@@ -159,5 +161,7 @@ async def test_catch_up_follow_mygames_and_a_draw_by_vote(tmp_path: Path) -> Non
         assert settings["ending"] == "voted_draw" and len(settings["departures"]) == 3
         after = await fake.slash(first, dm, "mygames")
         assert f"#{gid} " not in after.content and "lobby" in after.content
+        # a fast test may end before discord.py's delayed on_ready (2 s after the guilds): let it run
+        await fake.wait_for(lambda: "ready as" in table.bot.output(), timeout=10)
         await table.bot.stop()
         assert_clean_output(table.bot.output())
