@@ -655,6 +655,9 @@ def _draw_view(image: Image.Image, view: PobedaView, ink: Ink, grid: Grid = BOAR
             half = edge / 2
             _dashed_frame(draw, (x0 + half + 1, y0 + half + 1, x1 - half - 1, y1 - half - 1), ink(PLAYABLE), edge,
                           grid.cell_w // 10)
+            if not grid.stacked:  # and a card in the free corner left of the chip, above the date
+                card = (x0 + grid.pad + 5, y0 + 88, x0 + grid.pad + 31, y0 + 121)
+                draw.rounded_rectangle(card, radius=4, fill=ink(PLAYABLE), outline=ink(INK), width=2)
     _draw_lines(draw, view, ink, grid, lang)
     _draw_chips(draw, view, ink, grid)
 
@@ -703,7 +706,9 @@ def _caption(view: PobedaView, lang: str, playable: Sequence[str] | None = None)
         width = draw.textlength(mine, font=small)
         right = WIDTH - MARGIN
         draw.text((right - width, top + 70), mine, font=small, fill=INK)
-        _dashed_frame(draw, (right - width - 52, top + 70, right - width - 14, top + 102), PLAYABLE, 5, 6)
+        _dashed_frame(draw, (right - width - 60, top + 68, right - width - 14, top + 104), PLAYABLE, 5, 6)
+        draw.rounded_rectangle((right - width - 46, top + 74, right - width - 28, top + 98), radius=3, fill=PLAYABLE,
+                               outline=INK, width=2)
     return image
 
 
@@ -732,7 +737,7 @@ def render(view: PobedaView, lang: str) -> bytes:
 @rendered_once("pobeda-personal")
 def render_personal(view: PobedaView, lang: str) -> bytes:
     """One seat's board (its own view, with ``hand``) in that seat's language: the cells of the
-    event cards it holds wear a dashed purple frame, and the caption counts them."""
+    event cards it holds wear a dashed purple frame and a purple card, and the caption counts them."""
     return encode_png(compose(view, lang, playable_cells(view)))
 
 
