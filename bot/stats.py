@@ -223,8 +223,8 @@ def game_record(row: GameRow, game: Game | None,
     outcome = forced or (game.outcome() if game is not None else None)
     if row.status == "aborted":
         result = "aborted"
-    elif forced or ending or row.settings.conceded:
-        result = "abandoned"
+    elif forced or ending:
+        result = "abandoned"  # ended by a concession or a vote, not by the rules
     else:
         result = "finished"
     if row.status == "finished" and outcome is None:
@@ -251,9 +251,16 @@ def game_record(row: GameRow, game: Game | None,
         return game.side_of(seat) if game is not None else seat
 
     places: dict[int, int] = {}
-    if outcome is not None and row.status == "finished":
-        places = side_places(outcome, [side(s) for s in range(len(row.seat_users))])
     winners = {int(w) for w in (outcome or {}).get("winners") or []} if row.status == "finished" else set()
+    if outcome is not None and row.status == "finished":
+        all_sides = [side(s) for s in range(len(row.seat_users))]
+        places = side_places(outcome, all_sides)
+        # a side whose every seat conceded (its moves were then played automatically) comes last
+        gone = {x for x in all_sides if x not in winners
+                and all(s in conceded for s in range(len(row.seat_users)) if side(s) == x)}
+        if gone and len(gone) < len(places):
+            stayed = {x: p for x, p in places.items() if x not in gone}
+            places = {**stayed, **{x: len(stayed) + 1 for x in gone}}
     times = move_times(actions)
     counts: dict[int, int] = {}
     for _seat, mover, _events, _at in actions:

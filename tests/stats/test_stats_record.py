@@ -186,3 +186,19 @@ async def test_an_aborted_broken_game_is_recorded_without_its_state(env) -> None
     record = await stats.record(gid)
     assert record is not None and record.result == "aborted" and not record.rated
     assert {p.user_id for p in record.players} == {ANNA.id, BORIS.id}
+
+
+async def test_a_player_who_conceded_while_the_others_played_on_comes_last(env) -> None:
+    _store, sessions, stats = env
+    gid = await start(sessions, [ANNA, BORIS, CLARA], 17)
+    await play_out(sessions, gid, stop_after=3)
+    await sessions.concede(gid, CLARA.id)
+    outcome = await play_out(sessions, gid, seed=4)
+    await stats.idle()
+    rows = {r["user_id"]: r for r in await stats.player_rows(gid)}
+    [total] = await stats.totals(GUILD)
+    assert total.result == "finished"  # the game itself was played out by the rules
+    assert rows[CLARA.id]["abandoned"] == 1 and rows[ANNA.id]["abandoned"] == rows[BORIS.id]["abandoned"] == 0
+    assert rows[CLARA.id]["side"] not in outcome["winners"]  # her seat, played automatically, did not win
+    assert rows[CLARA.id]["place"] == 3  # so she is last, whatever her seat's score
+    assert rows[CLARA.id]["mu_after"] < min(rows[ANNA.id]["mu_after"], rows[BORIS.id]["mu_after"])
