@@ -225,6 +225,8 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
     if prompt:
         parts.append(prompt)
     choices, chosen = choices_under(game, seat, lang, prefix)
+    asked = prefix  # where the player stands (the back button leads above it)
+    prefix, choices, chosen = skip_single_levels(prefix, choices, chosen)
     if chosen:
         parts.append("**" + " › ".join(chosen) + "**")
     if not choices:
@@ -242,10 +244,9 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
     else:
         labels = level_labels(choices, depth)
         here = encode_prefix(prefix, gid, seat, stamp)
-        for k in range(min(MAX_SELECTS, (len(labels) + SELECT_SIZE - 1) // SELECT_SIZE)):
-            chunk = labels[k * SELECT_SIZE:(k + 1) * SELECT_SIZE]
+        for k, (start, chunk) in enumerate(select_chunks(labels)):
             options = [
-                discord.SelectOption(label=limits.option_label(label), value=str(k * SELECT_SIZE + i))
+                discord.SelectOption(label=limits.option_label(label), value=str(start + i))
                 for i, label in enumerate(chunk)
             ]
             placeholder = t("panel.choose", lang) if k == 0 else t("panel.choose_more", lang, n=k + 1)
@@ -253,12 +254,36 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
                 custom_id=PathSelectId(gid, seat, stamp, here, k).build(),
                 placeholder=limits.placeholder(placeholder), options=options, row=k,
             ))
-    if prefix:
+    top, top_chosen = choices_under(game, seat, lang, [])
+    if len(asked) > len(skip_single_levels([], top, top_chosen)[0]):  # above the first real choice: no back
         view.add_item(discord.ui.Button(
             label=limits.button_label(t("panel.back", lang)), style=discord.ButtonStyle.secondary,
-            custom_id=BackId(gid, seat, stamp, encode_prefix(prefix[:-1], gid, seat, stamp)).build(), row=4,
+            custom_id=BackId(gid, seat, stamp, encode_prefix(asked[:-1], gid, seat, stamp)).build(), row=4,
         ))
     return _join(parts), limits.fit_view(view) or view
+
+
+def skip_single_levels(prefix: list[int], choices: list[Choice], chosen: list[str]
+                       ) -> tuple[list[int], list[Choice], list[str]]:
+    """A select level that would offer exactly one option is chosen for the player (one tap less):
+    while the choices need selects and all lie under one label of the next level, go down."""
+    prefix, chosen = list(prefix), list(chosen)
+    while len(choices) > MAX_BUTTONS:
+        depth = len(prefix)
+        labels = level_labels(choices, depth)
+        if len(labels) != 1 or not all(len(c.path) > depth + 1 for c in choices):
+            break
+        prefix.append(0)
+        chosen.append(labels[0])
+    return prefix, choices, chosen
+
+
+def select_chunks(labels: list[str]) -> list[tuple[int, list[str]]]:
+    """The labels of one level spread evenly over as few selects as hold them (26 options make two
+    selects of 13, never one of 25 and one of a single option); (first index, labels) per select."""
+    count = min(MAX_SELECTS, max(1, -(-len(labels) // SELECT_SIZE)))
+    size = min(SELECT_SIZE, -(-len(labels) // count))
+    return [(k * size, labels[k * size:(k + 1) * size]) for k in range(count) if labels[k * size:(k + 1) * size]]
 
 
 def _join(parts: list[str]) -> str:

@@ -20,13 +20,11 @@ from typing import Any
 import pytest
 
 from bot.games.coldwar import ColdWar
-from bot.i18n import t
 from tests.e2e.coldwar_play import ColdWarDriver, user_lang
 from tests.e2e.godstorm_play import RiskPlayer
 from tests.e2e.helpers import (
     Table,
     assert_clean_output,
-    custom_ids,
     db_query,
     game_row,
     make_table,

@@ -243,7 +243,8 @@ DECISIONS: dict[str, Decision] = {
     # set-up, one seat at a time in set-up order
     "pantheon": Decision(*_SETUP, {"pick_pantheon": Godstorm._act_pick_pantheon}),
     "claim": Decision(*_SETUP, {"place": Godstorm._act_claim}),
-    "setup_place": Decision(*_SETUP, {"place": Godstorm._act_setup_place}),
+    "setup_place": Decision(*_SETUP, {"place": Godstorm._act_setup_place, "place_all": Godstorm._act_setup_place_all,
+                                      "place_auto": Godstorm._act_setup_place_auto}),
     "setup_neutral": Decision(*_SETUP, {"place_neutral": Godstorm._act_place_neutral}),
     "setup_gods": Decision(*_SETUP, {"summon": Godstorm._act_setup_god, "build_temple": Godstorm._act_setup_god}),
     # each epoch: a secret simultaneous bid of faith, then the bidders pick their places in the turn order

@@ -216,6 +216,42 @@ class SetupMixin(Core):
             else:
                 self._next_round_seat()
 
+    def _act_setup_place_all(self, seat: int, a: Action) -> None:
+        """House convenience (issue 13): every army the seat has still to place goes on one of its
+        territories at once, instead of round after round; the other seats go on placing in rounds."""
+        t = a.get("territory")
+        if t not in self.s.terr or self.s.terr[t].owner != seat:
+            raise self._refuse("bad_territory")
+        n = self.s.players[seat].reserve
+        self._put(seat, t, n)
+        self._emit("placed", seat=seat, territory=t, count=n)
+        self._end_setup_round()
+
+    def _act_setup_place_auto(self, seat: int, a: Action) -> None:
+        """House convenience (issue 13): the seat's remaining armies are spread for it, one by one, each on
+        its thinnest territory that borders someone else's (all its territories if none does); ties by
+        territory id, so the result follows from the state alone (no dice)."""
+        s = self.s
+        mine = sorted(self.owned(seat))
+        border = [x for x in mine if any(s.terr[n].owner != seat for n in board.NEIGHBOURS[x])] or mine
+        if not border:
+            raise self._refuse("bad_territory")
+        counts: dict[str, int] = {}
+        for _ in range(s.players[seat].reserve):
+            where = min(border, key=lambda x: (s.terr[x].armies, x))
+            self._put(seat, where, 1)
+            counts[where] = counts.get(where, 0) + 1
+        self._emit("placed_auto", seat=seat, counts=dict(sorted(counts.items())), n=sum(counts.values()))
+        self._end_setup_round()
+
+    def _end_setup_round(self) -> None:
+        self.s.round_left = 0
+        neutral = self.s.neutral
+        if not self.godstorm and neutral is not None and neutral.reserve > 0:
+            self.s.neutral_due = True
+        else:
+            self._next_round_seat()
+
     def _act_place_neutral(self, seat: int, a: Action) -> None:
         t = a.get("territory")
         if t not in self.s.terr or self.s.terr[t].owner != NEUTRAL:
@@ -280,8 +316,12 @@ class SetupMixin(Core):
                 return [{"type": "place_neutral", "territory": t} for t in board.TERR_IDS
                         if s.terr[t].owner == NEUTRAL]
             mine = sorted(self.owned(seat))
-            return [{"type": "place", "territory": t, "count": c}
-                    for t in mine for c in board.count_choices(s.round_left)]
+            out_place: list[Action] = [{"type": "place", "territory": t, "count": c}
+                                       for t in mine for c in board.count_choices(s.round_left)]
+            if s.players[seat].reserve > s.round_left:  # more rounds to come: all at once, or spread for me
+                out_place += [{"type": "place_all", "territory": t} for t in mine]
+                out_place.append({"type": "place_auto"})
+            return out_place
         if phase == "setup_gods":
             need_god, need_temple = self._setup_gods_needs(seat)
             mine = sorted(self.owned(seat))

@@ -81,6 +81,12 @@ class TextMixin(Core):
             if self.s.phase == "claim":
                 return [L("claim"), cname(tid, lang), tname(tid, lang)]
             return [L("place"), *self._group(seat, tid, lang, many), self._tlabel(tid, lang), f"+{a['count']}"]
+        if kind == "place_all":  # under the territory, beside its counts
+            tid = a["territory"]
+            return [L("place"), *self._group(seat, tid, lang, many), self._tlabel(tid, lang),
+                    L("place_all", n=self.s.players[seat].reserve)]
+        if kind == "place_auto":
+            return [L("place_auto", n=self.s.players[seat].reserve)]
         if kind == "place_neutral":
             return [L("place_neutral"), cname(a["territory"], lang), self._tlabel(a["territory"], lang)]
         if kind == "summon":
@@ -192,6 +198,9 @@ class TextMixin(Core):
             return t(key, lang, who=who(), pantheon=data.PANTHEONS[e["pantheon"]].name.get(lang, ""))
         if kind in ("dealt", "epoch_start"):
             return t(key, lang, n=e.get("epoch", 0))
+        if kind == "placed_auto":
+            where = ", ".join(f"{tname(x, lang)} +{n}" for x, n in e["counts"].items())
+            return t(key, lang, who=who(), n=e["n"], where=where)
         if kind in ("claimed", "placed", "placed_neutral"):
             return t(key, lang, who=who(), where=tname(e["territory"], lang), n=e.get("count", 1))
         if kind == "summoned":
