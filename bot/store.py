@@ -693,10 +693,12 @@ class Store:
         async with self.db.execute(
             "SELECT id, guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, seat_users,"
             " seq, published_seq FROM games INDEXED BY games_open WHERE status IN ('lobby', 'running') AND ("
-            " EXISTS (SELECT 1 FROM json_each(games.lobby) WHERE json_extract(value, '$.user') = ?1)"
-            " OR EXISTS (SELECT 1 FROM json_each(games.seat_users) AS s, json_each(s.value) AS u"
-            "            WHERE u.value = ?1)) ORDER BY id",
-            (user_id,),
+            # a lobby entry's JSON starts {"user":<id>, (LobbyEntry.to_json, compact): a plain text
+            # search; seat_users (a seat changing hands) is parsed only where the digits occur
+            " instr(lobby, ?2) > 0"
+            " OR (instr(seat_users, ?3) > 0 AND EXISTS (SELECT 1 FROM json_each(games.seat_users) AS s,"
+            "     json_each(s.value) AS u WHERE u.value = ?1))) ORDER BY id",
+            (user_id, '{"user":' + str(int(user_id)) + ",", str(int(user_id))),
         ) as cur:
             rows = await cur.fetchall()
         return [self._index_row(r, {}) for r in rows]

@@ -136,3 +136,17 @@ async def test_followers_and_dm_choices_are_stored(tmp_path: Path) -> None:
     await store.set_remind_dm(BOB.id, False)
     assert await store.remind_dm([ALICE.id, BOB.id, CAROL.id]) == {ALICE.id}
     await store.close()
+
+
+async def test_games_of_user_matches_whole_ids_only(tmp_path: Path) -> None:
+    from bot.sessions import UserInfo
+
+    store = await Store.open(tmp_path / "ids.sqlite3")
+    sessions = SessionManager(store, clock=Clock(1000.0))
+    u7, u17, u77 = UserInfo(7, "seven"), UserInfo(17, "seventeen"), UserInfo(77, "seventy-seven")
+    running = await running_game(sessions, channel=1, players=(u17, u77))
+    lobby = await sessions.create(guild_id=5, channel_id=2, host=u7, game_key="toy", options={}, deadline_s=0)
+    assert [r.id for r in await store.games_of_user(7)] == [lobby.id]
+    assert [r.id for r in await store.games_of_user(17)] == [running]
+    assert await store.games_of_user(1) == []
+    await store.close()
