@@ -98,6 +98,14 @@ def controlled(row: GameRow, seat: int) -> bool:
     return any(is_bot(u) for u in users)
 
 
+def humans_left(session: Session) -> bool:
+    """Whether a seat still in the game has a player (a seat a bot took over counts: its player may
+    come back and reclaim it)."""
+    conceded = set(session.conceded)
+    return any(not is_bot(u) for seat, users in enumerate(session.row.seat_users or []) if seat not in conceded
+               for u in users)
+
+
 def absent_mode(settings: GameSettings) -> str:
     mode = settings.extra.get("absent")
     return mode if mode in ABSENT_MODES else DEFAULT_ABSENT
@@ -401,7 +409,8 @@ class BotDriver:
         self.settled = settled
         self.pause = pause_seconds() if pause is None else pause
         self.on_notice: Notice | None = None
-        """Awaited after a takeover or a drop (``kind`` "takeover" / "drop"), to tell the channel."""
+        """Awaited after a takeover, a drop, or the end of a game only bots were left in (``kind``
+        "takeover" / "drop" / "no_players"; ``seat`` -1 for the last), to tell the channel."""
         self._held: set[int] = set()
         self._again: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -456,6 +465,14 @@ class BotDriver:
         if session.row.status != "running" or session.game is None:
             return
         await self._absences(session)
+        if session.row.status != "running":
+            return
+        if not humans_left(session):
+            # every player conceded or dropped: bots alone would only post to an empty table
+            await self.sessions.abort(game_id)
+            log.info("game %s: only bots are left; the game is ended", game_id)
+            await self._notice(session, "no_players", -1)
+            return
         if self._next(session) is None:
             return
         if self.settled is not None:
@@ -534,8 +551,13 @@ class BotDriver:
                     await self.sessions.concede(session.id, uid)
                 changed, kind = bool(users), "drop"
                 log.info("game %s: seat %s dropped after %s missed deadlines", session.id, seat, limit)
-            if changed and self.on_notice is not None:
-                try:
-                    await self.on_notice(session, kind, seat)
-                except Exception:
-                    log.exception("game %s: announcing the %s of seat %s failed", session.id, kind, seat)
+            if changed:
+                await self._notice(session, kind, seat)
+
+    async def _notice(self, session: Session, kind: str, seat: int) -> None:
+        if self.on_notice is None:
+            return
+        try:
+            await self.on_notice(session, kind, seat)
+        except Exception:
+            log.exception("game %s: announcing the %s of seat %s failed", session.id, kind, seat)

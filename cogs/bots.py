@@ -84,7 +84,7 @@ class BotsCog(commands.Cog):
         """Tell the channel that a bot took a seat over (with the reclaim button), or that it dropped."""
         row = session.row
         humans = [u for u in (row.seat_users or [])[seat] if not bots.is_bot(u)] if kind == "takeover" else []
-        names = " ".join(f"<@{u}>" for u in humans) or session.seat_name(seat)
+        names = " ".join(f"<@{u}>" for u in humans) or (session.seat_name(seat) if seat >= 0 else "")
         text = t(f"bots.notice.{kind}", row.lang, name=names, n=bots.absent_after(row.settings))
         view = inert(reclaim_view(row.id, row.lang)) if kind == "takeover" else None
         await self.bot.publisher.post(row.channel_id, text, view=view, allowed_mentions=mentions(humans),

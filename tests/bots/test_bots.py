@@ -347,3 +347,19 @@ def test_bot_rng_is_the_stored_game_rng_at_the_log_position() -> None:
     stored = Rng(42, 3, version=2)
     assert bot_rng(stored, 1, 10).randbelow(1 << 40) == bot_rng(stored, 1, 10).randbelow(1 << 40)
     assert {bot_rng(stored, 1, k).randbelow(1 << 40) for k in range(5)} != {bot_rng(stored, 1, 0).randbelow(1 << 40)}
+
+
+async def test_a_table_of_bots_alone_is_ended(env: Env) -> None:
+    """The one player of a practice game concedes: the bots do not play on to an empty channel."""
+    game_id = await practice(env, "pobeda", {}, ["quick", "strong"])
+    notices: list[tuple[str, int]] = []
+
+    async def notice(s: Any, kind: str, seat: int) -> None:
+        notices.append((kind, seat))
+
+    env.driver.on_notice = notice
+    await env.sessions.concede(game_id, ALICE.id)
+    await env.driver.idle()
+    row = await env.store.load_game(game_id)
+    assert row is not None and row.status == "aborted"
+    assert notices == [("no_players", -1)]

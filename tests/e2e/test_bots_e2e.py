@@ -60,16 +60,23 @@ async def operate(table: Table, user: Any, panel: Any, game: Game, seat: int, ac
     fake = table.fake
     path = game.action_path(seat, action, "en")
     current = panel
-    for depth in range(8):
+    depth = 0
+    for _ in range(8):
         buttons = [c for c in custom_ids(current, "tt:a:") if is_button_for(table, c, action)]
         if buttons:
             return await fake.click(user, current, custom_id=buttons[0])
         assert not custom_ids(current, "tt:a:"), f"{action} is not among the buttons of {current.content!r}"
-        label = path[depth]
-        options = [(c["custom_id"], o["value"]) for c in current.all_components()
-                   if c.get("custom_id", "").startswith("tt:n:") for o in c["options"]
-                   if o["label"] == label or (len(label) > 100 and o["label"].startswith(label[:90]))]
-        assert options, f"no select option {label!r} for {action} on {current.content!r}"
+        # a level with a single group is skipped by the panel (shown as its heading): match any deeper label
+        options: list[tuple[str, str]] = []
+        for index in range(depth, len(path)):
+            label = path[index]
+            options = [(c["custom_id"], o["value"]) for c in current.all_components()
+                       if c.get("custom_id", "").startswith("tt:n:") for o in c["options"]
+                       if o["label"] == label or (len(label) > 100 and o["label"].startswith(label[:90]))]
+            if options:
+                depth = index + 1
+                break
+        assert options, f"no select option of {path[depth:]} for {action} on {current.content!r}"
         r = await fake.select(user, current, values=[options[0][1]], custom_id=options[0][0])
         if r.content.startswith(("✅", "⛔")):
             return r
@@ -113,9 +120,19 @@ async def wait_my_turn(table: Table, user: Any, timeout: float = 30) -> bool:
     return game_row(table.db, table.channel.id)["status"] != "finished"
 
 
-async def play_practice(table: Table, user: Any, limit: int = 2000) -> int:
-    """The human plays every decision (the quick bot's choice, entered through the controls) until
-    the game ends. Returns the number of human moves."""
+def choice(game: Game, seat: int, seq: int, style: str) -> dict[str, Any]:
+    """What the test's player does: the quick bot's move, or (``passive``) what the game does for an
+    absent player (classic Risk has no turn limit: a passive player loses within minutes of play)."""
+    if style == "passive":
+        action = game.timeout_action(seat)
+        if action is not None and action in game.legal_actions(seat):  # the panel offers the listed ones
+            return action
+    return decide(game, seat, policy_for(game.key, "quick"), 90_000 + seq)
+
+
+async def play_practice(table: Table, user: Any, style: str = "quick", limit: int = 2000) -> int:
+    """The human plays every decision (entered through the controls) until the game ends. Returns
+    the number of human moves."""
     fake = table.fake
     panel = None
     moves = 0
@@ -124,7 +141,7 @@ async def play_practice(table: Table, user: Any, limit: int = 2000) -> int:
             return moves
         row, game = committed(table)
         seat = seat_of(row, user)
-        action = decide(game, seat, policy_for(row["game"], "quick"), 90_000 + row["seq"])
+        action = choice(game, seat, row["seq"], style)
         if panel is None or not custom_ids(panel, "tt:"):
             r = await fake.slash(user, table.channel, "game hand")
             assert r.ephemeral
@@ -200,7 +217,7 @@ async def test_practice_game_alone_against_a_bot(tmp_path: Path, game: str, opti
         alice = table.user("alice")
         await open_practice(table, "alice", game, ["strong"], options)
         gid = game_row(table.db, table.channel.id)["id"]
-        moves = await play_practice(table, alice)
+        moves = await play_practice(table, alice, "passive" if options == "ruleset=classic" else "quick")
         assert moves > 0
         await fake.wait_for(lambda: (r := game_row(table.db, table.channel.id))["published_seq"] >= r["seq"],
                             timeout=20)
@@ -260,10 +277,17 @@ async def test_absent_player_is_replaced_by_a_bot_then_reclaims(tmp_path: Path) 
         timeouts = db_query(table.db, "SELECT COUNT(*) FROM actions WHERE game_id = ? AND seat = ? AND user_id IS NULL",
                             (gid, carol_seat))[0][0]
         assert timeouts == 2
-        # the bot plays Carol's seat: at least one move of hers by the bot
+        # the bot plays Carol's seat: at least one move of hers by the bot, and she is not pinged nor DMed
+        dms_before = len(fake.dm_messages(carol))
+        posts_before = len(fake.channel_messages(table.channel))
         await others_play_until(lambda: any(
             u is not None and u < 0 for (u,) in db_query(
                 table.db, "SELECT user_id FROM actions WHERE game_id = ? AND seat = ?", (gid, carol_seat))))
+        await fake.wait_for(lambda: (r := game_row(table.db, table.channel.id))["published_seq"] >= r["seq"],
+                            timeout=20)
+        # her private news (the card she drew) still reaches her, but never a panel to act with
+        assert not [m for m in fake.dm_messages(carol)[dms_before:] if custom_ids(m, "tt:")]
+        assert not [m for m in fake.channel_messages(table.channel)[posts_before:] if carol.id in m.mentions]
         # the log names the bot as the one who played
         log = await fake.slash(alice, table.channel, "game log")
         assert "🤖 Bot (strong)" in log.content and "took over the seat" in log.content
