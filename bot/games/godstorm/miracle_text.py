@@ -153,6 +153,26 @@ def prompt(g: TextMixin, seat: int, lang: str) -> str | None:
     return None
 
 
+def status_lines(g: TextMixin, lang: str) -> list[str]:
+    """Public lines: the answer being waited for, relics in play, sunken Atlantis and the maelstrom."""
+    m = g.s.mir
+    if m is None:
+        return []
+    out: list[str] = []
+    if m.windows and m.windows[-1].seats:
+        w = m.windows[-1]
+        out.append(t("godstorm.m.status.waiting", lang, who=g._who(w.seats[0], lang)))
+    for i, relics in enumerate(m.relics):
+        if relics:
+            out.append(t("godstorm.m.status.relics", lang, who=g._who(i, lang),
+                         relics=", ".join(card_name(r, lang) for r in relics)))
+    if m.sunk:
+        out.append(t("godstorm.m.status.sunk", lang))
+    if m.maelstrom is not None:
+        out.append(t("godstorm.m.status.maelstrom", lang, a=_place(m.maelstrom[0], lang), b=_place(m.maelstrom[1], lang)))
+    return out
+
+
 def hand_text(g: TextMixin, seat: int, lang: str) -> str:
     """The seat's own cards (private text): hand and relics in play."""
     m = g.s.mir
@@ -164,4 +184,4 @@ def hand_text(g: TextMixin, seat: int, lang: str) -> str:
 
 
 __all__ = ["MIRACLE_ACTIONS", "MIRACLE_EVENTS", "action_path", "board", "card_name", "card_text", "event_text",
-           "hand_text", "prompt"]
+           "hand_text", "prompt", "status_lines"]

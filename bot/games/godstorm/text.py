@@ -287,6 +287,7 @@ class TextMixin(Core):
             lines.append(t("godstorm.status.turn", lang, who=self._who(s.current, lang), step=step))
         else:
             lines.append(t("godstorm.status.phase", lang, step=step))
+        lines += miracle_text.status_lines(self, lang)
         for i, p in enumerate(s.players):
             if p.eliminated:
                 lines.append(t("godstorm.status.out", lang, who=self._who(i, lang)))
