@@ -1,0 +1,316 @@
+"""Panels that read well on a phone (issue 13): complete confirmations, one live panel per player,
+coalesced channel updates, no select with a single option, a link back to the channel post."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.custom_ids import PathSelectId, parse
+from bot.delivery import Publisher
+from bot.games import registry
+from bot.games.base import Event
+from bot.games.coldwar import ColdWar
+from bot.i18n import t
+from bot.panels import CONFIRM_ROOM, build_panel, confirmation, decode_prefix, has_controls, select_chunks
+from bot.sessions import SessionManager, UserInfo
+from bot.store import Store
+from tests.panels import games
+
+LANGS = ("en", "ru")
+
+
+# ---- stand-ins for Discord ------------------------------------------------------------------
+class Channel:
+    def __init__(self, channel_id: int) -> None:
+        self.id = channel_id
+        self.sent: list[dict[str, Any]] = []
+        self.edits: list[tuple[int, dict[str, Any]]] = []
+
+    async def send(self, content: str, **kwargs: Any) -> Any:
+        self.sent.append({"content": content, **kwargs})
+        return SimpleNamespace(id=self.id * 1000 + len(self.sent))
+
+    def get_partial_message(self, message_id: int) -> Any:
+        channel = self
+
+        class Partial:
+            async def edit(self, **kwargs: Any) -> None:
+                channel.edits.append((message_id, kwargs))
+
+        return Partial()
+
+
+class Client:
+    def __init__(self) -> None:
+        self.channels: dict[int, Channel] = {}
+
+    def get_channel(self, channel_id: int) -> Channel:
+        return self.channels.setdefault(channel_id, Channel(channel_id))
+
+    async def create_dm(self, user: Any) -> Channel:
+        return self.get_channel(-user.id)
+
+
+class Interaction:
+    """The part of an ephemeral answer's interaction that retiring its panel uses."""
+
+    def __init__(self, user_id: int, interaction_id: int) -> None:
+        self.id = interaction_id
+        self.user = SimpleNamespace(id=user_id)
+        self.guild_id = 1
+        self.message = None
+        self.stripped: list[dict[str, Any]] = []
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        self.stripped.append(kwargs)
+
+
+@pytest.fixture
+def game_class(monkeypatch: pytest.MonkeyPatch) -> Any:
+    def use(cls: type) -> None:
+        name = cls.__name__
+        monkeypatch.setitem(registry.GAMES, "toy", (f"tests.panels.games:{name}", "tests.platform.toy:render"))
+    return use
+
+
+async def toy_session(tmp_path: Path, channel_id: int = 7) -> tuple[Store, SessionManager, Any]:
+    store = await Store.open(tmp_path / "panels.sqlite3")
+    sessions = SessionManager(store)
+    session = await sessions.create(guild_id=1, channel_id=channel_id, host=UserInfo(1, "alice"),
+                                    game_key="toy", options={})
+    await sessions.join(session.id, UserInfo(2, "bob", lang="ru"))
+    await sessions.start(session.id, 1, seed=5)
+    return store, sessions, session
+
+
+def user_of(session: Any, seat: int) -> int:
+    return int(session.row.seat_users[seat][0])
+
+
+# ---- one select level with a single option is skipped ---------------------------------------
+async def test_a_select_level_with_one_option_is_chosen_for_the_player(tmp_path: Path, game_class: Any) -> None:
+    game_class(games.Wide)
+    store, _sessions, session = await toy_session(tmp_path)
+    try:
+        seat = session.game.actors()[0]
+        for lang in LANGS:
+            content, view = build_panel(session, seat, lang)
+            selects = [c for c in view.children if isinstance(c, discord.ui.Select)]
+            # 30 additions, all under "Add": no select offering only "Add"; the 30 go in two selects of 15
+            assert [len(s.options) for s in selects] == [15, 15]
+            assert [o.label for s in selects for o in s.options] == [f"+{n}" for n in range(1, 31)]
+            assert "**Add**" in content
+            # nothing above to go back to
+            assert not [c for c in view.children if getattr(c, "custom_id", "").startswith("tt:b:")]
+            # the select still leads where it says: its prefix is "Add", and option 4 is "+5"
+            control = parse(selects[0].custom_id)
+            assert isinstance(control, PathSelectId)
+            prefix = decode_prefix(session.game, session.id, seat, session.row.seat_counts[seat], lang,
+                                   control.prefix_tag)
+            assert prefix == [0]
+    finally:
+        await store.close()
+
+
+def test_options_are_spread_evenly_over_selects() -> None:
+    labels = [str(n) for n in range(26)]
+    assert [len(chunk) for _, chunk in select_chunks(labels)] == [13, 13]
+    assert [start for start, _ in select_chunks(labels)] == [0, 13]
+    assert [len(chunk) for _, chunk in select_chunks(labels[:25])] == [25]
+    assert [len(chunk) for _, chunk in select_chunks([str(n) for n in range(51)])] == [17, 17, 17]
+    assert all(len(chunk) > 1 for n in range(2, 101) for _, chunk in select_chunks([str(k) for k in range(n)]))
+
+
+# ---- confirmations ---------------------------------------------------------------------------
+class Rolls:
+    """A stand-in game whose events are a long series of rolls, a conquest and a private draw."""
+
+    def event_text(self, event: Event, lang: str) -> str | None:
+        if event["type"] == "roll":
+            return f"Roll {event['n']}: [6, 5] vs [4] — the defender loses 1."
+        if event["type"] == "conquered":
+            return "Gaul is conquered.\nMove in 3 to 5 armies."
+        if event["type"] == "drew":
+            return "You drew Zeus's Thunderbolt."
+        return None
+
+
+def roll_events(n: int) -> list[Event]:
+    return [*({"type": "roll", "n": k} for k in range(1, n + 1)), {"type": "conquered"},
+            {"type": "drew", "to": [0]}, {"type": "drew", "to": [1]}, {"type": "platform.prompt", "seats": [1]}]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_short_outcome_is_shown_whole(lang: str) -> None:
+    text = confirmation(Rolls(), roll_events(3), 0, lang)  # type: ignore[arg-type]
+    assert text == "✅ " + "\n".join([*(f"Roll {k}: [6, 5] vs [4] — the defender loses 1." for k in (1, 2, 3)),
+                                     "Gaul is conquered.", "Move in 3 to 5 armies.", "You drew Zeus's Thunderbolt."])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_long_outcome_is_condensed_never_cut_blindly(lang: str) -> None:
+    link = "https://discord.com/channels/1/2/3"
+    text = confirmation(Rolls(), roll_events(60), 0, lang, link=link)  # type: ignore[arg-type]
+    assert len(text) <= CONFIRM_ROOM + 300
+    # the first and the last roll, how many in between, the conquest, and the private draw (whole)
+    assert "Roll 1:" in text and "Roll 60:" in text
+    assert t("panels.more_like_this", lang, n=58) in text
+    assert "Gaul is conquered." in text and "You drew Zeus's Thunderbolt." in text
+    assert text.count("You drew") == 1  # seat 1's draw is not seat 0's news
+    assert t("panels.full_in_channel_link", lang, url=link) in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_nothing_to_report_says_the_move_was_taken(lang: str) -> None:
+    assert confirmation(Rolls(), [{"type": "platform.prompt", "seats": [0]}], 0, lang) == \
+        "✅ " + t("panel.done", lang)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_wait_that_ends_a_cold_war_round_confirms_all_its_outcomes(lang: str) -> None:
+    """Rulebook (cold-war-kgb-vs-cia.ru.txt): "Если оба игрока выбирают выжидание один за другим, фаза
+    борьбы за влияние завершается", followed by "4. Перемирие ... 2. Гражданские беспорядки (если есть)"
+    and "5. Отчёт": the second wait brings the truce, civil unrest and the report in one action. The
+    player who waited sees every one of those outcomes."""
+    checked = 0
+    for seed in range(1, 40):
+        game = ColdWar.new([{}, {}], {}, seed)
+        game.seat_names = ["Alice", "Bob"]
+        rnd = random.Random(seed)
+        for _ in range(400):
+            actors = game.actors()
+            if not actors:
+                break
+            seat = actors[0]
+            legal = game.legal_actions(seat)
+            s = game.s
+            ending = s["phase"] == "struggle" and s["waits"] == 1 and {"type": "wait"} in legal
+            action = {"type": "wait"} if ending or ({"type": "wait"} in legal and rnd.random() < 0.5) \
+                else rnd.choice(legal)
+            events = game.apply(seat, action)
+            if ending:
+                texts = [game.event_text(e, lang) for e in events
+                         if ("to" not in e or seat in e["to"]) and not e["type"].startswith("platform.")]
+                texts = [x for x in texts if x]
+                shown = confirmation(game, events, seat, lang)
+                for text in texts:
+                    assert text.strip().splitlines()[0][:60] in shown, (text, shown)
+                checked += len(texts) > 3
+        if checked >= 3:
+            break
+    assert checked >= 3
+
+
+# ---- one live panel per player ---------------------------------------------------------------
+async def test_acting_elsewhere_refreshes_the_dm_panel_and_a_new_dm_retires_the_ephemeral(
+        tmp_path: Path, game_class: Any) -> None:
+    game_class(games.Streak)
+    store, sessions, session = await toy_session(tmp_path)
+    client = Client()
+    publisher = Publisher(client, sessions, store)  # type: ignore[arg-type]
+    publisher.publish_interval = 0
+    try:
+        await publisher.publish(session.id)
+        seat = session.game.actors()[0]
+        user = user_of(session, seat)
+        dm = client.get_channel(-user)
+        assert len(dm.sent) == 1 and has_controls(dm.sent[0]["view"])
+        # the DM panel links to the channel post
+        links = [c for c in dm.sent[0]["view"].children if getattr(c, "url", None)]
+        assert links and links[0].url.startswith("https://discord.com/channels/1/7/")
+        panel_id = 1000 * -user + 1
+        # the seat moves through /risk or /game hand: an ephemeral answer shows its new panel
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+        interaction = Interaction(user, 501)
+        publisher.panels.ephemeral_shown(session, user, seat, interaction, None)  # type: ignore[arg-type]
+        await publisher.idle()
+        # the DM panel is edited in place (no new DM) to the seat's current panel
+        assert len(dm.sent) == 1
+        (edited, kwargs), = dm.edits
+        assert edited == panel_id and has_controls(kwargs["view"])
+        stamp = session.row.seat_counts[seat]
+        assert all(f":{seat}:{stamp}:" in c.custom_id for c in kwargs["view"].children
+                   if str(getattr(c, "custom_id", "") or "").startswith("tt:a:"))
+        # the turn passes and comes back: the new DM panel retires the ephemeral one and the old DM
+        for _ in range(2):
+            await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+        other = session.game.actors()[0]
+        for _ in range(3):
+            await sessions.act(session.id, user_of(session, other), other, {"type": "add", "n": 1})
+        await publisher.publish(session.id)
+        await publisher.idle()
+        assert session.game.actors() == [seat]
+        assert len(dm.sent) == 2
+        assert interaction.stripped == [{"view": None}]
+        assert (panel_id, {"view": None}) in dm.edits
+    finally:
+        await store.close()
+
+
+# ---- coalesced channel updates ---------------------------------------------------------------
+async def test_moves_of_one_turn_coalesce_and_the_turn_change_goes_out_at_once(
+        tmp_path: Path, game_class: Any) -> None:
+    game_class(games.Streak)
+    store, sessions, session = await toy_session(tmp_path)
+    client = Client()
+    publisher = Publisher(client, sessions, store)  # type: ignore[arg-type]
+    publisher.publish_interval = 2.0
+    channel = client.get_channel(7)
+    try:
+        publisher.request(session.id)
+        await publisher.idle()
+        assert len(channel.sent) == 1
+        seat = session.game.actors()[0]
+        user = user_of(session, seat)
+        started = time.monotonic()
+        for _ in range(2):  # two moves in the same turn
+            await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+            publisher.request(session.id)
+            await asyncio.sleep(0.05)
+        assert session.id in publisher.holding and len(channel.sent) == 1 and not channel.edits
+        await publisher.settled(session.id)  # a bot waiting for the post is not held up by the hold
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 1})  # the third ends the turn
+        publisher.request(session.id)
+        await publisher.idle()
+        assert time.monotonic() - started < 1.5  # no waiting out the interval when the turn passes
+        assert len(channel.sent) == 2 and not channel.edits  # one new post carries the three moves
+        assert channel.sent[1]["content"].count("adds 1") == 3
+        assert sum(1 for m in channel.sent if "file" in m) == 2
+        # a lone move of the next turn is published once the interval has passed (never lost)
+        other = session.game.actors()[0]
+        await sessions.act(session.id, user_of(session, other), other, {"type": "add", "n": 2})
+        publisher.request(session.id)
+        await publisher.idle()
+        assert len(channel.edits) == 1 and "adds 2" in channel.edits[0][1]["content"]
+    finally:
+        await store.close()
+
+
+async def test_an_unchanged_board_is_not_uploaded_again(tmp_path: Path, game_class: Any) -> None:
+    game_class(games.Streak)
+    store, sessions, session = await toy_session(tmp_path)
+    client = Client()
+    publisher = Publisher(client, sessions, store)  # type: ignore[arg-type]
+    publisher.publish_interval = 0
+    channel = client.get_channel(7)
+    try:
+        await publisher.publish(session.id)
+        seat = session.game.actors()[0]
+        # the toy's board shows the total: +1 changes it; then the same total again after a penalty undoes it
+        await sessions.act(session.id, user_of(session, seat), seat, {"type": "add", "n": 1})
+        await publisher.publish(session.id)
+        await sessions.act_admin(session.id, 1, {"type": "penalty"})
+        await publisher.publish(session.id)
+        await sessions.act_admin(session.id, 1, {"type": "penalty"})  # the total was 1: stays at 0
+        await publisher.publish(session.id)
+        assert [("attachments" in kwargs) for _, kwargs in channel.edits] == [True, True, False]
+    finally:
+        await store.close()
