@@ -7,7 +7,8 @@
   calls :func:`personal_board` where it sends or refreshes a panel; games without one get None.
 * **Zoom.** A game's renderer module may offer ``zoom_choices(view, lang)`` (value, label) and
   ``render_zoom(view, lang, zoom)``: a region drawn with text a phone reads at 400 px width.
-  Zooms show the public view only, so a posted zoom never shows a hand.
+  A posted zoom is drawn from the public view; a private one, for a player of a game with a
+  personal board, from that player's own view (its hand's cells marked).
 
 Rendering runs off the event loop; the PNGs of identical requests are reused (``rendered_once``).
 """
@@ -113,11 +114,14 @@ def _cached_zoom(game: str) -> Callable[[dict[str, Any], str], bytes]:
     return rendered_once(f"{game}-zoom")(draw)
 
 
-async def render_zoom(session: Session, lang: str, zoom: str) -> bytes | None:
-    """The PNG of a zoom of the public board, or None when the game does not offer ``zoom`` now."""
+async def render_zoom(session: Session, lang: str, zoom: str, seat: int | None = None) -> bytes | None:
+    """The PNG of a zoom of the board, or None when the game does not offer ``zoom`` now. With
+    ``seat`` (an answer only that seat's player sees, in a game with a personal board) the zoom is
+    drawn from the seat's own view, so it marks the cells of its hand; otherwise from the public view."""
     if session.game is None or zoom not in dict(zoom_choices(session, lang)):
         return None
-    view = json.loads(json.dumps(session.public_view()))
+    own = seat is not None and seat >= 0 and has_personal_board(session)
+    view = seat_view(session, seat) if own and seat is not None else json.loads(json.dumps(session.public_view()))
     view[ZOOM_KEY] = zoom
     return await asyncio.to_thread(_cached_zoom(session.row.game), view, lang)
 

@@ -223,7 +223,9 @@ class GameCog(commands.Cog):
             picture = await render_board(session, language)
         else:
             chosen = boards.resolve_zoom(session, language, zoom)
-            png = await boards.render_zoom(session, language, chosen) if chosen is not None else None
+            seats = [] if post else session.seats_of(interaction.user.id)  # a private zoom marks the hand
+            png = await boards.render_zoom(session, language, chosen, seats[0] if seats else None) \
+                if chosen is not None else None
             if png is None:
                 offered = ", ".join(label for _, label in boards.zoom_choices(session, lang(interaction)))
                 key, extra = ("boards.zoom.none", {"choices": offered}) if offered else ("boards.zoom.nothing", {})

@@ -32,6 +32,10 @@ def difference(a: Image.Image, b: Image.Image) -> float:
     return float(sum(ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB"))).mean))
 
 
+def colours(image: Image.Image) -> set[tuple[int, int, int]]:
+    return {c for _, c in image.convert("RGB").getcolors(1 << 20) or []}
+
+
 def channel_posts(table: object) -> int:
     return len(table.fake.channel_messages(table.channel))  # type: ignore[attr-defined]
 
@@ -118,6 +122,17 @@ async def test_board_zoom_private_post_and_personal_board(tmp_path: Path) -> Non
         got = mine.crop(title_band)
         assert own.tobytes() != foreign.tobytes()
         assert difference(got, own) < difference(got, foreign)
+
+        # a private zoom of the quadrant holding one of those cells marks it for its player; a posted
+        # zoom is drawn from the public view and marks nothing
+        target = sorted(expected)[0]
+        row_, col_ = divmod(cell_index(target), 12)
+        quadrant = ("n" if row_ < 6 else "s") + ("w" if col_ < 6 else "e")
+        own_zoom = await fake.slash(actor, table.channel, "game board", zoom=quadrant)
+        assert own_zoom.ephemeral and own_zoom.attachments
+        assert pobeda.PLAYABLE in colours(decode_png(own_zoom.attachments[0].data))
+        assert pobeda.PLAYABLE not in colours(decode_png(posted.attachments[0].data))
+        assert pobeda.PLAYABLE not in colours(decode_png(plain.attachments[0].data))
 
         await table.bot.stop()
         assert_clean_output(table.bot.output())
