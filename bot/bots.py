@@ -8,7 +8,8 @@ reclaim button and ``/game reclaim``.
 What is stored (all in the game's ``settings`` JSON, beside the platform's own keys):
 
 ``bots``
-    ``{"<user id>": level}`` for every synthetic bot user. Bot users have negative ids (-1, -2, ...)
+    ``{"<user id>": level}`` for every synthetic bot user the game ever had (a reclaimed seat's bot
+    stays listed: the log names it, and the game counts as one with a bot player). Bot users have negative ids (-1, -2, ...)
     and a lobby entry named like "🤖 Bot (strong)" in the game's language, so a bot seat is an
     ordinary seat whose user list holds a negative id. A seat holds a bot either from the lobby
     (practice) or because the bot took it over from an absent player (then the player stays in the
@@ -343,20 +344,17 @@ async def reclaim(manager: SessionManager, game_id: int, user_id: int) -> tuple[
         if not seats:
             raise _session_error("bots.err.nothing_to_reclaim")
         assert row.seat_users is not None and session.game is not None
-        levels = bot_levels(row.settings)
         span = int(row.settings.deadline_s or 0)
         now = manager.clock()
         entries = seat_log(row.settings)
         for seat in seats:
-            gone = [u for u in row.seat_users[seat] if is_bot(u)]
+            # the bot leaves the seat but stays in ``bots`` and the lobby: the log still names it, and the
+            # game stays one that had a bot player (unrated)
             row.seat_users[seat] = [u for u in row.seat_users[seat] if not is_bot(u)]
-            for uid in gone:
-                levels.pop(uid, None)
             note_acted(row.settings, seat)
             entries.append({"type": "platform.reclaim", "seat": seat, "seq": row.seq, "users": [user_id]})
             if span and seat in session.game.actors() and session.game.outcome() is None:
                 session.deadlines[seat] = SeatTimer(now + span, now + span / 2)
-        _set_levels(row.settings, levels)
         row.settings.extra["seat_log"] = entries
         await _save_seats(manager, session)
     log.info("game %s: user %s reclaims seats %s from the bot", game_id, user_id, seats)

@@ -243,6 +243,20 @@ async def test_absent_player_is_replaced_by_a_bot_then_reclaims(tmp_path: Path) 
         alice, bob, carol = (table.user(n) for n in ("alice", "bob", "carol"))
         r = await fake.slash(alice, table.channel, "game new", game="pobeda", deadline_hours=0.0015)
         lobby = r.message
+        # the bot panel is the host's: add a bot, take it out again, and set the absent rule explicitly
+        refused = await fake.click(bob, lobby, custom_id=custom_ids(lobby, "ttb:l:")[0])
+        assert refused.content.startswith("⛔") and "Only the host" in refused.content
+        r = await fake.click(alice, lobby, custom_id=custom_ids(lobby, "ttb:l:")[0])
+        r = await fake.select(alice, r.message, values=["add:quick"], custom_id=custom_ids(r.message, "ttb:a:")[0])
+        remove = [o["value"] for c in r.message.all_components() if c.get("custom_id", "").startswith("ttb:a:")
+                  for o in c["options"] if o["value"].startswith("remove:")]
+        assert len(remove) == 1 and int(remove[0].split(":")[1]) < 0
+        await fake.wait_for(lambda: "🤖 Bot (quick)" in fake.message(lobby.id).text, timeout=10)
+        r = await fake.select(alice, r.message, values=remove, custom_id=custom_ids(r.message, "ttb:a:")[0])
+        r = await fake.select(alice, r.message, values=["bot:2"], custom_id=custom_ids(r.message, "ttb:o:")[0])
+        assert not r.content.startswith("⛔"), r.content
+        await fake.wait_for(lambda: "🤖 Bot (" not in fake.message(lobby.id).text, timeout=10)
+        assert "after 2 missed deadlines in a row a bot takes the seat" in fake.message(lobby.id).text
         for user in (bob, carol):
             await fake.click(user, lobby, custom_id=custom_ids(lobby, "tt:l:")[0])
         await start_lobby(table, "alice", lobby)
