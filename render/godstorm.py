@@ -832,6 +832,7 @@ UNDERWORLD = "underworld"
 LAST = "last"
 ZOOM_PAD_X, ZOOM_PAD_TOP, ZOOM_PAD_BOTTOM = 120, 95, 70
 ZOOM_MIN_W = 480
+ZOOM_MIN_H = 320
 ZOOM_MAX_W = 900
 """A continent wider than this is offered in two halves, west and east (``africa:w``, ``africa:e``)."""
 
@@ -868,10 +869,14 @@ def _window(points: Iterable[tuple[int, int]], bounds: tuple[int, int, int, int]
     if x1 - x0 < ZOOM_MIN_W:
         grow = (ZOOM_MIN_W - (x1 - x0)) // 2
         x0, x1 = x0 - grow, x1 + grow
+    if y1 - y0 < ZOOM_MIN_H:
+        grow = (ZOOM_MIN_H - (y1 - y0)) // 2
+        y0, y1 = y0 - grow, y1 + grow
     bx0, by0, bx1, by1 = bounds
     shift = max(0, bx0 - x0) - max(0, x1 - bx1)
     x0, x1 = max(bx0, x0 + shift), min(bx1, x1 + shift)
-    return x0, max(by0, y0), x1, min(by1, y1)
+    shift = max(0, by0 - y0) - max(0, y1 - by1)
+    return x0, max(by0, y0 + shift), x1, min(by1, y1 + shift)
 
 
 MAPPED = (0, MAP_Y, W, BOTTOM_Y)
