@@ -15,7 +15,8 @@ random source, which comes from the game's stored Rng, so a replay repeats every
 * the decisions of effects (targets, the rival's «or» choices, where a card goes after a combination) by
   the effect ops that follow them, which the view lists.
 
-``quick`` is the same evaluation with a little noise; ``strong`` is the evaluation as written. Nothing
+``quick`` is the same evaluation with noise, and answers an effect's decisions at random; ``strong`` is the
+evaluation as written. Nothing
 hidden is read: not the rival's hand and not the order of any archive.
 """
 
@@ -506,7 +507,9 @@ class ByAllMeansBot:
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: Rng,
                history: Sequence[Event] = ()) -> Action:
         c = Ctx(view)
-        noise = 0.6 if self.level == "quick" else 0.01
+        if self.level == "quick" and legal and legal[0]["type"] == "choose":
+            return dict(rng.choice(list(legal)))  # quick: an effect's decisions at random
+        noise = 1.0 if self.level == "quick" else 0.01
         best: tuple[float, int] | None = None
         for i, a in enumerate(legal):
             score = self.score(c, a) + noise * rng.random()
