@@ -483,8 +483,8 @@ class BotDriver:
             played = await self._turn(game_id)
         finally:
             self._held.discard(game_id)
+        self.publish(game_id)  # the whole turn, and any player's move made meanwhile, in one post
         if played:
-            self.publish(game_id)
             self.poke(game_id)  # a capped turn goes on; a seat freed meanwhile is looked at
 
     def _next(self, session: Session) -> tuple[int, int] | None:
@@ -525,6 +525,8 @@ class BotDriver:
                 continue
             played += 1
             failures = 0
+        if failures >= MAX_FAILURES:
+            log.warning("game %s: the bot could not move; it tries again after the next change", game_id)
         return played
 
     async def _history(self, session: Session, seat: int, step: int) -> list[Event]:
