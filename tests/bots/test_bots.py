@@ -363,3 +363,16 @@ async def test_a_table_of_bots_alone_is_ended(env: Env) -> None:
     row = await env.store.load_game(game_id)
     assert row is not None and row.status == "aborted"
     assert notices == [("no_players", -1)]
+
+
+def test_bot_names_and_absent_rule_texts_are_localised() -> None:
+    from bot.store import GameSettings
+
+    assert bots.bot_name("strong", "ru") == "🤖 Бот (сильный)"
+    assert bots.bot_name("quick", "en") == "🤖 Bot (quick)"
+    # Russian genitive after "после": 1 -> singular, 2 and 5 -> plural ("после 2 пропущенных сроков")
+    one = bots.absent_text(GameSettings(extra={"absent_after": 1}), "ru")
+    two = bots.absent_text(GameSettings(extra={"absent_after": 2}), "ru")
+    assert "1 пропущенного срока" in one and "2 пропущенных сроков" in two
+    assert bots.absent_text(GameSettings(extra={"absent": "drop", "absent_after": 1}), "en") == \
+        "after 1 missed deadline in a row the seat is dropped"
