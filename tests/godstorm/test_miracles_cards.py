@@ -432,3 +432,16 @@ def test_the_waters_boil() -> None:
     assert g.s.mir.maelstrom == ["Anglia", "Gaul"] and g.view(None)["miracles"]["maelstrom"] == ["Anglia", "Gaul"]
     assert "Anglia" not in g.neighbours("Gaul") and "Gaul" not in g.neighbours("Anglia")
     assert "Anglia" not in g.connected("Gaul", {"Gaul", "Anglia"})
+
+
+def test_visions_pick_holds_the_turn() -> None:
+    """The last card of the step: the turn does not move on before the card is taken."""
+    g = game()
+    war_player(g)
+    put(g, "Roma", 1, 2)
+    give(g, 0, "visions_become_real")
+    give(g, 1, "storms_rage")
+    play(g, 0, "visions_become_real", seat=1)
+    assert g.s.step == "miracle" and g.decision() == "pick_card"
+    g.apply(0, {"type": "take_card", "card": "storms_rage"})
+    assert g.s.current == 0 and len(g.s.mir.hands[0]) == 1

@@ -354,3 +354,14 @@ def test_state_version_and_migration() -> None:
     assert Godstorm.migrate_state(data, 2) == data and "miracles" in data
     off = Godstorm.new([{}, {}, {}], {"ruleset": "godstorm", "miracles": "off"}, 5)
     assert "miracles" not in off.to_json() and Godstorm.migrate_state(off.to_json(), 1) == off.to_json()
+
+
+def test_every_card_has_its_test() -> None:
+    """Each of the 57 distinct cards (66 with copies) is played or put in play by a test of its own."""
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    text = "".join(p.read_text(encoding="utf-8") for p in here.glob("test_miracles_*.py"))
+    missing = [cid for cid in CARDS if f'"{cid}"' not in text or (f"def test_{cid}" not in text and
+                                                                   f'("{cid}",' not in text)]
+    assert missing == []

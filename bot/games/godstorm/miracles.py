@@ -350,6 +350,12 @@ class MiracleMixin(TurnMixin, CombatMixin):
             acts = acts + [{"type": "answer_pref", "never": not m.never[seat]}]
         return acts
 
+    def _settle(self) -> None:
+        m = self.s.mir
+        if m is not None and (m.windows or m.pick is not None):
+            return  # an answer or a pick is awaited first; the turn moves on after it
+        super()._settle()
+
     # ---- playing ------------------------------------------------------------------------
     def _miracle_actions(self, seat: int) -> list[Action]:
         m = self.s.mir
