@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 
 MAX_LOG_LINES = 14
 PUBLISH_INTERVAL = 4.0
+BOARD_INTERVALS = 3
+"""Within a turn the board is uploaded at most once per this many publish intervals."""
 """Seconds between two channel updates (edit and board upload) within one turn (``PUBLISH_INTERVAL``)."""
 MAX_CONTENT = 1900
 PANEL_NOTE = 1200  # private news up to this size rides in the panel's DM; longer news goes before it
@@ -195,6 +197,9 @@ class Publisher:
         self._last: dict[int, tuple[float, tuple[Any, ...]]] = {}  # game -> (when, whose turn) last published
         self._nudge: dict[int, asyncio.Event] = {}
         self.holding: set[int] = set()
+        self.reuse_board = True  # an edit leaves an identical board as it is (False: re-upload, as before)
+        self._board_at: dict[int, float] = {}  # game -> when its board was last uploaded
+        self._owed: set[int] = set()  # games whose post shows an older board than its text
         add_listener = getattr(client, "add_listener", None)
         if add_listener is not None:  # a reconnect means Discord is back: retry now, not after the backoff
             for event in ("on_resumed", "on_ready"):
@@ -279,14 +284,17 @@ class Publisher:
             self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id))
 
     async def _run(self, game_id: int) -> None:
-        while game_id in self._dirty:
+        while game_id in self._dirty or game_id in self._owed:
             try:
                 await self._hold(game_id)
             except Exception:
                 log.exception("coalescing the posts of game %s failed", game_id)
-            self._dirty.discard(game_id)
             try:
-                await self.publish(game_id)
+                if game_id in self._dirty:
+                    self._dirty.discard(game_id)
+                    await self.publish(game_id)
+                else:
+                    await self.refresh_board(game_id)
             except Exception:
                 log.exception("publishing game %s failed", game_id)
         self._tasks.pop(game_id, None)
@@ -302,10 +310,20 @@ class Publisher:
         actors = tuple(sorted(game.actors())) if game is not None and session.outcome() is None else ()
         return session.row.status, actors
 
+    @property
+    def board_interval(self) -> float:
+        """Seconds between two uploads of the board within one turn (its text is edited more often)."""
+        return BOARD_INTERVALS * self.publish_interval
+
+    def _board_due(self, game_id: int) -> bool:
+        return self.publish_interval <= 0 or \
+            self.clock() - self._board_at.get(game_id, float("-inf")) >= self.board_interval
+
     async def _hold(self, game_id: int) -> None:
         """Within one turn, wait until ``publish_interval`` has passed since the last post or edit, so
-        the moves of those seconds go out as one edit with one board. Returns at once when the
-        turn has moved on (a new post, new prompts) or the game ended."""
+        the moves of those seconds go out as one edit; a board owed by a text-only edit waits for
+        ``board_interval``. Returns at once when the turn has moved on (a new post, new prompts) or
+        the game ended."""
         last = self._last.get(game_id)
         if self.publish_interval <= 0 or last is None:
             return
@@ -315,7 +333,10 @@ class Publisher:
             while True:
                 if await self._turn_key(game_id) != last[1]:
                     return
-                left = last[0] + self.publish_interval - self.clock()
+                if game_id in self._dirty:
+                    left = last[0] + self.publish_interval - self.clock()
+                else:  # only the board is owed
+                    left = self._board_at.get(game_id, float("-inf")) + self.board_interval - self.clock()
                 if left <= 0:
                     return
                 nudge.clear()
@@ -499,8 +520,16 @@ class Publisher:
                 asked = previous[2].get("ping", [])  # the edit keeps the post's mentions (no new ping)
 
                 # the same board as the post already shows (a phase ended, a card was drawn) is not
-                # uploaded again: the edit leaves the attachment as it is
-                same_board = digest is not None and previous[2].get("png") == digest
+                # uploaded again: the edit leaves the attachment as it is; within a turn the board is
+                # uploaded at most once per board interval (the text is current, the board follows)
+                same_board = self.reuse_board and digest is not None and previous[2].get("png") == digest
+                late = not same_board and png is not None and not self._board_due(game_id)
+                if late:
+                    same_board = True
+                    self._owed.add(game_id)
+                else:
+                    self._owed.discard(game_id)
+                shown = previous[2].get("png") if same_board else digest
 
                 def edit() -> Awaitable[Any]:
                     if same_board:
@@ -514,7 +543,9 @@ class Publisher:
                         await self.call(f"editing the turn message of game {game_id}", edit)
                     await self.store.set_message(game_id, "turn", channel_id, message_id,
                                                  {"lines": edit_lines, "seq": target_seq,
-                                                  "ping": previous[2].get("ping", []), "png": digest})
+                                                  "ping": previous[2].get("ping", []), "png": shown})
+                    if not same_board:
+                        self._board_at[game_id] = self.clock()
                     return
                 except discord.HTTPException as exc:
                     log.warning("editing the turn message of game %s failed (%s); posting anew", game_id, exc)
@@ -526,10 +557,45 @@ class Publisher:
         message = await self.post(row.channel_id, compose(log_lines, status),
                                   file_png=(name, png) if png is not None else None, view=view,
                                   allowed_mentions=mentions(ping_users), key=("turn", game_id, target_seq))
+        self._owed.discard(game_id)
+        self._board_at[game_id] = self.clock()
         # refused for good (logged): the game goes on, the row records that this step is over
         await self.store.set_message(game_id, "turn", row.channel_id, message.id if message else 0,
                                      {"lines": log_lines, "seq": target_seq, "ping": ping_users, "png": digest})
-        await lifecycle.notify_followers(self, session, compose(log_lines, status), target_seq)
+        await lifecycle.notify_followers(self, session, compose(log_lines, status), target_seq,
+                                         (name, png) if png is not None else None)
+
+    async def refresh_board(self, game_id: int) -> None:
+        """Upload the board a text-only edit left behind, if the post still shows an older one."""
+        self._owed.discard(game_id)
+        session = await self.sessions.get(game_id)
+        row = session.row
+        previous = await self.store.get_message(game_id, "turn")
+        if previous is None or not previous.message_id or session.game is None or row.seq > row.published_seq:
+            return  # nothing to fix, or a publish is coming that brings the board along
+        try:
+            png = await render_png(session, row.lang)
+        except Exception:
+            log.exception("rendering the board of game %s failed", game_id)
+            return
+        digest = hashlib.blake2b(png, digest_size=8).hexdigest()
+        if previous.data.get("png") == digest:
+            return
+        channel = await self.channel(previous.channel_id)
+        if channel is None:
+            return
+        partial = channel.get_partial_message(previous.message_id)  # type: ignore[attr-defined]
+        name = f"{row.game}-{game_id}-{row.published_seq}.png"
+        try:
+            async with self.channel_turn(previous.channel_id):
+                await self.call(f"updating the board of game {game_id}", lambda: partial.edit(
+                    attachments=[discord.File(io.BytesIO(png), filename=name)]))
+        except discord.HTTPException as exc:
+            log.warning("updating the board of game %s failed: %s", game_id, exc)
+            return
+        self._board_at[game_id] = self.clock()
+        await self.store.set_message(game_id, "turn", previous.channel_id, previous.message_id,
+                                     {**previous.data, "png": digest})
 
     def status_line(self, session: Session, lang: str, actors: list[int]) -> str:
         game = session.game

@@ -9,6 +9,7 @@ a vote in progress in the game's settings (``extra``), followers and DM choices 
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -122,7 +123,9 @@ async def post_reminder(publisher: Publisher, session: Session, seat: int, kind:
     timer = session.deadlines.get(seat)
     if timer is None:
         return
-    game_id, due, lang = session.id, int(timer.due_at), session.row.lang
+    game_id, due = session.id, int(timer.due_at)
+    # it speaks to this seat alone: its player's language (a team seat: the host's), issue 13
+    lang = session.user_lang(users[0]) if len(users) == 1 else session.row.lang
     text = t(f"lifecycle.remind.{kind}", lang, who=" ".join(f"<@{u}>" for u in users), ts=due)
     publisher._background(publisher.post(
         session.row.channel_id, text, allowed_mentions=_mentions(users), key=("remind", game_id, seat, due, kind)))
@@ -165,9 +168,11 @@ def channel_link(row: GameRow) -> str:
     return f"<#{row.channel_id}>"
 
 
-async def send_dm(publisher: Publisher, user_id: int, content: str, *, key: tuple[object, ...]) -> bool:
+async def send_dm(publisher: Publisher, user_id: int, content: str, *, key: tuple[object, ...],
+                  file_png: tuple[str, bytes] | None = None) -> bool:
     """A plain DM (a reminder, a followed game's post) outside the game's panels: a closed DM is
-    skipped quietly (the channel is not told, unlike a player's panel)."""
+    skipped quietly (the channel is not told, unlike a player's panel). ``file_png`` (name, bytes)
+    is attached, re-wrapped for every attempt."""
     from bot.delivery import nonce
 
     if user_id in publisher.dm_closed:
@@ -175,17 +180,22 @@ async def send_dm(publisher: Publisher, user_id: int, content: str, *, key: tupl
     try:
         channel = await publisher.call(f"opening a DM with user {user_id}",
                                        lambda: publisher.client.create_dm(discord.Object(user_id)))
-        await publisher.call(f"DM to user {user_id}",
-                             lambda: channel.send(content, nonce=nonce(*key),
-                                                  allowed_mentions=discord.AllowedMentions.none()))
+        def attempt() -> Awaitable[Any]:
+            extra: dict[str, Any] = {}
+            if file_png is not None:
+                extra["file"] = discord.File(io.BytesIO(file_png[1]), filename=file_png[0])
+            return channel.send(content, nonce=nonce(*key), allowed_mentions=discord.AllowedMentions.none(), **extra)
+
+        await publisher.call(f"DM to user {user_id}", attempt)
         return True
     except discord.HTTPException as exc:
         log.info("DM to user %s not delivered: %s", user_id, exc)
         return False
 
 
-async def notify_followers(publisher: Publisher, session: Session, content: str, seq: int) -> None:
-    """DM the game's followers the public post of this turn (never anything private)."""
+async def notify_followers(publisher: Publisher, session: Session, content: str, seq: int,
+                           file_png: tuple[str, bytes] | None = None) -> None:
+    """DM the game's followers the public post of this turn, with its board (never anything private)."""
     followers = await publisher.store.followers(session.id)
     if not followers:
         return
@@ -197,7 +207,8 @@ async def notify_followers(publisher: Publisher, session: Session, content: str,
         head = t("lifecycle.follow.head", lang, game=t(f"{session.row.game}.name", lang),
                  link=channel_link(session.row))
         text = limits.content(head + "\n" + content)
-        publisher._background(send_dm(publisher, user, text, key=("follow", session.id, seq, user)))
+        publisher._background(send_dm(publisher, user, text, key=("follow", session.id, seq, user),
+                                      file_png=file_png))
 
 
 # ---- catch-up ------------------------------------------------------------------------------

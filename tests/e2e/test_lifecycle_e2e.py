@@ -132,6 +132,11 @@ async def test_catch_up_follow_mygames_and_a_draw_by_vote(tmp_path: Path) -> Non
             lambda: (lambda ms: ms if len(ms) >= 3 else None)(dms_with(table, table.user("eve"), "👁")), timeout=20)
         link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}"
         assert all(link in m.content and not custom_ids(m, "tt:") for m in follower_dms)
+        assert all(any(a.is_png for a in m.attachments) for m in follower_dms)  # with the board
+        # the same public text as the channel's latest turn post (its last line: whose turn it is)
+        whose = last_turn_post(table).content.split("\n")[-1]
+        await fake.wait_for(lambda: [m for m in dms_with(table, table.user("eve"), "👁")
+                                     if m.content.split("\n")[-1] == whose], timeout=10)
 
         # /mygames in a DM: the running game where it is the caller's turn comes first
         dm = fake.open_dm_channel(first)
