@@ -25,6 +25,10 @@ Figures (keys of the JSON object):
   picked, drawn, scaled and encoded as an APNG), median seconds and its size;
 - ``stats_query_ms_p99``: the reads behind ``/stats`` (a user's rows, the server's totals, the user's
   place per game) and ``/leaderboard``, over a database holding 100,000 recorded finished games;
+- ``godstorm_bytes_per_turn``: bytes uploaded to the channel for one Godstorm turn (a three-player
+  game played by the strong bot, moves 2.5 s apart on a virtual clock) through the real ``Publisher``,
+  with ``godstorm_uploads_per_turn`` and ``godstorm_moves_per_turn``; the ``_uncoalesced`` figures
+  are the same turns published as before issue 13 (an edit and a board upload after every move);
 - ``publish_retry_ms_p50``: a Discord outage (every post refused with 503) while games publish, through
   the real ``Publisher`` with a stub channel: time from Discord answering again to each lost post
   being delivered.
@@ -328,6 +332,114 @@ async def bench_publish_retry(db: Path, key: str, games: int, rounds: int) -> di
     return {"publish_retry_ms_p50": round(percentile(samples, 0.5), 1)}
 
 
+async def bench_godstorm_bytes(db: Path, *, coalesce: bool, turns: int = 3, gap: float = 2.5,
+                               seed: int = 3) -> dict[str, float]:
+    """Bytes uploaded to the channel for a typical Godstorm turn, through the real ``Publisher``.
+
+    A three-player game is played by the strong bot through the session layer; the set-up is published
+    as it goes, then ``turns`` whole turns of the playing phase are measured: every upload (the new
+    post of a turn, each edit re-uploading the board) counted in bytes. Moves come ``gap`` seconds
+    apart on a virtual clock (a player on a phone), so coalescing is measured as it would happen without
+    the bench waiting for real. ``coalesce=False`` is the publishing of before issue 13: an edit and a
+    board after every move, whatever the board."""
+    from types import SimpleNamespace
+
+    from bot.delivery import Publisher
+    from bot.games.base import Rng
+    from bot.games.godstorm.ai import GodstormBot
+    from bot.games.godstorm.game import Godstorm
+
+    uploaded = {"bytes": 0, "files": 0}
+
+    def count(files: Any) -> None:
+        for f in files or []:
+            uploaded["bytes"] += len(f.fp.getvalue())
+            uploaded["files"] += 1
+
+    class Channel:
+        def __init__(self, channel_id: int) -> None:
+            self.id = channel_id
+            self.sent = 0
+
+        async def send(self, content: str, **kwargs: Any) -> Any:
+            count([kwargs["file"]] if kwargs.get("file") is not None else [])
+            self.sent += 1
+            return SimpleNamespace(id=self.id * 10_000 + self.sent)
+
+        def get_partial_message(self, message_id: int) -> Any:
+            async def edit(**kwargs: Any) -> None:
+                count(kwargs.get("attachments"))
+            return SimpleNamespace(edit=edit)
+
+    channels: dict[int, Channel] = {}
+
+    class Client:
+        def get_channel(self, channel_id: int) -> Channel:
+            return channels.setdefault(channel_id, Channel(channel_id))
+
+        async def create_dm(self, user: Any) -> Channel:
+            return channels.setdefault(-user.id, Channel(-user.id))
+
+    store = await Store.open(db)
+    sessions = SessionManager(store)
+    publisher = Publisher(Client(), sessions, store)  # type: ignore[arg-type]
+    now = [0.0]
+    publisher.clock = lambda: now[0]
+    if not coalesce:
+        publisher.publish_interval = 0
+        publisher.reuse_board = False
+    game_id = await new_game(sessions, 9000 + seed, "godstorm", 3)
+    bot, rng = GodstormBot("strong"), Rng(seed)
+
+    async def quiet() -> None:
+        """Until the publisher has done what the last move asked (or holds it back to coalesce)."""
+        while True:
+            task = publisher._tasks.get(game_id)
+            nudge = publisher._nudge.get(game_id)
+            if task is None or task.done() or (game_id in publisher.holding and nudge is not None
+                                               and not nudge.is_set()):
+                return
+            await asyncio.sleep(0.002)
+
+    async def move() -> int:
+        session = await sessions.get(game_id)
+        game = session.game
+        assert game is not None and session.row.seat_users is not None
+        seat = game.actors()[0]
+        action = bot.choose(game.view(seat), game.legal_actions(seat), rng)
+        await sessions.act(game_id, session.row.seat_users[seat][0], seat, action)
+        now[0] += gap
+        publisher.request(game_id)
+        await quiet()
+        return seat
+
+    def turn_player() -> int | None:
+        game = sessions.sessions[game_id].game
+        if not isinstance(game, Godstorm) or game.s.phase != "turn" or not game.actors():
+            return None
+        return game.actors()[0]
+
+    publisher.request(game_id)
+    await quiet()
+    while turn_player() is None:  # the set-up and the first bids
+        await move()
+    uploaded.update(bytes=0, files=0)
+    moves = 0
+    for _ in range(turns):
+        player = turn_player()
+        while turn_player() in (player, None):
+            await move()
+            moves += 1
+    now[0] += publisher.board_interval + gap  # the last hold, if any, runs out: everything is published
+    publisher.request(game_id)
+    await publisher.idle()
+    await store.close()
+    suffix = "" if coalesce else "_uncoalesced"
+    return {f"godstorm_bytes_per_turn{suffix}": round(uploaded["bytes"] / turns),
+            f"godstorm_uploads_per_turn{suffix}": round(uploaded["files"] / turns, 1),
+            f"godstorm_moves_per_turn{suffix}": round(moves / turns, 1)}
+
+
 RESTORE_CHILD = """
 import asyncio, json, resource, sys, time
 t0 = time.perf_counter()
@@ -379,6 +491,10 @@ async def run(quick: bool) -> dict[str, Any]:
     result.update(bench_byallmeans(3 if quick else 11))
     with tempfile.TemporaryDirectory() as tmp:
         result.update(await bench_publish_retry(Path(tmp) / "retry.sqlite3", key, 10, 2 if quick else 6))
+    if "godstorm" in games:
+        with tempfile.TemporaryDirectory() as tmp:
+            for coalesce in (False, True):
+                result.update(await bench_godstorm_bytes(Path(tmp) / f"bytes{coalesce}.sqlite3", coalesce=coalesce))
     return result
 
 
