@@ -365,3 +365,24 @@ def test_every_card_has_its_test() -> None:
     missing = [cid for cid in CARDS if f'"{cid}"' not in text or (f"def test_{cid}" not in text and
                                                                    f'("{cid}",' not in text)]
     assert missing == []
+
+
+@pytest.mark.parametrize("bad", [
+    {"card": "nope"}, {"card": 3}, {"card": "heroes_are_born"}, {"card": "heroes_are_born", "territory": ["x"]},
+    {"card": "eagles_take_wing", "from": "Gaul", "to": "Egypt", "count": 1, "gods": [{"x": 1}]},
+    {"card": "eagles_take_wing", "from": ["Gaul"], "to": "Egypt", "count": 1, "gods": []},
+    {"card": "eagles_take_wing", "from": "Gaul", "to": "Egypt", "count": "x", "gods": []},
+    {"card": "the_mighty_have_fallen", "territories": [1, "Gaul", None]},
+    {"card": "faith_shall_deliver", "deck": "war"}, {"card": "the_dead_walk", "space": {}, "to": "Gaul", "count": 1},
+])
+def test_bad_card_actions_are_refused_and_change_nothing(bad: dict) -> None:
+    g = game()
+    put(g, "Gaul", 0, 5, gods=["war", "death"])
+    put(g, "Egypt", 0, 1)
+    for c in ("heroes_are_born", "eagles_take_wing", "the_mighty_have_fallen", "faith_shall_deliver",
+              "the_dead_walk"):
+        give(g, 0, c)
+    before = g.to_json()
+    with pytest.raises(IllegalAction):
+        g.apply(0, {"type": "play_card", **bad})
+    assert g.to_json() == before

@@ -719,7 +719,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
     def _valid_args(self, seat: int, c: Card, w: Window | None, args: JSON) -> bool:
         if c.target == "largest3":
             ts = args.get("territories")
-            if not isinstance(ts, list) or len(args) != 1:
+            if not isinstance(ts, list) or len(args) != 1 or not all(isinstance(x, str) for x in ts):
                 return False
             live = [t for t in board.TERR_IDS if not (self.mir.sunk and t in ATLANTIS)]
             return {"territories": sorted(ts)} in self._largest3(live, listing=False) and len(set(ts)) == len(ts)
@@ -742,7 +742,8 @@ class MiracleMixin(TurnMixin, CombatMixin):
         if not isinstance(n, int):
             return False
         if kind == "dead_walk":
-            if set(args) != {"space", "to", "count"} or args["space"] not in s.uw:
+            if (set(args) != {"space", "to", "count"} or not isinstance(args["space"], str)
+                    or not isinstance(args["to"], str) or args["space"] not in s.uw):
                 return False
             u = s.uw[args["space"]]
             to = args["to"]
@@ -750,11 +751,14 @@ class MiracleMixin(TurnMixin, CombatMixin):
                     and s.terr[to].temple)
         src, to = args.get("from"), args.get("to")
         if kind == "fog":
-            if set(args) != {"from", "count"} or w is None or w.dst is None or src == w.dst or src not in s.terr:
+            if (set(args) != {"from", "count"} or w is None or w.dst is None or not isinstance(src, str)
+                    or src == w.dst or src not in s.terr):
                 return False
             return s.terr[src].owner == seat and 1 <= n <= min(4, s.terr[src].armies - 1)
         gods = args.get("gods")
         if set(args) != {"from", "to", "count", "gods"} or not isinstance(gods, list):
+            return False
+        if not all(isinstance(g, str) for g in gods) or not isinstance(src, str) or not isinstance(to, str):
             return False
         if src not in s.terr or to not in s.terr or src == to:
             return False
