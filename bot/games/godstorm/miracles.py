@@ -746,9 +746,9 @@ class MiracleMixin(TurnMixin, CombatMixin):
                     or not isinstance(args["to"], str) or args["space"] not in s.uw):
                 return False
             u = s.uw[args["space"]]
-            to = args["to"]
-            return (u.owner == seat and 1 <= n <= min(6, u.armies - 1) and to in s.terr and s.terr[to].owner == seat
-                    and s.terr[to].temple)
+            rise_to = str(args["to"])
+            return (u.owner == seat and 1 <= n <= min(6, u.armies - 1) and rise_to in s.terr
+                    and s.terr[rise_to].owner == seat and s.terr[rise_to].temple)
         src, to = args.get("from"), args.get("to")
         if kind == "fog":
             if (set(args) != {"from", "count"} or w is None or w.dst is None or not isinstance(src, str)
