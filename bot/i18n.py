@@ -228,3 +228,10 @@ def sort_key(label: str, lang: str) -> SortKey:
 def sorted_by_label(items: Iterable[_T], label: Callable[[_T], str], lang: str) -> list[_T]:
     """``items`` sorted by their localised ``label`` with :func:`sort_key`."""
     return sorted(items, key=lambda item: sort_key(label(item), lang))
+
+
+def join_or(items: list[str], lang: str) -> str:
+    """``a, b or c`` in ``lang`` (CLDR list patterns through Babel: "a, b, or c" in English)."""
+    from babel.lists import format_list
+
+    return format_list(items, style="or", locale=_locale(lang)) if items else ""

@@ -317,3 +317,26 @@ async def test_an_unchanged_board_is_not_uploaded_again(tmp_path: Path, game_cla
         assert [("attachments" in kwargs) for _, kwargs in channel.edits] == [True, True, False]
     finally:
         await store.close()
+
+
+# ---- prompts name only the choices offered ------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_cold_war_turn_prompt_names_only_the_offered_choices(lang: str) -> None:
+    phrases = {k: t(f"coldwar.prompt.turn_{k}", lang) for k in ("recruit", "use", "event", "wait")}
+    seen: set[frozenset[str]] = set()
+    for seed in range(1, 8):
+        game = ColdWar.new([{}, {}], {}, seed)
+        rnd = random.Random(seed)
+        for _ in range(300):
+            actors = game.actors()
+            if not actors:
+                break
+            seat = actors[0]
+            legal = game.legal_actions(seat)
+            if game.s["dec"]["kind"] == "turn":
+                offered = {a["type"] for a in legal} & set(phrases)
+                prompt = game.prompt_text(seat, lang)
+                assert {k for k, phrase in phrases.items() if phrase in prompt} == offered, (prompt, offered)
+                seen.add(frozenset(offered))
+            game.apply(seat, rnd.choice(legal))
+    assert frozenset({"recruit"}) in seen and frozenset({"recruit", "use", "wait"}) in seen

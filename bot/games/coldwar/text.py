@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.games.coldwar.cards import CURRENT, CardSet, card_set
-from bot.i18n import Named, named, t
+from bot.i18n import Named, join_or, named, t
 
 if TYPE_CHECKING:
     from bot.games.coldwar.game import ColdWar
@@ -219,4 +219,12 @@ def prompt_text(game: ColdWar, seat: int, lang: str) -> str:
     if d["kind"] == "event":
         p["card"] = target_name(d["card"], lang)
         return t(P + "prompt.event", lang, **p) + "\n" + event_description(game.engine.c, d["card"], lang)
+    if d["kind"] == "turn":  # name only the choices the panel offers now
+        kinds = {a["type"] for a in game.legal_actions(seat)}
+        offered = [t(P + "prompt.turn_" + k, lang) for k in TURN_CHOICES if k in kinds]
+        if offered:
+            return t(P + "prompt.turn_list", lang, choices=join_or(offered, lang))
     return t(P + "prompt." + d["kind"], lang, **p)
+
+
+TURN_CHOICES = ("recruit", "use", "event", "wait")
