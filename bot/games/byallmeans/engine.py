@@ -329,25 +329,38 @@ def _combo_key(effect: str, uids: list[str]) -> str:
 
 def number_actions(s: State, seat: int) -> list[Action]:
     """Subsets of hand and buffer cards whose numbers add up to 5, 7, 9, 11 or 13 («Карты на поле в цифровой
-    комбинации играть нельзя»; «не можете сыграть «5» Махинации одной картой»)."""
+    комбинации играть нельзя»; «не можете сыграть «5» Махинации одной картой»).
+
+    Interchangeable cards (the same card in the hand, or in the buffer with the same active symbols) are
+    listed once: a combination takes the first of them, so a big hand does not multiply the list by its
+    copies (house rule 39). Cards already in a combination this turn come last in their group, so a
+    repeat with the same cards is avoided when a twin can stand in."""
     p = s.players[seat]
-    pool = sorted(p.hand + [b.uid for b in p.buffer])
-    numbers = {u: rules.card_of(s, u).number for u in pool}
+    used = {u for key in s.turn.combos for u in key.split(":", 1)[1].split(",")}
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for uid in sorted(p.hand):
+        groups.setdefault((s.cards[uid], "hand"), []).append(uid)
+    for b in sorted(p.buffer, key=lambda x: x.uid):
+        groups.setdefault((s.cards[b.uid], "buffer", tuple(sorted(b.symbols))), []).append(b.uid)
+    pool = [(rules.card_of(s, uids[0]).number, sorted(uids, key=lambda u: (u in used, u)))
+            for _, uids in sorted(groups.items(), key=lambda kv: kv[1][0])]
     combos = data.number_combos()
     top = max(combos)
     out: list[Action] = []
 
     def walk(i: int, chosen: list[str], total: int) -> None:
-        if chosen and total in combos and len(chosen) >= combos[total].min_cards:
-            key = _combo_key(combos[total].id, chosen)
-            if key not in s.turn.combos:
-                out.append({"type": "number", "sum": total, "cards": list(chosen)})
-        for j in range(i, len(pool)):
-            n = numbers[pool[j]]
-            if total + n <= top:
-                chosen.append(pool[j])
-                walk(j + 1, chosen, total + n)
-                chosen.pop()
+        if i == len(pool):
+            if chosen and total in combos and len(chosen) >= combos[total].min_cards:
+                cards = sorted(chosen)
+                if _combo_key(combos[total].id, cards) not in s.turn.combos:
+                    out.append({"type": "number", "sum": total, "cards": cards})
+            return
+        number, uids = pool[i]
+        walk(i + 1, chosen, total)
+        for k in range(1, len(uids) + 1):
+            if total + number * k > top:
+                break
+            walk(i + 1, chosen + uids[:k], total + number * k)
 
     walk(0, [], 0)
     return out
