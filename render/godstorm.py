@@ -271,17 +271,20 @@ def _mark(draw: ImageDraw.ImageDraw, x: float, y: float, owner: int | None, r: f
     elif kind == "square":
         k = r * 0.58
         draw.rectangle([x - k, y - k, x + k, y + k], fill=white, outline=INK, width=w)
-    elif kind == "triangle":
-        draw.polygon([(x, y - r * 0.8), (x + r * 0.78, y + r * 0.55), (x - r * 0.78, y + r * 0.55)], fill=white,
-                     outline=INK, width=w)
-    elif kind == "diamond":
-        draw.polygon([(x, y - r * 0.85), (x + r * 0.85, y), (x, y + r * 0.85), (x - r * 0.85, y)], fill=white,
-                     outline=INK, width=w)
+    elif kind in ("triangle", "diamond"):  # the outline as the shape in ink, then the white inset
+        # (Pillow's wide polygon outline masks the whole image: slow on a board)
+        if kind == "triangle":
+            points = [(x, y - r * 0.8), (x + r * 0.78, y + r * 0.55), (x - r * 0.78, y + r * 0.55)]
+        else:
+            points = [(x, y - r * 0.85), (x + r * 0.85, y), (x, y + r * 0.85), (x - r * 0.85, y)]
+        draw.polygon(points, fill=INK)
+        draw.polygon(_inset(points, w), fill=white)
     elif kind == "plus":
         a, b = r * 0.85, r * 0.3
-        draw.polygon([(x - b, y - a), (x + b, y - a), (x + b, y - b), (x + a, y - b), (x + a, y + b), (x + b, y + b),
-                      (x + b, y + a), (x - b, y + a), (x - b, y + b), (x - a, y + b), (x - a, y - b), (x - b, y - b)],
-                     fill=white, outline=INK, width=w)
+        draw.rectangle([x - b, y - a, x + b, y + a], fill=INK)
+        draw.rectangle([x - a, y - b, x + a, y + b], fill=INK)
+        draw.rectangle([x - b + w, y - a + w, x + b - w, y + a - w], fill=white)
+        draw.rectangle([x - a + w, y - b + w, x + a - w, y + b - w], fill=white)
     elif kind == "bar":
         draw.rectangle([x - r * 0.85, y - r * 0.3, x + r * 0.85, y + r * 0.3], fill=white, outline=INK, width=w)
     else:  # cross
@@ -290,6 +293,17 @@ def _mark(draw: ImageDraw.ImageDraw, x: float, y: float, owner: int | None, r: f
         draw.line([(x - k, y + k), (x + k, y - k)], fill=INK, width=w + 4)
         draw.line([(x - k, y - k), (x + k, y + k)], fill=white, width=w + 1)
         draw.line([(x - k, y + k), (x + k, y - k)], fill=white, width=w + 1)
+
+
+def _inset(points: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
+    """A convex polygon shrunk towards its centroid so that each edge moves in by ``by`` px."""
+    cx = sum(p[0] for p in points) / len(points)
+    cy = sum(p[1] for p in points) / len(points)
+    apothem = min(abs((b[0] - a[0]) * (a[1] - cy) - (a[0] - cx) * (b[1] - a[1])) / (math.hypot(b[0] - a[0], b[1] - a[1])
+                                                                                   or 1.0)
+                  for a, b in zip(points, [*points[1:], points[0]], strict=True))
+    k = max(0.0, 1 - by / apothem) if apothem > 0 else 0.0
+    return [(cx + (px - cx) * k, cy + (py - cy) * k) for px, py in points]
 
 
 def _temple(draw: ImageDraw.ImageDraw, x: float, y: float, s: float = 1.0, fill: Colour = GOLD) -> None:

@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import pyphen  # type: ignore[import-untyped]
 from PIL import Image, ImageDraw, ImageFont
@@ -598,8 +598,25 @@ def draw_chip(draw: ImageDraw.ImageDraw, side: int, cx: float, cy: float, r: flo
     kind, geometry = chip_shape(side, cx, cy, r)
     if kind == "ellipse":
         draw.ellipse(geometry, fill=fill, outline=outline, width=width)
-    else:
-        draw.polygon(geometry, fill=fill, outline=outline, width=width)
+        return
+    points = cast("list[tuple[float, float]]", geometry)  # a polygon: its outline as the shape in the outline colour, then the
+    # fill inset by the width (Pillow's wide polygon outline masks the whole image: slow on a board)
+    draw.polygon(points, fill=outline)
+    draw.polygon(inset(points, width), fill=fill)
+
+
+def inset(points: Sequence[tuple[float, float]], by: float) -> list[tuple[float, float]]:
+    """A convex polygon shrunk towards its centroid so that each edge moves in by ``by`` px."""
+    cx = sum(p[0] for p in points) / len(points)
+    cy = sum(p[1] for p in points) / len(points)
+    apothem = min(_edge_distance(cx, cy, a, b) for a, b in zip(points, [*points[1:], points[0]], strict=True))
+    k = max(0.0, 1 - by / apothem) if apothem > 0 else 0.0
+    return [(cx + (x - cx) * k, cy + (y - cy) * k) for x, y in points]
+
+
+def _edge_distance(cx: float, cy: float, a: tuple[float, float], b: tuple[float, float]) -> float:
+    length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+    return abs((b[0] - a[0]) * (a[1] - cy) - (a[0] - cx) * (b[1] - a[1])) / length
 
 
 def _draw_chips(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink, grid: Grid) -> None:
@@ -614,7 +631,8 @@ def _draw_chips(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink, grid: Gri
         if chip.get("locked"):
             draw_chip(draw, side, cx, cy, r + max(4, r // 4), ink(GOLD), ink(INK), 2)
             draw_chip(draw, side, cx, cy, r, colour, ink(INK), 2)
-            draw.polygon(_star(cx, cy, r * 0.55, r * 0.23), outline=ink(WHITE), width=max(2, r // 9))
+            star = _star(cx, cy, r * 0.55, r * 0.23)
+            draw.line([*star, star[0]], fill=ink(WHITE), width=max(2, r // 9), joint="curve")
         else:
             draw_chip(draw, side, cx, cy, r, colour, ink(INK), 3)
 
