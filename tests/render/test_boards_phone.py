@@ -353,3 +353,24 @@ def test_personal_board_is_in_the_viewers_language() -> None:
     assert english.tobytes() == pobeda.compose(view, "en", playable).convert("RGB").tobytes()
     assert english.tobytes() != russian.tobytes()
     assert len(pobeda.render_personal(view, "en")) <= MAX_BYTES
+
+
+@pytest.mark.parametrize(("game", "zoom"), [("pobeda", "nw"), ("pobeda", "last"), ("godstorm", "europa:e"),
+                                            ("godstorm", "underworld")])
+def test_zooms_on_the_palette_look_like_full_colour(game: str, zoom: str) -> None:
+    """A zoom is sent on the game's fixed palette: the same picture as in full colour (the limits of
+    ``test_render_fidelity``: mean difference at most 0.5 of 255, no 8x8 block over 24)."""
+    from PIL import ImageChops, ImageStat
+
+    from render.common import palette
+
+    module = pobeda if game == "pobeda" else godstorm
+    view = VIEWS[game]()[0][1]
+    full = module.zoom_image(view, "ru", zoom)  # type: ignore[attr-defined]
+    assert full is not None
+    sent = decode(module.render_zoom(view, "ru", zoom))  # type: ignore[attr-defined]
+    assert sent.size == full.size
+    diff = ImageChops.difference(full.convert("RGB"), sent)
+    assert sum(ImageStat.Stat(diff).mean) / 3 <= 0.5
+    assert max(high for _, high in diff.reduce(8).getextrema()) <= 24
+    assert palette(game).quantize(full).convert("RGB").tobytes() == sent.tobytes()
