@@ -229,7 +229,7 @@ def _wrap(words: Sequence[str], lang: str, fnt: ImageFont.FreeTypeFont, width: f
     return lines, soft
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=4096)  # 140 titles x 2 languages x the board's and the zooms' widths
 def fit_title(title: str, lang: str, width: float, sizes: tuple[int, ...], max_lines: int,
               style: str = "condensed-bold") -> TitleLayout:
     """The title in at most ``max_lines`` lines of at most ``width`` px, breaking words only at
@@ -367,7 +367,7 @@ def _line_height(size: int) -> int:
     return size + max(1, size // 12)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)  # per layout, language and grid (the board, each zoom region): a few KB each
 def _cell_texts(layout: tuple[str | None, ...], lang: str, grid: Grid) -> dict[int, CellText]:
     events = _events()
     out: dict[int, CellText] = {}
