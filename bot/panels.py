@@ -101,7 +101,7 @@ def encode_prefix(prefix: list[int], game_id: int, seat: int, stamp: int, *, key
 
 def prefixes(game: Game, seat: int, lang: str) -> Iterator[list[int]]:
     """Every path prefix of ``seat``'s panel that leads to a further level (the root included)."""
-    root = [Choice(a, game.action_path(seat, a, lang) or ["?"]) for a in game.panel_actions(seat, lang)]
+    root = [Choice(a, game.panel_path(seat, a, lang) or ["?"]) for a in game.panel_actions(seat, lang)]
     stack: list[tuple[list[Choice], list[int]]] = [(root, [])]
     while stack:
         choices, prefix = stack.pop()
@@ -129,7 +129,7 @@ class Choice:
 
 def choices_under(game: Game, seat: int, lang: str, prefix: list[int]) -> tuple[list[Choice], list[str]]:
     """The legal actions under ``prefix`` and the labels of the prefix levels chosen so far."""
-    choices = [Choice(a, game.action_path(seat, a, lang) or ["?"]) for a in game.panel_actions(seat, lang)]
+    choices = [Choice(a, game.panel_path(seat, a, lang) or ["?"]) for a in game.panel_actions(seat, lang)]
     chosen: list[str] = []
     for depth, index in enumerate(prefix):
         labels = level_labels(choices, depth)

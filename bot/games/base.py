@@ -328,6 +328,11 @@ class Game(ABC):
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now, in a stable order (empty if it may not act)."""
 
+    def panel_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        """The levels a panel groups ``action`` under (issue 13). The default is :meth:`action_path`;
+        a game may order the levels differently for a phone (Godstorm: attacks by target first)."""
+        return self.action_path(seat, action, lang)
+
     def panel_actions(self, seat: int, lang: str) -> list[Action]:
         """:meth:`legal_actions` in the order a panel lists them to a reader of ``lang`` (issue 13:
         lists of names in the reader's alphabet). The default keeps the rules' order; a game whose

@@ -340,3 +340,43 @@ def test_the_cold_war_turn_prompt_names_only_the_offered_choices(lang: str) -> N
                 seen.add(frozenset(offered))
             game.apply(seat, rnd.choice(legal))
     assert frozenset({"recruit"}) in seen and frozenset({"recruit", "use", "wait"}) in seen
+
+
+# ---- Godstorm: attacks grouped by target ---------------------------------------------------------
+def godstorm_attack_turn(players: int = 3, seed: int = 5) -> Any:
+    from bot.games.base import Rng
+    from bot.games.godstorm import Godstorm
+    from bot.games.godstorm.ai import GodstormBot
+
+    game = Godstorm.new([{} for _ in range(players)], {}, seed)
+    bot, rng = GodstormBot("strong"), Rng(seed)
+    while not (game.s.phase == "turn" and game.s.battle is None and game.s.move is None
+               and sum(a["type"] == "attack" for a in game.legal_actions(game.actors()[0])) > 20):
+        seat = game.actors()[0]
+        game.apply(seat, bot.choose(game.view(seat), game.legal_actions(seat), rng))
+    return game
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_godstorm_attacks_are_chosen_by_target_then_source(lang: str) -> None:
+    from bot.games.godstorm.text import tname
+    from bot.panels import choices_under, level_labels
+
+    game = godstorm_attack_turn()
+    seat = game.actors()[0]
+    attack_root = t("godstorm.act.attack", lang)
+    roots = level_labels(choices_under(game, seat, lang, [])[0], 0)
+    under, _ = choices_under(game, seat, lang, [roots.index(attack_root)])
+    depth = 1
+    while True:  # a continent level comes first when the player holds many territories
+        labels = level_labels(under, depth)
+        if all(label.startswith("→") for label in labels):
+            break
+        depth += 1
+    targets = {c.action["to"] for c in under}
+    assert len(labels) == len(targets) > 1
+    for label in labels:  # under one target label, every attack goes there, from one or more sources
+        there = {c.action["to"] for c in under if c.path[depth] == label}
+        assert len(there) == 1
+        # the next level names where the attack comes from
+        assert all(tname(c.action["from"], lang) in c.path[depth + 1] for c in under if c.path[depth] == label)

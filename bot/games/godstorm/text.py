@@ -140,11 +140,27 @@ class TextMixin(Core):
             return [L(kind)]
         return [kind]
 
+    def panel_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        """As :meth:`action_path`, but an attack is chosen by its target first, then where it comes from
+        and the dice (issue 13: on a phone one picks what to take, then with what)."""
+        path = self.action_path(seat, action, lang)
+        if action.get("type") not in ("attack", "attack_until"):
+            return path
+        many = self.owned_count(seat) > GROUP_OVER if 0 <= seat < len(self.s.players) else False
+        src, dst = action["from"], action["to"]
+        L = lambda key, **kw: t("godstorm.act." + key, lang, **kw)  # noqa: E731
+        head = [*self._group(seat, src, lang, many), L("from", where=self._tlabel(src, lang)),
+                L("to", where=self._target_label(dst, lang))]
+        if path[1:1 + len(head)] != head:
+            return path
+        target = [*self._group(seat, dst, lang, many), L("to", where=self._target_label(dst, lang))]
+        return [path[0], *target, L("from", where=self._tlabel(src, lang)), *path[1 + len(head):]]
+
     def panel_actions(self, seat: int, lang: str) -> list[Action]:
         """The legal actions with pantheons, continents and places in the reader's alphabet (issue
         13); action kinds, gods, dice and counts keep the rules' order."""
         legal = cast(Game, self).legal_actions(seat)  # TextMixin is only ever part of Godstorm
-        paths = [self.action_path(seat, a, lang) for a in legal]
+        paths = [self.panel_path(seat, a, lang) for a in legal]
         roots: dict[str, int] = {}
         gods: dict[str, int] = {}
 
@@ -155,7 +171,9 @@ class TextMixin(Core):
                 parts.append(sort_key(str(data.PANTHEONS[a["pantheon"]].name.get(lang, a["pantheon"])), lang))
             if "god" in a:
                 parts.append(gods.setdefault(str(a["god"]), len(gods)))
-            for k in ("space", "from", "territory", "to"):
+            order = ("space", "to", "from") if a.get("type") in ("attack", "attack_until") else \
+                ("space", "from", "territory", "to")
+            for k in order:
                 where = a.get(k)
                 if isinstance(where, str):
                     continent = cname(where, lang) if where in board.CONTINENT_OF else ""
