@@ -207,10 +207,10 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
     prefix = prefix or []
     gid, stamp = session.id, session.row.seat_counts[seat]
     parts: list[str] = []
-    if note:
-        parts.append(note)
-    parts.append(panel_header(session, seat, lang))
     private = game.private_text(seat, lang)
+    if note:
+        parts.append(without_repeats(note, private, lang))
+    parts.append(panel_header(session, seat, lang))
     if private:
         parts.append(private)
     view = discord.ui.View(timeout=None)
@@ -284,6 +284,23 @@ def select_chunks(labels: list[str]) -> list[tuple[int, list[str]]]:
     count = min(MAX_SELECTS, max(1, -(-len(labels) // SELECT_SIZE)))
     size = min(SELECT_SIZE, -(-len(labels) // count))
     return [(k * size, labels[k * size:(k + 1) * size]) for k in range(count) if labels[k * size:(k + 1) * size]]
+
+
+def without_repeats(note: str, private: str | None, lang: str) -> str:
+    """The note without the lines the panel's private text shows anyway (a card just peeked at is
+    in both: the panel names it once). A ✅ stays, with "move accepted" if nothing else is left."""
+    if not private:
+        return note
+    shown = {line.strip() for line in private.splitlines() if line.strip()}
+    tick = note.startswith("✅ ")
+    lines = (note[2:] if tick else note).splitlines()
+    kept = [line for line in lines if line.strip() not in shown]
+    if len(kept) == len(lines):
+        return note
+    body = "\n".join(kept).strip()
+    if tick:
+        return "✅ " + (body or t("panel.done", lang))
+    return body
 
 
 def _join(parts: list[str]) -> str:

@@ -380,3 +380,43 @@ def test_godstorm_attacks_are_chosen_by_target_then_source(lang: str) -> None:
         assert len(there) == 1
         # the next level names where the attack comes from
         assert all(tname(c.action["from"], lang) in c.path[depth + 1] for c in under if c.path[depth] == label)
+
+
+# ---- a card peeked at is named once --------------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_media_peek_names_the_card_once_in_the_answer(tmp_path: Path, lang: str) -> None:
+    """Rulebook (cold-war-kgb-vs-cia.ru.txt): "Общественная группа позволяет игроку подсмотреть верхнюю
+    карту в колоде групп и решить: сбросить эту группу, положить её перед собой ... или вернуть наверх".
+    The answer to the use of the group names that card once, though both the event and the panel's
+    private text mention it (and no DM repeats it: see the e2e tests)."""
+    store = await Store.open(tmp_path / "cw.sqlite3")
+    sessions = SessionManager(store)
+    session = await sessions.create(guild_id=1, channel_id=9, host=UserInfo(1, "alice", lang=lang),
+                                    game_key="coldwar", options={})
+    await sessions.join(session.id, UserInfo(2, "bob", lang=lang))
+    await sessions.start(session.id, 1, seed=3)
+    rnd = random.Random(3)
+    try:
+        for _ in range(600):
+            game = session.game
+            actors = game.actors() if game is not None else []
+            if not actors:
+                break
+            seat = actors[0]
+            legal = game.legal_actions(seat)
+            uses = [a for a in legal if a["type"] == "use"]
+            action = rnd.choice(uses) if uses and rnd.random() < 0.8 else rnd.choice(legal)
+            result = await sessions.act(session.id, user_of(session, seat), seat, action)
+            game = result.session.game
+            if game.actors() == [seat] and game.s["dec"]["kind"] == "media":
+                note = confirmation(game, result.events, seat, lang)
+                content, _view = build_panel(result.session, seat, lang, note=note)
+                peeked = [line for line in game.private_text(seat, lang).splitlines()
+                          if line and line in note]
+                assert peeked, (note, game.private_text(seat, lang))
+                for line in peeked:
+                    assert content.count(line) == 1, content
+                return
+        pytest.fail("no media peek came up")
+    finally:
+        await store.close()
