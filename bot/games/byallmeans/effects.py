@@ -131,10 +131,12 @@ def _mill(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
 
 
 def _mill_ok(s: State, me: int, op: Op) -> bool:
-    if not op.get("exact"):
+    """``exact``: the archive holds all ``n`` cards; otherwise at least one (a named archive; an archive
+    chosen by a ``target`` is checked by that target)."""
+    if op["archive"] not in ("self.main", "self.extra", "opp.main", "opp.extra"):
         return True
     seat, zone = archive_ref(s, Frame(me, None, []), op["archive"])
-    return len(getattr(s.players[seat], zone)) >= op["n"]
+    return len(getattr(s.players[seat], zone)) >= (op["n"] if op.get("exact") else 1)
 
 
 def _move_top(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
