@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from bot.games.coldwar import ColdWar
+from bot.i18n import t
 from tests.e2e.coldwar_play import ColdWarDriver, user_lang
 from tests.e2e.godstorm_play import RiskPlayer
 from tests.e2e.helpers import (
@@ -282,5 +283,102 @@ async def test_a_godstorm_turn_uploads_the_board_coalesced(tmp_path: Path, host_
         post = turn_posts(table)[-1]
         assert post.attachments[0].filename.endswith(f"-{row['seq']}.png"), (post.attachments[0].filename, row["seq"])
         assert row["seq"] > start_seq
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
+
+
+def lang_of(user: Any) -> str:
+    return "ru" if str(user.locale).startswith("ru") else "en"
+
+
+async def choose(fake: FakeDiscord, user: Any, message: Any, label: str) -> Any:
+    """Pick the select option or press the button whose label starts with ``label``."""
+    for select in message.selects:
+        for option in select["options"]:
+            if option["label"].startswith(label):
+                return await fake.select(user, message, values=[option["value"]], custom_id=select["custom_id"])
+    return await fake.click(user, message, label=label)
+
+
+def single_option_selects(message: Any) -> list[Any]:
+    return [s for s in message.selects if len(s.get("options") or []) == 1]
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("host_locale", ["en-US", "ru"])
+async def test_godstorm_set_up_in_two_decisions_and_no_select_with_one_option(tmp_path: Path,
+                                                                                host_locale: str) -> None:
+    """The rulebook's set-up (risk-godstorm.ru.txt): "каждый игрок располагает по 3 армии на территориях
+    которые он контролирует ... Продолжите расположение таким образом до тех пор, пока все войска не
+    будут расположены" - round after round. The panel also offers every remaining army at once on one
+    territory, or spread automatically: one player takes "automatically", the other "all remaining" on
+    a territory, and the placement is over in two decisions. No panel on the way shows a select with a
+    single option (when the turn's reinforcements are the only move, all under "Place", the panel starts
+    at the territories)."""
+    async with FakeDiscord() as fake:
+        other = "ru" if host_locale == "en-US" else "en-US"
+        table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"alice": host_locale, "bob": other})
+        lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob"])
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=30)
+        player = RiskPlayer(table)
+        while player.game()[1].s.phase != "setup_place":
+            assert await player.step()
+        await player.wait_published()
+        row, game = player.game()
+        decisions_before = row["seq"]
+        ways = ["auto", "all"]
+        while game.s.phase == "setup_place":
+            seat = game.actors()[0]
+            user = player.user_of(row, seat)
+            lang = lang_of(user)
+            reserve = game.s.players[seat].reserve
+            hand = await fake.slash(user, table.channel, "game hand")
+            assert hand.ephemeral and not single_option_selects(hand.message)
+            way = ways.pop(0)
+            if way == "auto":
+                r = await choose(fake, user, hand.message, t("godstorm.act.place_auto", lang, n=reserve))
+                assert r.content.startswith("✅"), r.content
+                who = game._who(seat, lang)
+                assert t("godstorm.evt.placed_auto", lang, who=who, n=reserve, where="").rstrip(": .") in r.content
+            else:
+                current = await choose(fake, user, hand.message, t("godstorm.act.place", lang))
+                for _ in range(3):  # a continent, then the territory, then the counts
+                    assert not single_option_selects(current.message), current.message.selects
+                    labels = [b.get("label", "") for b in current.message.buttons]
+                    everything = t("godstorm.act.place_all", lang, n=reserve)
+                    if everything in labels:
+                        r = await fake.click(user, current.message, label=everything)
+                        break
+                    options = current.message.selects[0]["options"]
+                    current = await fake.select(user, current.message, values=[options[0]["value"]],
+                                                custom_id=current.message.selects[0]["custom_id"])
+                else:
+                    raise AssertionError("no 'all remaining' choice reached")
+                assert r.content.startswith("✅"), r.content
+            await player.wait_published()
+            row, game = player.game()
+            assert game.s.players[seat].reserve == 0
+        assert row["seq"] - decisions_before == 2 and not ways
+        # on to the first reinforcements: every army under "Place", the panel starts at the territories
+        for _ in range(60):
+            row, game = player.game()
+            s = game.s
+            if s.phase == "turn" and s.pending > 0 and s.battle is None and s.move is None:
+                break
+            assert await player.step()
+        else:
+            raise AssertionError("no reinforcement step reached")
+        seat = game.actors()[0]
+        user = player.user_of(row, seat)
+        lang = lang_of(user)
+        game.seat_names = [table.by_id(users[0]).name for users in row["seat_users"]]
+        roots = list(dict.fromkeys(game.panel_path(seat, a, lang)[0] for a in game.panel_actions(seat, lang)))
+        hand = await fake.slash(user, table.channel, "game hand")
+        assert hand.message.selects and not single_option_selects(hand.message)
+        if roots == [t("godstorm.act.place", lang)]:  # one kind of move: its level is skipped
+            assert f"**{roots[0]}**" in hand.content, hand.content
+        else:
+            assert [o["label"] for o in hand.message.selects[0]["options"]] == roots
         await table.bot.stop()
         assert_clean_output(table.bot.output())
