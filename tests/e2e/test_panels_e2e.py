@@ -136,6 +136,12 @@ async def test_no_old_panel_keeps_live_controls_through_a_godstorm_turn(tmp_path
         retired = [m for name in ("alice", "bob") for m in fake.dm_messages(table.user(name))
                    if m.edited and not live_controls(m) and any(live_controls_of(v) for v in m.history)]
         assert retired
+        # a DM panel carries a link button back to the game's channel post
+        prefix = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/"
+        posts = {m.id for m in fake.channel_messages(table.channel)}
+        links = [b.get("url", "") for name in ("alice", "bob") for m in fake.dm_messages(table.user(name))
+                 for b in m.buttons if b.get("style") == 5]
+        assert links and all(u.startswith(prefix) and int(u.rsplit("/", 1)[1]) in posts for u in links), links
         await table.bot.stop()
         assert_clean_output(table.bot.output())
 
