@@ -28,6 +28,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -93,7 +94,9 @@ class LivePanels:
         user_id = interaction.user.id
         message = interaction.message
         if in_place and interaction.guild_id is None and message is not None:
-            self.publisher._background(self.dm_shown(session, user_id, seat, interaction.channel, message.id))
+            channel = interaction.channel if getattr(interaction.channel, "id", None) else \
+                SimpleNamespace(id=interaction.channel_id or 0)  # stored by id; fetched again to retire it
+            self.publisher._background(self.dm_shown(session, user_id, seat, channel, message.id))
         else:
             self.ephemeral_shown(session, user_id, seat, interaction, message_id)
 
@@ -132,7 +135,7 @@ class LivePanels:
         """Remove the controls of an old DM panel (cosmetic: tried a few times only)."""
         publisher = self.publisher
         try:
-            if channel is None or getattr(channel, "id", 0) != channel_id:
+            if getattr(channel, "id", 0) != channel_id or not hasattr(channel, "get_partial_message"):
                 channel = await publisher.channel(channel_id)
             if channel is None:
                 return

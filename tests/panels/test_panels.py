@@ -420,3 +420,13 @@ async def test_a_media_peek_names_the_card_once_in_the_answer(tmp_path: Path, la
         pytest.fail("no media peek came up")
     finally:
         await store.close()
+
+
+def test_publish_interval_is_configured_from_the_environment() -> None:
+    from bot.config import ConfigError, load_config
+
+    assert load_config({"DISCORD_TOKEN": "x"}, read_dotenv=False).publish_interval == 4.0
+    assert load_config({"DISCORD_TOKEN": "x", "PUBLISH_INTERVAL": "0"}, read_dotenv=False).publish_interval == 0
+    assert load_config({"DISCORD_TOKEN": "x", "PUBLISH_INTERVAL": "2.5"}, read_dotenv=False).publish_interval == 2.5
+    with pytest.raises(ConfigError, match="PUBLISH_INTERVAL"):
+        load_config({"DISCORD_TOKEN": "x", "PUBLISH_INTERVAL": "soon"}, read_dotenv=False)
