@@ -205,3 +205,29 @@ def test_expose_an_agent() -> None:
         assert terr.loyalty == (3 if answer == "tap" else 2)
         give(g, 0, "P05")
         assert not [a for a in acts(g, 0, "play") if g.s.cards[a["uid"]] == "P05"], "no hidden Agent left"
+
+
+def test_a_dead_position_ends_in_a_draw() -> None:
+    """House rule 40. «Если заканчивается основной архив, то в конце каждого вашего хода вы будете терять три
+    единицы репутации» is the rulebook's clock for an exhausted game; three end-of-turn +1 cards cancel it
+    exactly, so with nothing else to do the table would repeat for ever. Twenty such turns end the game."""
+    from bot.games.byallmeans import engine
+
+    g = fresh()
+    for seat in (0, 1):
+        p = g.s.players[seat]
+        p.utility += p.main
+        p.main.clear()
+        base = 1 if seat == 0 else 10
+        put(g, seat, "T02", base)
+        for cell in (base - 1, base + 1, base + (3 if seat == 0 else -3)):
+            put(g, seat, "T09", cell)  # end of your turn: +1 reputation
+    turns = 0
+    while g.outcome() is None and turns < 200:
+        seat = g.actors()[0]
+        legal = g.legal_actions(seat)
+        g.apply(seat, legal[0] if legal[0]["type"] == "choose" else {"type": "end_turn"})
+        turns += 1
+    assert g.outcome() == {"winners": [], "draw": True, "reasons": ["stalemate"]}
+    assert [p.rep for p in g.s.players] == [6, 6]
+    assert engine.STALL_TURNS <= g.s.turn.number - 5 <= engine.STALL_TURNS + 2  # fresh() starts at turn 5

@@ -351,15 +351,19 @@ def agent_action_value(c: Ctx, a: Action) -> float:
     reckless = obj.get("reckless", False)
     free = 0.4 if not c.v["turn"]["extra_used"] else 0.0
     do = a["do"]
+    # once a main archive is empty the game must be closed out: cards and attacks are worth more than
+    # reputation that triggers would hand back every turn (otherwise two bots can settle into a loop)
+    endgame = c.p[c.me]["main"] == 0 or c.p[c.opp]["main"] == 0
     if do == "attack":
-        return free + -rep_value(c, c.opp, -eff) * 1.0 + (rep_value(c, c.me, -eff) if reckless else 0.0) - 0.2
+        return (free + -rep_value(c, c.opp, -eff) * 1.0 + (rep_value(c, c.me, -eff) if reckless else 0.0) - 0.2
+                + (1.0 if endgame else 0.0))
     if do == "hunt":
         target = c.objs.get(a["target"])
         if target is None or eff < target[2].get("resilience", 0):
             return -1.0
         return free + 2.5 + 0.9 * target[2].get("efficiency", 0) + (rep_value(c, c.me, -eff) if reckless else 0.0)
     if do == "inform":
-        return free + CARD - 0.1
+        return free + CARD - 0.1 + (1.5 if c.p[c.me]["main"] == 0 else 0.0)
     card = data.card(obj["code"])
     ability = next(x for x in card.abilities_when("activated") if not x.free)
     return free + ops_value(c, c.me, ability.ops, entry[0]) - 0.2

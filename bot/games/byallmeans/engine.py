@@ -9,6 +9,8 @@ additional action if still unused, else a main action: «Агент может �
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
@@ -145,8 +147,36 @@ def _remove_disloyal(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) ->
             rules.to_utility(s, t.uid, ev)
 
 
+STALL_TURNS = 20
+"""House rule 40: with both main archives empty, this many turns in a row that leave the public position as
+it was two turns before end the game in a draw («stalemate»)."""
+
+
+def public_digest(s: State) -> str:
+    """A digest of what the table shows: counters, zone sizes, buffers, utility piles and the field."""
+    parts = [[p.rep, p.inf, p.trust, len(p.hand), len(p.main), len(p.extra), len(p.utility), p.lost_actions,
+              [(b.uid, sorted(b.symbols)) for b in p.buffer]] for p in s.players]
+    field = [(i, o.uid, o.loyalty, sorted(o.symbols), o.tapped, len(o.shadows)) for i, o in rules.field_objects(s)]
+    text = json.dumps([parts, field], separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def _stalled(s: State) -> bool:
+    """Track dead positions: the rulebook's clock for a finished game is the empty main archive (3
+    reputation a turn), which cards that give reputation every turn can cancel out exactly."""
+    if any(p.main for p in s.players):
+        s.stall, s.stall_keys = 0, []
+        return False
+    key = public_digest(s)
+    s.stall = s.stall + 1 if len(s.stall_keys) == 2 and s.stall_keys[0] == key else 0
+    s.stall_keys = (s.stall_keys + [key])[-2:]
+    return s.stall >= STALL_TURNS
+
+
 def _status_check(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
     result = rules.status(s)
+    if result is None and _stalled(s):
+        result = {"winners": [], "draw": True, "reasons": ["stalemate"]}
     if result is not None:
         s.result = result
         s.phase = "over"

@@ -194,13 +194,19 @@ class State:
     stack: list[Frame] = dc_field(default_factory=list)
     neutral: list[NeutralEntry] = dc_field(default_factory=list)
     result: JSON | None = None
+    stall: int = 0
+    """Consecutive status checks, with both main archives empty, at which the public position equals the one
+    two checks before (house rule 40: a dead position ends in a draw)."""
+    stall_keys: list[str] = dc_field(default_factory=list)
+    """Digests of the public position at the last two status checks."""
 
     def to_json(self) -> JSON:
         return {"cards": dict(self.cards), "players": [p.to_json() for p in self.players],
                 "field": [c.to_json() for c in self.field], "rng": self.rng.to_json(), "phase": self.phase,
                 "chooser": self.chooser, "first": self.first, "turn": self.turn.to_json(),
                 "stack": [f.to_json() for f in self.stack], "neutral": [n.to_json() for n in self.neutral],
-                "result": None if self.result is None else dict(self.result)}
+                "result": None if self.result is None else dict(self.result), "stall": self.stall,
+                "stall_keys": list(self.stall_keys)}
 
     @classmethod
     def from_json(cls, d: JSON) -> State:
@@ -208,4 +214,4 @@ class State:
                    [Cell.from_json(c) for c in d["field"]], Rng.from_json(d["rng"]), d["phase"], d["chooser"],
                    d["first"], TurnState.from_json(d["turn"]), [Frame.from_json(f) for f in d["stack"]],
                    [NeutralEntry.from_json(n) for n in d["neutral"]],
-                   None if d["result"] is None else dict(d["result"]))
+                   None if d["result"] is None else dict(d["result"]), d.get("stall", 0), list(d.get("stall_keys", [])))
