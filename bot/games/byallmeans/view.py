@@ -12,11 +12,17 @@ Shape (``View``, all JSON)::
                its code is "" for everyone but its owner)}
     neutral    [codes] in the neutral zone until the action ends
     waiting    [seats] who must act now
-    decision   None, or the open decision of an effect: {seat (who decides), controller (whose effect: ``self``
-               and ``opp`` in its ops are relative to it), op, source (code or ""), kind, owner, who, options
-               (i18n keys of a ``choose``), option_ops (their ops), follow (the card ops after it), n}; the legal ``{"type": "choose", "v": ...}`` actions
-               list its values (uids, cells, "tap", "utility", "buffer:<sym>", option indices...)
-    result     None, or {winners, draw, reasons}
+    decision   None, or the open decision of an effect: {seat (who decides), controller (whose effect:
+               ``self`` and ``opp`` in its ops are relative to it), op, source (code or ""), kind, owner,
+               who, options (i18n keys of a ``choose``), option_ops (their ops), follow (the card ops after
+               it), n}. ``op`` is one of: ``choose`` (values: option indices), ``target`` (uids, cells or
+               archives ``"<seat>.main|extra"``), ``route`` (``utility``, ``buffer``, ``buffer:<sym>``),
+               ``discard_one`` (own hand uids), ``expose`` (``tap`` or a cell), ``move_symbol``
+               (``"<src uid>:<sym>:<dst uid>"``), ``offer_move`` (``stay`` or an agent uid), ``lost_action``
+               (``main``/``extra``), ``rival_window`` (``pass``, ``discard:<uid>``, ``utilise:<uid>``),
+               ``pick_trigger`` (uids). The legal ``{"type": "choose", "v": ...}`` actions list the values.
+    result     None, or {winners, draw, reasons}; reasons: influence, trust, loyalty, loyalty_tie, stalemate
+               (texts ``bam.reason.<reason>``)
     me         only in a seat's own view: {seat, hand: [{uid, code, price: [hand X, buffer Y] after static
                modifiers, null for the dash]}]}
 
