@@ -15,7 +15,7 @@ Shape (``View``, all JSON)::
     decision   None, or the open decision of an effect: {seat (who decides), controller (whose effect:
                ``self`` and ``opp`` in its ops are relative to it), op, source (code or ""), kind, owner,
                who, options (i18n keys of a ``choose``), option_ops (their ops), follow (the card ops after
-               it), n}. ``op`` is one of: ``choose`` (values: option indices), ``target`` (uids, cells or
+               it), n}. ``op`` is one of: ``choose`` (values: option indices), ``target`` (uids, or
                archives ``"<seat>.main|extra"``), ``route`` (``utility``, ``buffer``, ``buffer:<sym>``),
                ``discard_one`` (own hand uids), ``expose`` (``tap`` or a cell), ``move_symbol``
                (``"<src uid>:<sym>:<dst uid>"``), ``offer_move`` (``stay`` or an agent uid), ``lost_action``
