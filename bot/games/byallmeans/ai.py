@@ -382,9 +382,9 @@ def activate_value(c: Ctx, a: Action) -> float:
 
 def turn_value(c: Ctx, a: Action) -> float:
     kind = a["type"]
-    if kind == "draw_main":
+    if kind == "draw_main":  # the last cards of the main archive start its 3-a-turn clock
         main = c.p[c.me]["main"]
-        return CARD - (2.0 if main <= 2 else 0.0)
+        return CARD - ((2.0 if c.hand else 0.5) if main <= 2 else 0.0)
     if kind == "skip":
         return 0.0
     if kind == "play":

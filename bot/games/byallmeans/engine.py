@@ -148,8 +148,8 @@ def _remove_disloyal(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) ->
 
 
 STALL_TURNS = 20
-"""House rule 40: with both main archives empty, this many turns in a row that leave the public position as
-it was two turns before end the game in a draw («stalemate»)."""
+"""House rule 40: this many turns in a row that leave the public position as it was two turns before end the
+game in a draw («stalemate»)."""
 
 
 def public_digest(s: State) -> str:
@@ -162,11 +162,7 @@ def public_digest(s: State) -> str:
 
 
 def _stalled(s: State) -> bool:
-    """Track dead positions: the rulebook's clock for a finished game is the empty main archive (3
-    reputation a turn), which cards that give reputation every turn can cancel out exactly."""
-    if any(p.main for p in s.players):
-        s.stall, s.stall_keys = 0, []
-        return False
+    """Track dead positions: ten rounds in which the table comes back to the same state (house rule 40)."""
     key = public_digest(s)
     s.stall = s.stall + 1 if len(s.stall_keys) == 2 and s.stall_keys[0] == key else 0
     s.stall_keys = (s.stall_keys + [key])[-2:]

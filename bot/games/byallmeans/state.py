@@ -195,8 +195,8 @@ class State:
     neutral: list[NeutralEntry] = dc_field(default_factory=list)
     result: JSON | None = None
     stall: int = 0
-    """Consecutive status checks, with both main archives empty, at which the public position equals the one
-    two checks before (house rule 40: a dead position ends in a draw)."""
+    """Consecutive status checks at which the public position equals the one two checks before (house rule
+    40: a dead position ends in a draw)."""
     stall_keys: list[str] = dc_field(default_factory=list)
     """Digests of the public position at the last two status checks."""
 
