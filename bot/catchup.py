@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bot.i18n import plural_form, t
+from bot.i18n import t, tn
 
 
 class Counter(NamedTuple):
@@ -116,7 +116,7 @@ def summarise(game: str, records: Iterable[Record], me: int) -> Summary:
 
 def count_text(name: str, n: int, lang: str) -> str:
     """``3 captures`` / ``3 захвата``: the counter's label in the plural form of ``n``."""
-    return t(f"lifecycle.cu.{name}.{plural_form(abs(n), lang)}", lang, n=n)
+    return tn(f"lifecycle.cu.{name}", lang, abs(n), n=n)  # CLDR form via bot.i18n (English "other" -> .many)
 
 
 def summary_text(summary: Summary, seat_name: Callable[[int], str], side_name: Callable[[int], str],

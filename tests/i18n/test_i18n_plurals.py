@@ -158,3 +158,11 @@ def test_sides_agree_in_gender() -> None:
     assert event_text({"type": "chosen", "seat": 0}, "ru", None) == "ЦРУ выбрало агента Х."  # type: ignore[arg-type]
     assert event_text({"type": "chosen", "seat": 1}, "ru", None) == "КГБ выбрал агента Х."  # type: ignore[arg-type]
     assert event_text({"type": "chosen", "seat": 0}, "en", None) == "The CIA has chosen agent X."  # type: ignore[arg-type]
+
+
+def test_catch_up_counts_pick_their_variant_in_both_languages() -> None:
+    """A ``.one/.few/.many`` family read in English: CLDR says "other" for 2, 5, 11, 21."""
+    from bot.catchup import count_text
+
+    assert [count_text("moves", n, "en") for n in COUNTS] == ["1 move", "2 moves", "5 moves", "11 moves", "21 moves"]
+    assert [count_text("moves", n, "ru") for n in COUNTS] == ["1 ход", "2 хода", "5 ходов", "11 ходов", "21 ход"]
