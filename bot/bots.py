@@ -416,6 +416,7 @@ class BotDriver:
     def on_change(self, game_id: int) -> None:
         if game_id in self._held:
             return  # published once the bot's turn is over
+        log.debug("game %s: change forwarded to the publisher", game_id)
         self.publish(game_id)
         self.poke(game_id)
 
@@ -473,16 +474,20 @@ class BotDriver:
             return
         if self._next(session) is None:
             return
-        if self.settled is not None:
-            await self.settled(game_id)  # the move before the bot's turn is posted first
         if self.pause:
             await asyncio.sleep(self.pause)
+        if self.settled is not None:
+            # everything before the bot's turn is posted first (a player's move made during the pause
+            # included): from here to the hold there is no await, so no publish can start in between
+            await self.settled(game_id)
         self._held.add(game_id)
         played = 0
+        log.debug("game %s: bot turn from seq %s", game_id, session.row.seq)
         try:
             played = await self._turn(game_id)
         finally:
             self._held.discard(game_id)
+        log.debug("game %s: bot turn over at seq %s (%s moves)", game_id, session.row.seq, played)
         self.publish(game_id)  # the whole turn, and any player's move made meanwhile, in one post
         if played:
             self.poke(game_id)  # a capped turn goes on; a seat freed meanwhile is looked at
