@@ -170,11 +170,16 @@ class ControlsCog(commands.Cog):
         note = confirmation(game, result.events, seat, language, link=link)
         in_dm = interaction.guild_id is None  # a DM panel keeps its way back to the channel
         content, view = build_panel(result.session, seat, language, note=note, link=link if in_dm else None)
-        # the panel's personal board follows the move (Pobeda; issue 13, see bot/boards.py)
-        board = await boards.personal_board(result.session, seat, language)
-        extra = {"attachments": [boards.as_file(board)]} if board else {}
-        await edit(interaction, content=content, view=view, **extra)
+        await edit(interaction, content=content, view=view)
         publisher.panels.answered(interaction, result.session, seat, in_place=True)
+        # then the panel's personal board follows the move, off the click's answer (Pobeda; issue 13,
+        # see bot/boards.py): a second edit of the same message, cosmetic, so a failure is only logged
+        board = await boards.personal_board(result.session, seat, language)
+        if board is not None:
+            try:
+                await edit(interaction, attachments=[boards.as_file(board)])
+            except discord.HTTPException as exc:
+                log.info("could not attach the personal board of game %s: %s", session.id, exc)
 
     # ---- lobby -----------------------------------------------------------------------
     async def lobby_button(self, interaction: discord.Interaction, session: Session, control: LobbyId) -> None:

@@ -19,6 +19,7 @@ from tests.e2e.helpers import (
     last_turn_post,
     make_table,
     open_lobby,
+    play_panel,
     start_lobby,
     turn_posts,
     wait_dm_panel,
@@ -30,6 +31,17 @@ pytestmark = pytest.mark.e2e
 
 def difference(a: Image.Image, b: Image.Image) -> float:
     return float(sum(ImageStat.Stat(ImageChops.difference(a.convert("RGB"), b.convert("RGB"))).mean))
+
+
+def marked_cells(image: Image.Image) -> set[str]:
+    """The cells whose top margin shows the personal board's purple frame."""
+    marked = set()
+    for index in range(144):
+        x0, y0, x1, _ = pobeda.BOARD_GRID.box(index)
+        band = image.convert("RGB").crop((x0 + 1, y0 + 1, x1 - 1, y0 + pobeda.PAD - 2))
+        if pobeda.PLAYABLE in {c for _, c in band.getcolors(1 << 16) or []}:
+            marked.add(cell_name(index))
+    return marked
 
 
 def colours(image: Image.Image) -> set[tuple[int, int, int]]:
@@ -92,16 +104,10 @@ async def test_board_zoom_private_post_and_personal_board(tmp_path: Path) -> Non
 
         # the DM panel of the player to move carries their personal board, in their language
         assert panel.attachments, "the Pobeda DM panel has no personal board"
-        mine = decode_png(panel.attachments[0].data).convert("RGB")
+        first_png = panel.attachments[0].data
+        mine = decode_png(first_png).convert("RGB")
         assert mine.size == (pobeda.WIDTH, pobeda.HEIGHT)
-        marked = set()
-        for letter in "ABCDEFGHIJKL":
-            for number in range(1, 13):
-                name = f"{letter}{number}"
-                x0, y0, x1, _ = pobeda.BOARD_GRID.box(cell_index(name))
-                band = mine.crop((x0 + 1, y0 + 1, x1 - 1, y0 + pobeda.PAD - 2))
-                if pobeda.PLAYABLE in {c for _, c in band.getcolors(1 << 16) or []}:
-                    marked.add(name)
+        marked = marked_cells(mine)
         # exactly the cells of the event cards in that seat's hand (the stored state is the oracle)
         row = game_row(table.db, table.channel.id)
         state = row["state"]
@@ -133,6 +139,20 @@ async def test_board_zoom_private_post_and_personal_board(tmp_path: Path) -> Non
         assert pobeda.PLAYABLE in colours(decode_png(own_zoom.attachments[0].data))
         assert pobeda.PLAYABLE not in colours(decode_png(posted.attachments[0].data))
         assert pobeda.PLAYABLE not in colours(decode_png(plain.attachments[0].data))
+
+        # a move from the DM panel: the answer comes at once, then the panel's board follows the new hand
+        played = await play_panel(fake, actor, panel)
+        assert played.content.startswith("✅"), played.content
+
+        def refreshed() -> object:
+            message = fake.message(panel.id)
+            return message if message.attachments and message.attachments[0].data != first_png else None
+
+        updated = await fake.wait_for(refreshed, timeout=20)
+        state = game_row(table.db, table.channel.id)["state"]
+        hand = state["hands"][seat]
+        now = {cell_name(i) for i, event in enumerate(state["layout"]) if event is not None and event in hand}
+        assert marked_cells(decode_png(updated.attachments[0].data)) == now
 
         await table.bot.stop()
         assert_clean_output(table.bot.output())
