@@ -58,7 +58,7 @@ def seat_of(row: dict[str, Any], user: Any) -> int:
 async def operate(table: Table, user: Any, panel: Any, game: Game, seat: int, action: dict[str, Any]) -> Any:
     """Press the controls leading to ``action``: its button, or the nested selects by label."""
     fake = table.fake
-    path = game.action_path(seat, action, "en")
+    path = game.panel_path(seat, action, "en") if hasattr(game, "panel_path") else game.action_path(seat, action, "en")
     current = panel
     depth = 0
     for _ in range(8):
