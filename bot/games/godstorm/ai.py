@@ -109,6 +109,8 @@ class GodstormBot:
         by: dict[str, list[Action]] = {}
         for a in legal:
             by.setdefault(a["type"], []).append(a)
+        if "defend" in by:  # asked for its defence dice: the most it may throw
+            return dict(max(by["defend"], key=lambda a: a["dice"]))
         if "no_answer" in by:  # a response window (a Sky answer to an attack, or the Aegis)
             return dict(self._answer(by))
         if "take_card" in by:

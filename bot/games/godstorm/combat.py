@@ -37,9 +37,18 @@ class CombatMixin(Core):
             return [g for g in board.GATES if s.uw[g].owner not in (None, seat)]
         return [n for n in board.SPACE_LINKS[src] if s.uw[n].owner != seat]
 
+    def _att_gods(self, src: str) -> list[str]:
+        """The gods in ``src`` that join its attacks (all but those the attacker holds back this turn)."""
+        s = self.s
+        if src not in s.terr:
+            return []
+        held = s.turn.held.get(src)
+        gods = s.terr[src].gods
+        return [g for g in gods if g not in held] if held else gods
+
     def _godswar_due(self, src: str, dst: str) -> bool:
         s = self.s
-        return (self.godstorm and src in s.terr and bool(s.terr[src].gods)
+        return (self.godstorm and src in s.terr and bool(self._att_gods(src))
                 and bool(s.terr[dst].gods))
 
     # ---- legal --------------------------------------------------------------------------
@@ -111,8 +120,7 @@ class CombatMixin(Core):
             self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s.terr[dst].owner)
             self._battle_autopick(battle)
             return
-        self._roll_once(seat, src, dst, dice)
-        self._settle()
+        self._roll_asking(seat, src, dst, dice)
 
     def _act_attack_until(self, seat: int, a: Action) -> None:
         src, dst, dice = self._check_attack(seat, a)
@@ -127,15 +135,44 @@ class CombatMixin(Core):
             return
         self._fight_until(seat, src, dst, dice, stop)
 
-    def _fight_until(self, seat: int, src: str, dst: str, dice: int, stop: int) -> None:
-        """Roll again and again (at least once) until the target falls or ``stop`` armies are left."""
-        for i in range(MAX_AUTO_ROLLS):
+    def _fight_until(self, seat: int, src: str, dst: str, dice: int, stop: int, start: int = 0,
+                     ddice: int | None = None) -> None:
+        """Roll again and again (at least once) until the target falls or ``stop`` armies are left.
+
+        A defender who asked to choose their dice pauses the series before each roll (``s.defend``);
+        their answer resumes it with ``start`` rolls done and ``ddice`` chosen for the next one."""
+        for i in range(start, MAX_AUTO_ROLLS):
             avail = self._available(seat, src)
             left = avail if src == HEAVEN else avail + 1
             if avail < 1 or (i > 0 and left <= stop):
                 break
-            if self._roll_once(seat, src, dst, min(dice, avail)):
+            if ddice is None and self._ask_defender(seat, src, dst, min(dice, avail), stop, i):
+                return
+            if self._roll_once(seat, src, dst, min(dice, avail), ddice):
                 break
+            ddice = None
+        self._settle()
+
+    # ---- the defender's dice ------------------------------------------------------------
+    def dice_pref_of(self, seat: int) -> str:
+        """A seat's standing choice of defence dice: ``most`` (the default), ``one`` or ``ask``."""
+        return self.s.dice_pref.get(str(seat), "most")
+
+    def _ask_defender(self, seat: int, src: str, dst: str, dice: int, until: int | None, rolls: int) -> bool:
+        """True when the defender asked to choose their dice and may throw two: the roll then waits."""
+        target = self._loc(dst)
+        dfd = target.owner
+        if dfd is None or dfd < 0 or target.armies < 2 or self.dice_pref_of(dfd) != "ask":
+            return False
+        self.s.defend = {"seat": dfd, "from": src, "to": dst, "dice": dice, "until": until, "rolls": rolls}
+        self._emit("defence_asked", seat=dfd, attacker=seat, frm=src, dst=dst, dice=dice)
+        return True
+
+    def _roll_asking(self, seat: int, src: str, dst: str, dice: int) -> None:
+        """One declared roll, unless the defender first chooses their dice."""
+        if self._ask_defender(seat, src, dst, dice, None, 0):
+            return
+        self._roll_once(seat, src, dst, dice)
         self._settle()
 
     def _sky_window(self, seat: int, src: str, dst: str, dice: int, until: int | None) -> bool:
@@ -156,16 +193,17 @@ class CombatMixin(Core):
         b = self.s.battle
         if b is None or self._battle_actor() != seat:
             return []
-        where = b.src if b.att is None else b.dst
-        out: list[Action] = [{"type": "champion", "god": g} for g in sorted(self.s.terr[where].gods)]
+        gods = self._att_gods(b.src) if b.att is None else self.s.terr[b.dst].gods
+        out: list[Action] = [{"type": "champion", "god": g} for g in sorted(gods)]
         if b.att is None and b.rounds > 0:
             out.append({"type": "retreat"})
         return out
 
     def _battle_autopick(self, b: Battle) -> None:
         terr = self.s.terr
-        if b.att is None and b.rounds == 0 and len(terr[b.src].gods) == 1:
-            b.att = terr[b.src].gods[0]
+        joined = self._att_gods(b.src)
+        if b.att is None and b.rounds == 0 and len(joined) == 1:
+            b.att = joined[0]
         if b.att is not None and b.def_ is None and len(terr[b.dst].gods) == 1:
             b.def_ = terr[b.dst].gods[0]
         if b.att is not None and b.def_ is not None:
@@ -176,8 +214,8 @@ class CombatMixin(Core):
         if b is None or self._battle_actor() != seat:
             raise self._refuse("not_now")
         g = a.get("god")
-        where = b.src if b.att is None else b.dst
-        if g not in self.s.terr[where].gods:
+        gods = self._att_gods(b.src) if b.att is None else self.s.terr[b.dst].gods
+        if g not in gods:
             raise self._refuse("bad_god")
         if b.att is None:
             b.att = g
@@ -200,7 +238,7 @@ class CombatMixin(Core):
         src, dst = s.terr[b.src], s.terr[b.dst]
         dfd = dst.owner
         assert dfd is not None and b.att is not None and b.def_ is not None, "a godswar round needs both champions"
-        att_gods, def_gods = list(src.gods), list(dst.gods)
+        att_gods, def_gods = list(self._att_gods(b.src)), list(dst.gods)
         na = 3 + ("sky" in att_gods) + self.altars_of(seat)
         nd = 3 + ("sky" in def_gods) + (self.altars_of(dfd) if dfd != NEUTRAL else 0)
         a = roll(self.rng, na, "magic" in att_gods or self._godswar_reroll(seat))
@@ -224,27 +262,30 @@ class CombatMixin(Core):
                 s.turn.sky_card = True
         b.rounds += 1
         b.att = b.def_ = None
-        if src.gods and dst.gods:
+        if self._att_gods(b.src) and dst.gods:
             self._battle_autopick(b)
             return
         s.battle = None
-        self._roll_once(seat, b.src, b.dst, min(b.dice, src.armies - 1))
-        self._settle()
+        self._roll_asking(seat, b.src, b.dst, min(b.dice, src.armies - 1))
 
     # ---- one roll of the armies ---------------------------------------------------------
-    def _roll_once(self, seat: int, src: str, dst: str, dice: int) -> bool:
-        """Roll one battle; True when the target fell (a move-in is then pending or done)."""
+    def _roll_once(self, seat: int, src: str, dst: str, dice: int, ddice: int | None = None) -> bool:
+        """Roll one battle; True when the target fell (a move-in is then pending or done). The defender
+        throws ``ddice`` when they chose, else what their standing preference says."""
         s = self.s
         earth = dst in s.terr
         target = self._loc(dst)
         dfd = target.owner
         assert dfd is not None, "only a held place is rolled against"
         land = target if self.godstorm and isinstance(target, Territory) else None  # gods and temples count
-        att_gods = s.terr[src].gods if land is not None else []
+        att_gods = self._att_gods(src) if land is not None else []
         def_gods = land.gods if land is not None else []
         temple = land is not None and land.temple
         a = roll(self.rng, dice, "magic" in att_gods)
-        d = roll(self.rng, min(2, target.armies), "magic" in def_gods or temple)
+        most = min(2, target.armies)
+        if ddice is None:
+            ddice = 1 if dfd >= 0 and self.dice_pref_of(dfd) == "one" else most
+        d = roll(self.rng, max(1, min(ddice, most)), "magic" in def_gods or temple)
         al, dl = compare(a, d, "war" in att_gods)
         if land is not None:
             dl = self._spare_defenders(dfd, dl)
@@ -299,9 +340,9 @@ class CombatMixin(Core):
         s.move = None
         if isinstance(target, Territory):
             self._banish_all(dst, "conquest")
-            gods = s.terr[src].gods
-            target.gods = list(gods)
-            s.terr[src].gods = []
+            gods = list(self._att_gods(src))
+            target.gods = gods
+            s.terr[src].gods = [g for g in s.terr[src].gods if g not in gods]
             self._emit("conquered", seat=seat, frm=src, dst=dst, count=n, previous=old,
                        gods=list(target.gods), temple=target.temple)
             if self.godstorm and target.plague:

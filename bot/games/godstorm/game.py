@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from bot.games.base import Action, Arrangement, Event, Game, OptionSpec, Player, Rng, state_text
 from bot.games.godstorm import board, data
+from bot.games.godstorm.choices import DEFEND_WINDOW_S, ChoiceMixin
 from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
@@ -24,7 +25,7 @@ from bot.i18n import t
 RULESETS = ("godstorm", "classic")
 PLACEMENTS = ("random", "choose")
 
-class Godstorm(MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
+class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
     key = "godstorm"
     free_keys = frozenset({"count", "stop_at"})  # the lists offer a few counts; apply takes any
     STATE_VERSION = 2  # 2: the played miracle cards (``State.mir``, option ``miracles``)
@@ -113,6 +114,8 @@ class Godstorm(MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, Tex
                 return "answer"
             if s.mir is not None and s.mir.pick is not None:
                 return "pick_card"
+            if s.defend is not None:
+                return "defend"
             if s.battle is not None:
                 return "battle"
             if s.move is not None:
@@ -173,6 +176,8 @@ class Godstorm(MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, Tex
             return {"type": "no_answer"}
         if key == "pick_card":
             return legal[0]
+        if key == "defend":  # the defender did not choose in time: the most dice allowed
+            return legal[0]
         if phase == "bid":
             return {"type": "bid", "faith": 0}
         if phase == "setup_place" and not s.neutral_due:
@@ -188,8 +193,11 @@ class Godstorm(MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, Tex
 
     def forced_timeout(self) -> int | None:
         """A response window (Sky answer, Aegis) lasts the game's ``answer_window`` whatever the deadline option."""
-        if self.decision() == "answer" and self.s.mir is not None:
+        key = self.decision()
+        if key == "answer" and self.s.mir is not None:
             return self.s.mir.answer_s
+        if key == "defend":  # "ask me" for the defence dice: the same short window as a Sky answer
+            return self.s.mir.answer_s if self.s.mir is not None else DEFEND_WINDOW_S
         return None
 
     def is_simultaneous(self) -> bool:
@@ -268,6 +276,8 @@ DECISIONS: dict[str, Decision] = {
         "play_card": Godstorm._act_play_card,
         "book_of_the_dead": Godstorm._act_book,
         "answer_pref": Godstorm._act_answer_pref,
+        "hold_god": Godstorm._act_hold_god,
+        "dice_pref": Godstorm._act_dice_pref,
     }),
     # miracle cards: a response window (the defender's Sky answer to a declared attack, or a holder of the
     # Aegis answering a card just played), and the card taken after Visions Become Real
@@ -275,6 +285,9 @@ DECISIONS: dict[str, Decision] = {
         "play_card": Godstorm._act_play_card, "no_answer": Godstorm._act_no_answer,
         "cancel_card": Godstorm._act_cancel_card, "answer_pref": Godstorm._act_answer_pref}),
     "pick_card": Decision(Godstorm.pick_actors, Godstorm.pick_legal, {"take_card": Godstorm._act_take_card}),
+    # the defender who asked to choose their dice, before a roll against them ("ask me")
+    "defend": Decision(Godstorm.defend_actors, Godstorm.defend_legal,
+                       {"defend": Godstorm._act_defend, "dice_pref": Godstorm._act_defend_pref}),
     # inside a turn: a battle in progress (the attacker, then the defender, may call a champion god or
     # the attacker retreats), and the armies a won battle lets move in
     "battle": Decision(Godstorm._battle_actors, Godstorm._battle_legal,

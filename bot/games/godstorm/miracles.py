@@ -681,8 +681,8 @@ class MiracleMixin(TurnMixin, CombatMixin):
         # answers to an attack: the window names the attacking and defending territories
         if src is None or dst is None:
             return []
-        if kind == "attacking_god":
-            return [{"god": g} for g in sorted(terr[src].gods)]
+        if kind == "attacking_god":  # only the gods that joined the attack (the rest stayed behind)
+            return [{"god": g} for g in sorted(self._att_gods(src))]
         if kind == "fog":
             out = []
             for t in own:
@@ -870,6 +870,9 @@ class MiracleMixin(TurnMixin, CombatMixin):
             a.armies, b.armies = b.armies, a.armies
             a.gods, b.gods = b.gods, a.gods
             self._emit("swapped", seat=seat, a=args["a"], b=args["b"])
+            for tid in (args["a"], args["b"]):  # gods carried into a plagued land are banished there
+                if s.terr[tid].plague and s.terr[tid].gods:
+                    self._banish_all(tid, "plague")
         elif name == "move":
             src = args["from"]
             dst = self._where(seat, op["to"], args, w)[0]

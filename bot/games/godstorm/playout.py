@@ -53,7 +53,7 @@ def choose(game: Godstorm, seat: int, legal: list[Action], rnd: random.Random) -
         return by_type["end_turn"][0]
     if "end_step" in by_type and rnd.random() < 0.4:
         return by_type["end_step"][0]
-    pool = [a for a in legal if a["type"] not in ("end_turn", "end_step")] or legal
+    pool = [a for a in legal if a["type"] not in ("end_turn", "end_step", "hold_god", "dice_pref")] or legal
     return rnd.choice(pool)
 
 

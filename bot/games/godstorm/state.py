@@ -168,20 +168,26 @@ class TurnFlags:
     match_bonus: bool = False
     forced_trade: bool = False
     begun: bool = True
+    held: dict[str, list[str]] = field(default_factory=dict)
+    """Gods the attacker keeps out of attacks from a territory this turn (written only when some are)."""
 
     def to_json(self) -> JSON:
         if not self.begun:
             return {}
-        return {"conquered": self.conquered, "war_card": self.war_card, "sky_card": self.sky_card,
-                "bought": self.bought, "fortified": self.fortified, "crypts_used": list(self.crypts_used),
-                "plague_done": self.plague_done, "match_bonus": self.match_bonus, "forced_trade": self.forced_trade}
+        out = {"conquered": self.conquered, "war_card": self.war_card, "sky_card": self.sky_card,
+               "bought": self.bought, "fortified": self.fortified, "crypts_used": list(self.crypts_used),
+               "plague_done": self.plague_done, "match_bonus": self.match_bonus, "forced_trade": self.forced_trade}
+        if self.held:
+            out["held"] = {k: list(v) for k, v in self.held.items()}
+        return out
 
     @classmethod
     def from_json(cls, d: JSON) -> TurnFlags:
         if not d:
             return cls(begun=False)
         return cls(d["conquered"], d["war_card"], d["sky_card"], d["bought"], d["fortified"], list(d["crypts_used"]),
-                   d["plague_done"], d["match_bonus"], d["forced_trade"])
+                   d["plague_done"], d["match_bonus"], d["forced_trade"],
+                   held={k: list(v) for k, v in d.get("held", {}).items()})
 
 
 @dataclass(slots=True)
@@ -303,6 +309,11 @@ class State:
     outcome: JSON | None
     mir: MiracleState | None = None
     """The played miracle cards (None: a game without them, stored exactly as before they existed)."""
+    dice_pref: dict[str, str] = field(default_factory=dict)
+    """Each seat's standing choice of defence dice (``"one"`` or ``"ask"``; absent: the most dice allowed).
+    Written only when some seat has one, so older games are stored as before."""
+    defend: JSON | None = None
+    """A roll waiting for the defender's choice of dice (``{"seat", "from", "to", "dice", "until", "rolls"}``)."""
 
     def to_json(self) -> JSON:
         out = {
@@ -339,6 +350,10 @@ class State:
         }
         if self.mir is not None:
             out["miracles"] = self.mir.to_json()
+        if self.dice_pref:
+            out["dice_pref"] = dict(self.dice_pref)
+        if self.defend is not None:
+            out["defend"] = json_copy(self.defend)
         return out
 
     @classmethod
@@ -375,6 +390,8 @@ class State:
             positions=dict(d["positions"]),
             outcome=json_copy(d["outcome"]),
             mir=MiracleState.from_json(d["miracles"]) if d.get("miracles") is not None else None,
+            dice_pref=dict(d.get("dice_pref", {})),
+            defend=json_copy(d.get("defend")),
         )
 
 

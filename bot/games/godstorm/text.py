@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from bot.games.base import Action, Event, Game
-from bot.games.godstorm import board, data, miracle_text
+from bot.games.godstorm import board, choice_text, data, miracle_text
 from bot.games.godstorm.core import NEUTRAL, Core
 from bot.games.godstorm.state import Territory
 from bot.games.godstorm.turn import set_value
@@ -71,6 +71,8 @@ class TextMixin(Core):
         kind = a.get("type", "")
         if kind in miracle_text.MIRACLE_ACTIONS:
             return miracle_text.action_path(self, seat, a, lang)
+        if kind in choice_text.CHOICE_ACTIONS:
+            return choice_text.action_path(self, seat, a, lang)
         L = lambda key, **kw: t("godstorm.act." + key, lang, **kw)  # noqa: E731
         many = self.owned_count(seat) > GROUP_OVER if 0 <= seat < len(self.s.players) else False
         if kind == "pick_pantheon":
@@ -104,6 +106,8 @@ class TextMixin(Core):
             return [L("resurrect"), tname(a["space"], lang), self._tlabel(a["territory"], lang)]
         if kind == "trade":
             names = ", ".join(self._card_label(c, lang) for c in a["cards"])
+            if "bonus" in a:  # several matching territories: the player picks the one that gets +2
+                return [L("trade"), names[:80], t("godstorm.ui.act.bonus", lang, where=self._tlabel(a["bonus"], lang))]
             return [L("trade"), names[:80]]
         if kind == "buy_cards":
             return [L("buy"), deck_name(a["deck"], lang), L("cards_n", n=a["count"], cost=2 * a["count"])]
@@ -206,6 +210,8 @@ class TextMixin(Core):
         key = f"godstorm.evt.{kind}"
         if kind in miracle_text.MIRACLE_EVENTS:
             return miracle_text.event_text(self, e, lang)
+        if kind in choice_text.CHOICE_EVENTS:
+            return choice_text.event_text(self, e, lang)
         if kind == "plague_set":
             return t(key, lang, where=", ".join(tname(x, lang) for x in e["territories"]))
         if kind == "order_roll":
@@ -306,6 +312,7 @@ class TextMixin(Core):
         else:
             lines.append(t("godstorm.status.phase", lang, step=step))
         lines += miracle_text.status_lines(self, lang)
+        lines += choice_text.status_lines(self, lang)
         for i, p in enumerate(s.players):
             if p.eliminated:
                 lines.append(t("godstorm.status.out", lang, who=self._who(i, lang)))
@@ -345,7 +352,7 @@ class TextMixin(Core):
             return ""
         phase = s.phase
         if phase == "turn":
-            card_prompt = miracle_text.prompt(self, seat, lang)
+            card_prompt = miracle_text.prompt(self, seat, lang) or choice_text.prompt(self, seat, lang)
             if card_prompt is not None:
                 return card_prompt
             if s.battle is not None:

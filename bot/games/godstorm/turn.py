@@ -79,7 +79,7 @@ class TurnMixin(Core):
     def _settle(self) -> None:
         """Advance through steps that offer nothing to do (running their automatic effects)."""
         s = self.s
-        while s.phase == "turn" and s.battle is None and s.move is None:
+        while s.phase == "turn" and s.battle is None and s.move is None and s.defend is None:
             seat = self.current_seat
             if self._step_actions(seat):
                 return
@@ -237,10 +237,38 @@ class TurnMixin(Core):
         self._emit("resurrected", seat=seat, space=sp, territory=t)
         self._settle()
 
+    def _trades_stopped(self, seat: int) -> bool:
+        """After an elimination's forced trades: "as soon as your hand is down to 4, 3 or 2 cards you must
+        stop trading" (the rulebook); the rest wait for the start of the next turn."""
+        s = self.s
+        return s.step == "invade" and s.turn.forced_trade and len(s.players[seat].tcards) <= 4
+
+    def _bonus_choices(self, seat: int, cards: list[str] | tuple[str, ...]) -> list[str]:
+        """The traded cards' territories the player holds (one of them gets +2, once a turn)."""
+        if self.s.turn.match_bonus:
+            return []
+        owned = self.owned(seat)
+        out: list[str] = []
+        for c in sorted(cards):
+            terr = board.CARD_TERR[c]
+            if terr is not None and terr in owned and terr not in out:
+                out.append(terr)
+        return out
+
     def _trade_actions(self, seat: int) -> list[Action]:
+        if self._trades_stopped(seat):
+            return []
         hand = sorted(self.s.players[seat].tcards)
-        return [{"type": "trade", "cards": list(c)} for c in combinations(hand, 3)
-                if is_set([board.CARD_SYMBOL[x] for x in c])]
+        out: list[Action] = []
+        for c in combinations(hand, 3):
+            if not is_set([board.CARD_SYMBOL[x] for x in c]):
+                continue
+            bonus = self._bonus_choices(seat, c)
+            if len(bonus) > 1:  # the player picks which matching territory gets the +2
+                out += [{"type": "trade", "cards": list(c), "bonus": b} for b in bonus]
+            else:
+                out.append({"type": "trade", "cards": list(c)})
+        return out
 
     def _act_trade(self, seat: int, a: Action) -> None:
         s = self.s
@@ -249,22 +277,20 @@ class TurnMixin(Core):
         if (self.godstorm or not isinstance(cards, list) or len(set(cards)) != 3
                 or any(c not in p.tcards for c in cards) or not is_set([board.CARD_SYMBOL[c] for c in cards])):
             raise self._refuse("bad_set")
-        if s.step not in ("raise", "invade") or (s.step == "invade" and not s.turn.forced_trade):
+        if (s.step not in ("raise", "invade") or (s.step == "invade" and not s.turn.forced_trade)
+                or self._trades_stopped(seat)):
             raise self._refuse("not_now")
+        choices = self._bonus_choices(seat, cards)
+        chosen = a.get("bonus")
+        if chosen is not None and chosen not in choices:
+            raise self._refuse("bad_territory")
         value = set_value(s.sets_traded)
         s.sets_traded += 1
         for c in cards:
             p.tcards.remove(c)
         s.tdeck.extend(sorted(cards))
         s.pending += value
-        bonus_t = None
-        if not s.turn.match_bonus:
-            owned = self.owned(seat)
-            for c in sorted(cards):
-                terr = board.CARD_TERR[c]
-                if terr is not None and terr in owned:
-                    bonus_t = terr
-                    break
+        bonus_t = chosen if chosen is not None else (choices[0] if choices else None)
         if bonus_t is not None:
             s.turn.match_bonus = True
             self._take(seat, 2)
