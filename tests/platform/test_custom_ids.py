@@ -133,6 +133,9 @@ class Branchy:
     def action_path(self, seat: int, action: dict[str, Any], lang: str) -> list[str]:
         return [f"card {action['card']}", f"target {action['target']}"]
 
+    def panel_path(self, seat: int, action: dict[str, Any], lang: str) -> list[str]:
+        return self.action_path(seat, action, lang)
+
 
 def test_path_prefixes_are_tagged_not_spelled_out() -> None:
     panels.set_control_key(b"k" * 32)
