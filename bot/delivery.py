@@ -24,6 +24,7 @@ import hashlib
 import io
 import json
 import logging
+import math
 import os
 import random
 import time
@@ -194,11 +195,12 @@ class Publisher:
         # most once per ``publish_interval`` seconds; a change of who must act publishes at once
         self.publish_interval = PUBLISH_INTERVAL
         self.clock: Callable[[], float] = time.monotonic
-        self._last: dict[int, tuple[float, tuple[Any, ...]]] = {}  # game -> (when, whose turn) last published
+        self._last: limits.Lru[int, tuple[float, tuple[Any, ...]]] = limits.Lru(limits.NOTICES)  # game -> (when,
+        # whose turn) last published; bounded: a game dropped from it only coalesces its next post less
         self._nudge: dict[int, asyncio.Event] = {}
         self.holding: set[int] = set()
         self.reuse_board = True  # an edit leaves an identical board as it is (False: re-upload, as before)
-        self._board_at: dict[int, float] = {}  # game -> when its board was last uploaded
+        self._board_at: limits.Lru[int, float] = limits.Lru(limits.NOTICES)  # game -> last board upload
         self._owed: set[int] = set()  # games whose post shows an older board than its text
         add_listener = getattr(client, "add_listener", None)
         if add_listener is not None:  # a reconnect means Discord is back: retry now, not after the backoff
@@ -315,9 +317,13 @@ class Publisher:
         """Seconds between two uploads of the board within one turn (its text is edited more often)."""
         return BOARD_INTERVALS * self.publish_interval
 
+    def _board_time(self, game_id: int) -> float:
+        when = self._board_at.get(game_id)
+        return -math.inf if when is None else when
+
     def _board_due(self, game_id: int) -> bool:
         return self.publish_interval <= 0 or \
-            self.clock() - self._board_at.get(game_id, float("-inf")) >= self.board_interval
+            self.clock() - self._board_time(game_id) >= self.board_interval
 
     async def _hold(self, game_id: int) -> None:
         """Within one turn, wait until ``publish_interval`` has passed since the last post or edit, so
@@ -336,7 +342,7 @@ class Publisher:
                 if game_id in self._dirty:
                     left = last[0] + self.publish_interval - self.clock()
                 else:  # only the board is owed
-                    left = self._board_at.get(game_id, float("-inf")) + self.board_interval - self.clock()
+                    left = self._board_time(game_id) + self.board_interval - self.clock()
                 if left <= 0:
                     return
                 nudge.clear()
@@ -473,9 +479,6 @@ class Publisher:
         row.published_seq = max(row.published_seq, target_seq)
         # what was just published is the state of ``seen`` only if nothing was cut short
         self._last[game_id] = (self.clock(), seen[1] if target_seq == seen[0] else ("?",))
-        if len(self._last) > limits.NOTICES:  # bounded: the oldest entries only coalesce less
-            for old in list(self._last)[:len(self._last) - limits.NOTICES]:
-                self._last.pop(old, None)
         if row.published_seq < row.seq:  # a resumed publish stopped short of what is committed now
             self._dirty.add(game_id)
 
