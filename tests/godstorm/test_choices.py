@@ -236,3 +236,36 @@ def test_the_player_picks_which_matching_territory_gets_two() -> None:
     g.apply(0, {"type": "trade", "cards": infantry, "bonus": second})
     assert g.s.terr[second].armies == 3 and g.s.terr[first].armies == 1
     assert ledger_ok(g)
+
+
+# ---- two players choose their piles ---------------------------------------------------------
+# «Перетасуйте колоду территорий и раздайте на три равные стопки. Оба вы и ваш оппонент выбирают разные
+# стопки. Оставшаяся стопка – нейтральная. Расположите по 3 армии нейтрального пантеона в каждую из этих
+# территорий.» (Godstorm) / «Оба вы и ваш оппонент берете разные стопки. Оставшаяся стопка – «нейтральная»»
+# (classic, two players)
+
+@pytest.mark.parametrize("ruleset,neutral_armies", [("godstorm", 3), ("classic", 1)])
+def test_two_players_choose_their_piles(ruleset: str, neutral_armies: int) -> None:
+    from bot.games.godstorm.core import NEUTRAL  # noqa: PLC0415
+
+    g = Godstorm.new([{}, {}], {"ruleset": ruleset, "placement": "random"}, 7)
+    while g.decision() == "pantheon":
+        g.apply(g.actors()[0], g.legal_actions(g.actors()[0])[0])
+    assert g.decision() == "pile"
+    first, second = g.s.setup_order
+    assert g.actors() == [first]
+    piles = g.view(None)["piles"]
+    assert [len(p) for p in piles] == [14, 14, 14] and len({t for p in piles for t in p}) == 42
+    assert [a["pile"] for a in g.legal_actions(first)] == [0, 1, 2]
+    assert "2" in g.prompt_text(first, "en") and g.action_path(first, {"type": "pick_pile", "pile": 2}, "ru")
+    g.apply(first, {"type": "pick_pile", "pile": 2})
+    g = _reload(g)
+    assert g.actors() == [second] and [a["pile"] for a in g.legal_actions(second)] == [0, 1]
+    with pytest.raises(IllegalAction):
+        g.apply(second, {"type": "pick_pile", "pile": 2})  # different piles
+    g.apply(second, {"type": "pick_pile", "pile": 0})
+    terr = g.s.terr
+    assert all(terr[t].owner == first and terr[t].armies == 1 for t in piles[2])
+    assert all(terr[t].owner == second and terr[t].armies == 1 for t in piles[0])
+    assert all(terr[t].owner == NEUTRAL and terr[t].armies == neutral_armies for t in piles[1])
+    assert g.decision() in ("setup_place", "setup_neutral") and ledger_ok(g)

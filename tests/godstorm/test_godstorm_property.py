@@ -16,7 +16,7 @@ from bot.games.godstorm.scenario import ledger_ok
 def _check_board(g: Godstorm) -> None:
     s = g.s
     move_to = s.move.dst if s.move else None
-    dealt = s.phase not in ("setup", "pantheon", "claim")
+    dealt = s.phase not in ("setup", "pantheon", "pile", "claim")
     for tid, v in s.terr.items():
         if tid != move_to and dealt:
             # a miracle may destroy every army of a territory (rulebook: "Возможно, что карта чуда может

@@ -33,7 +33,7 @@ def test_setup_armies_plague_gods_temples(n: int, armies: int) -> None:
 
 def test_two_player_neutral_pantheon() -> None:
     g = Godstorm.new([{}, {}], {"ruleset": "godstorm"}, 9)
-    while g.s.phase == "pantheon":
+    while g.s.phase in ("pantheon", "pile"):  # the two players then choose their piles (issue 10)
         g.apply(g.actors()[0], g.timeout_action(g.actors()[0]))
     neutral = [t for t, v in g.s.terr.items() if v.owner == NEUTRAL]
     assert len(neutral) == 14 and all(g.s.terr[t].armies == 3 for t in neutral)

@@ -6,22 +6,37 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.games.base import Action, Event
-from bot.games.godstorm import data
+from bot.games.godstorm import board, data
 from bot.i18n import t
 
 if TYPE_CHECKING:
     from bot.games.godstorm.text import TextMixin
 
-CHOICE_EVENTS = frozenset({"gods_held", "dice_pref", "defence_asked", "defence_chosen"})
-CHOICE_ACTIONS = frozenset({"hold_god", "dice_pref", "defend"})
+CHOICE_EVENTS = frozenset({"gods_held", "dice_pref", "defence_asked", "defence_chosen", "piles_dealt", "pile_picked"})
+CHOICE_ACTIONS = frozenset({"hold_god", "dice_pref", "defend", "pick_pile"})
 
 
 def _god(kind: str, lang: str) -> str:
     return data.GOD_KIND_NAMES[kind].get(lang) or kind
 
 
+def pile_summary(g: TextMixin, pile: list[str], lang: str) -> str:
+    """A pile of territories by continent: "Europe 4 · Asia 3 · ..." (most first)."""
+    counts: dict[str, int] = {}
+    for tid in pile:
+        c = board.CONTINENT_OF[tid]
+        counts[c] = counts.get(c, 0) + 1
+    names = {c: data.CONTINENTS[c].name.get(lang, c) for c in counts}
+    return " · ".join(f"{names[c]} {n}" for c, n in sorted(counts.items(), key=lambda x: (-x[1], names[x[0]])))
+
+
 def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
     kind = a["type"]
+    if kind == "pick_pile":
+        piles = g.s.piles or []
+        i = int(a["pile"])
+        summary = pile_summary(g, piles[i], lang) if i < len(piles) else ""
+        return [t("godstorm.ui.act.pick_pile", lang, n=i + 1, what=summary)[:80]]
     if kind == "hold_god":
         tid = a["territory"]
         leaf = t("godstorm.ui.act.hold" if a["hold"] else "godstorm.ui.act.unhold", lang, god=_god(a["god"], lang))
@@ -43,9 +58,24 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
     if kind == "defence_asked":
         return t("godstorm.ui.evt.defence_asked", lang, who=g._who(e["seat"], lang), dst=g._tlabel(e["dst"], lang),
                  n=e["dice"])
+    if kind == "piles_dealt":
+        return t("godstorm.ui.evt.piles_dealt", lang)
+    if kind == "pile_picked":
+        return t("godstorm.ui.evt.pile_picked", lang, who=g._who(e["seat"], lang), n=e["pile"],
+                 where=", ".join(g._tlabel(x, lang) for x in e["territories"]))
     if kind == "defence_chosen":
         return t("godstorm.ui.evt.defence_chosen", lang, who=g._who(e["seat"], lang), n=e["dice"])
     return None
+
+
+def pile_prompt(g: TextMixin, lang: str) -> str:
+    """Choosing piles: every pile still free, with its territories."""
+    piles = g.s.piles or []
+    lines = [t("godstorm.ui.prompt.pile", lang)]
+    for i, pile in enumerate(piles):
+        if g.s.terr[pile[0]].owner is None:
+            lines.append(t("godstorm.ui.pile_line", lang, n=i + 1, where=", ".join(g._tlabel(x, lang) for x in pile)))
+    return "\n".join(lines)
 
 
 def prompt(g: TextMixin, seat: int, lang: str) -> str | None:

@@ -89,6 +89,8 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
         if not lo <= n <= hi:
             raise cls._refuse("player_count", min=lo, max=hi)
         game = cls(fresh_state(n, opts, seed))
+        if n == 2 and opts["placement"] == "random":
+            game.s.piles = []  # the two players choose their piles (rulebook); see ``SetupMixin._deal``
         if opts["ruleset"] == "classic":
             deck = list(board.CARD_TERR)
             game.rng.shuffle(deck)
@@ -250,6 +252,7 @@ _SETUP = (Godstorm._setup_actors, Godstorm._setup_legal)
 DECISIONS: dict[str, Decision] = {
     # set-up, one seat at a time in set-up order
     "pantheon": Decision(*_SETUP, {"pick_pantheon": Godstorm._act_pick_pantheon}),
+    "pile": Decision(*_SETUP, {"pick_pile": Godstorm._act_pick_pile}),
     "claim": Decision(*_SETUP, {"place": Godstorm._act_claim}),
     "setup_place": Decision(*_SETUP, {"place": Godstorm._act_setup_place, "place_all": Godstorm._act_setup_place_all,
                                       "place_auto": Godstorm._act_setup_place_auto}),

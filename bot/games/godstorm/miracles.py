@@ -884,12 +884,16 @@ class MiracleMixin(TurnMixin, CombatMixin):
                 s.terr[src].gods.remove(g)
                 s.terr[dst].gods.append(g)
             self._emit("card_moved", seat=seat, frm=src, dst=dst, count=n, gods=gods)
+            if gods and s.terr[dst].plague:  # gods carried into a plagued land are banished there
+                self._banish_all(dst, "plague")
         elif name == "move_god":
             src = self._where(seat, op["from"], args, w)[0]
             g, dst = args["god"], args["to"]
             s.terr[src].gods.remove(g)
             s.terr[dst].gods.append(g)
             self._emit("card_moved", seat=s.terr[src].owner, frm=src, dst=dst, count=0, gods=[g])
+            if s.terr[dst].plague:
+                self._banish_all(dst, "plague")
         elif name == "epoch_back":
             s.epoch = (s.epoch or 1) - 1
             self._emit("epoch_back", seat=seat, epoch=s.epoch)

@@ -142,6 +142,14 @@ class SetupMixin(Core):
             piles = [cards[0:14], cards[14:28], cards[28:42]]
             per = 3 if self.godstorm else 1
             s.neutral.reserve = s.neutral.supply = 14 * per if self.godstorm else 30
+            if s.placement == "random" and s.piles is not None:
+                # «Перетасуйте колоду территорий и раздайте на три равные стопки. Оба вы и ваш оппонент
+                # выбирают разные стопки. Оставшаяся стопка – нейтральная.»
+                s.piles = [sorted(str(t) for t in p) for p in piles]
+                s.phase = s.step = "pile"
+                s.setup_idx = 0
+                self._emit("piles_dealt")
+                return
             for t in piles[2]:
                 self._put(NEUTRAL, str(t), per)
             if s.placement == "random":
@@ -157,6 +165,30 @@ class SetupMixin(Core):
         else:
             s.phase = s.step = "claim"
             s.setup_idx = 0
+
+    def _free_piles(self) -> list[int]:
+        piles = self.s.piles or []
+        return [i for i, p in enumerate(piles) if self.s.terr[p[0]].owner is None]
+
+    def _act_pick_pile(self, seat: int, a: Action) -> None:
+        s = self.s
+        i = a.get("pile")
+        if not isinstance(i, int) or isinstance(i, bool) or i not in self._free_piles():
+            raise self._refuse("bad_action")
+        assert s.piles is not None
+        for t in s.piles[i]:
+            self._put(seat, t, 1)
+        self._emit("pile_picked", seat=seat, pile=i + 1, territories=list(s.piles[i]))
+        s.setup_idx += 1
+        if s.setup_idx < len(s.setup_order):
+            return
+        per = 3 if self.godstorm else 1
+        for j in self._free_piles():
+            for t in s.piles[j]:
+                self._put(NEUTRAL, t, per)
+        s.piles = None
+        self._emit("dealt")
+        self._start_rounds()
 
     def _empty_territories(self) -> list[str]:
         return [t for t in board.TERR_IDS if self.s.terr[t].owner is None]
@@ -309,6 +341,8 @@ class SetupMixin(Core):
         phase = s.phase
         if phase == "pantheon":
             return [{"type": "pick_pantheon", "pantheon": p} for p in self._free_pantheons()]
+        if phase == "pile":
+            return [{"type": "pick_pile", "pile": i} for i in self._free_piles()]
         if phase == "claim":
             return [{"type": "place", "territory": t, "count": 1} for t in self._empty_territories()]
         if phase == "setup_place":
@@ -336,7 +370,7 @@ class SetupMixin(Core):
     def _setup_actor(self) -> int | None:
         s = self.s
         phase = s.phase
-        if phase == "pantheon":
+        if phase in ("pantheon", "pile"):
             return s.setup_order[s.setup_idx]
         if phase in ("claim", "setup_place"):
             return self._setup_seat()

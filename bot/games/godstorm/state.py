@@ -313,6 +313,9 @@ class State:
     """Each seat's standing choice of defence dice (``"one"`` or ``"ask"``; absent: the most dice allowed).
     Written only when some seat has one, so older games are stored as before."""
     defend: JSON | None = None
+    piles: list[list[str]] | None = None
+    """Two players: the three piles of territories the players choose from (the rulebook's set-up; games
+    begun before it have None and deal the piles in order). ``[]`` until dealt."""
     """A roll waiting for the defender's choice of dice (``{"seat", "from", "to", "dice", "until", "rolls"}``)."""
 
     def to_json(self) -> JSON:
@@ -354,6 +357,8 @@ class State:
             out["dice_pref"] = dict(self.dice_pref)
         if self.defend is not None:
             out["defend"] = json_copy(self.defend)
+        if self.piles is not None:
+            out["piles"] = [list(p) for p in self.piles]
         return out
 
     @classmethod
@@ -392,6 +397,7 @@ class State:
             mir=MiracleState.from_json(d["miracles"]) if d.get("miracles") is not None else None,
             dice_pref=dict(d.get("dice_pref", {})),
             defend=json_copy(d.get("defend")),
+            piles=None if d.get("piles") is None else [list(p) for p in d["piles"]],
         )
 
 

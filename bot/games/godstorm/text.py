@@ -370,4 +370,6 @@ class TextMixin(Core):
             return t("godstorm.prompt.setup_place", lang, n=s.round_left, left=s.players[seat].reserve)
         if phase == "bid":
             return t("godstorm.prompt.bid", lang, n=s.players[seat].faith)
+        if phase == "pile":
+            return choice_text.pile_prompt(self, lang)
         return t(f"godstorm.prompt.{phase}", lang)

@@ -70,6 +70,8 @@ class MeView(TypedDict):
     """Cards bought this step, read when the buying ends."""
     never_answer: NotRequired[bool]
     """The seat's standing "never answer with cards" preference."""
+    dice_pref: NotRequired[str]
+    """The seat's standing defence-dice preference when not the default ``most`` (``one`` or ``ask``)."""
 
 
 WindowView = TypedDict("WindowView", {"kind": str, "seat": int | None, "from": str | None, "to": str | None,
@@ -114,6 +116,10 @@ class GodstormView(TypedDict):
     outcome: dict[str, Any] | None
     miracles: NotRequired[MiraclesView]
     me: NotRequired[MeView]
+    piles: NotRequired[list[list[str]]]
+    """Two players choosing piles (phase ``pile``): the three piles of territory ids (public)."""
+    defend: NotRequired[dict[str, Any]]
+    """A roll waiting for the defender's dice: ``{"seat", "from", "to", "dice"}`` (public)."""
 
 
 class PlaceView(TypedDict):
@@ -193,6 +199,10 @@ def build(s: State, seat: int | None) -> GodstormView:
             "picking": None if m.pick is None else int(m.pick["seat"]),
             "sacred": list(m.sacred),
         }
+    if s.piles:
+        out["piles"] = [list(x) for x in s.piles]
+    if s.defend is not None:
+        out["defend"] = {k: s.defend[k] for k in ("seat", "from", "to", "dice")}
     if seat is not None and 0 <= seat < len(s.players):
         p = s.players[seat]
         out["me"] = {"seat": seat, "bid": p.bid, "hand": list(p.tcards),
@@ -201,6 +211,8 @@ def build(s: State, seat: int | None) -> GodstormView:
             out["me"]["miracles"] = list(m.hands[seat])
             out["me"]["unread"] = list(m.unread[seat])
             out["me"]["never_answer"] = m.never[seat]
+        if str(seat) in s.dice_pref:
+            out["me"]["dice_pref"] = s.dice_pref[str(seat)]
     return out
 
 
