@@ -29,8 +29,7 @@ ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
     "byallmeans": ("byallmeans", {"decks": ["random", "random"]}),
 }
 UNREGISTERED: dict[str, str] = {
-    # games whose rules and bots exist before they are registered for play in Discord
-    "byallmeans": "bot.games.byallmeans:ByAllMeans",
+    # games whose rules and bots exist before they are registered for play in Discord (none now)
 }
 
 

@@ -33,8 +33,9 @@ from render.common import rendered_once
 
 log = logging.getLogger(__name__)
 
-PERSONAL = {"pobeda": "render_personal"}
-"""Games whose private panel carries a personal board, and the renderer module's function for it."""
+PERSONAL = {"pobeda": "render_personal", "byallmeans": "render_personal", "godstorm": "render_personal"}
+"""Games whose private panel carries a personal board, and the renderer module's function for it (it may
+return None: no picture for this seat now, e.g. a Godstorm player holding no miracle card)."""
 ZOOM_KEY = "_zoom"
 """Where a zoom's name travels inside the view handed to the cached zoom renderer."""
 
@@ -64,13 +65,15 @@ async def personal_board(session: Session, seat: int, lang: str) -> tuple[str, b
     if not has_personal_board(session) or seat < 0:
         return None
     module = _module(session.row.game)
-    draw: Callable[[dict[str, Any], str], bytes] | None = getattr(module, PERSONAL[session.row.game], None)
+    draw: Callable[[dict[str, Any], str], bytes | None] | None = getattr(module, PERSONAL[session.row.game], None)
     if draw is None:
         return None
     try:
         png = await asyncio.to_thread(draw, seat_view(session, seat), lang)
     except Exception:  # a picture is an extra: the panel itself must still go out
         log.exception("rendering the personal board of game %s (seat %s) failed", session.id, seat)
+        return None
+    if png is None:
         return None
     return f"{session.row.game}-{session.id}-{session.row.seq}-seat{seat + 1}.png", png
 

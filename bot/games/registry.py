@@ -13,6 +13,7 @@ GAMES: dict[str, tuple[str, str]] = {
     "pobeda": ("bot.games.pobeda:Pobeda", "render.pobeda:render"),
     "coldwar": ("bot.games.coldwar:ColdWar", "render.coldwar:render"),
     "godstorm": ("bot.games.godstorm:Godstorm", "render.godstorm:render"),
+    "byallmeans": ("bot.games.byallmeans:ByAllMeans", "render.byallmeans:render"),
 }
 
 

@@ -27,12 +27,16 @@ FLAT_PIXELS = 400
 MAX_EXACT = 160
 # How many palette entries each game may use (fewer shades of anti-aliasing compress better);
 # chosen by the measurement printed below.
-SIZES = {"pobeda": 256, "coldwar": 256, "godstorm": 256}
+SIZES = {"pobeda": 256, "coldwar": 256, "godstorm": 256, "byallmeans": 256}
 
 
 def training(game: str) -> list[Image.Image]:
     module = importlib.import_module(f"render.{game}")
-    return [module.reference(view, lang) for _, view in VIEWS[game]() for lang in ("ru", "en")]
+    images = [module.reference(view, lang) for _, view in VIEWS[game]() for lang in ("ru", "en")]
+    hand = getattr(module, "reference_hand", None)  # a private picture drawn from a seat's own view
+    if hand is not None:
+        images += [hand(view, lang) for _, view in VIEWS[game]() if "me" in view for lang in ("ru", "en")]
+    return images
 
 
 def view_colours(game: str) -> list[Colour]:

@@ -71,6 +71,23 @@ def godstorm_views() -> list[tuple[str, dict[str, Any]]]:
     return views
 
 
+def byallmeans_views() -> list[tuple[str, dict[str, Any]]]:
+    """Public views, plus seat 1's own view (with ``me``) of each: the field renders the public part,
+    the hand render (``render.byallmeans.reference_hand``) the seat view."""
+    from bot.games.byallmeans import ByAllMeans
+    from bot.games.byallmeans.bench import ai_game, bench_state
+
+    def both(name: str, game: ByAllMeans) -> list[tuple[str, dict[str, Any]]]:
+        own: dict[str, Any] = dict(game.view(0))
+        own["seat_names"] = NAMES[:2]
+        return [(name, _public(game, 2)), (name + "-seat1", own)]
+
+    views = both("bench", bench_state())
+    views += both("start", ByAllMeans.new([{}, {}], {"decks": ["press", "syndicate"]}, 41))
+    views += both("finished", ai_game(42, ("syndicate", "press"))[0])
+    return views
+
+
 VIEWS: dict[str, Callable[[], list[tuple[str, dict[str, Any]]]]] = {
-    "pobeda": pobeda_views, "coldwar": coldwar_views, "godstorm": godstorm_views,
+    "pobeda": pobeda_views, "coldwar": coldwar_views, "godstorm": godstorm_views, "byallmeans": byallmeans_views,
 }
