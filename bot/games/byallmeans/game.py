@@ -19,7 +19,7 @@ from bot.games.base import (
     Rng,
     state_text,
 )
-from bot.games.byallmeans import data, decks, effects, phases
+from bot.games.byallmeans import data, decks, effects, panel, phases
 from bot.games.byallmeans.state import CELLS, Cell, PlayerState, State
 from bot.games.byallmeans.view import View, build
 from bot.i18n import t
@@ -174,6 +174,20 @@ class ByAllMeans(Game):
             names = ", ".join(card_name(s.cards[u], lang) for u in action["cards"]) or t("bam.act.keep", lang)
             return [t("bam.act.exchange", lang), str(len(action["cards"])), names]
         return [t(f"bam.act.{kind}", lang)]
+
+    def panel_actions(self, seat: int, lang: str) -> list[Action]:
+        """The legal actions less the twins that use another copy of the same hand card (``panel.distinct``)."""
+        return panel.distinct(self.s, seat, self.legal_actions(seat))
+
+    def panel_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        """:meth:`action_path` with the cell of each field object and the buffer slot of each planned object it
+        names, so two cards of one name differ (at the card's level; for a combination, in its cards)."""
+        path = self.action_path(seat, action, lang)
+        place = panel.where(self.s, seat, panel.named_uids(action), lang, move=panel.is_move(action))
+        if place:
+            i = len(path) - 1 if action["type"] in ("symbols", "number") else min(1, len(path) - 1)
+            path[i] = f"{path[i]} ({place})"
+        return path
 
     def event_text(self, event: Event, lang: str) -> str | None:
         kind = str(event["type"]).removeprefix("bam.")
