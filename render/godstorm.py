@@ -953,3 +953,11 @@ def render_zoom(view: GodstormView, lang: str, zoom: str) -> bytes | None:
         return None
     pal = palette("godstorm")
     return encode_png(pal.quantize(img) if all(c in pal for c in _colours(view)) else img)
+
+
+def render_personal(view: GodstormView, lang: str) -> bytes | None:
+    """The private panel's picture (issue 10): the seat's miracle cards and relics as card faces, or None
+    when it has none (``render.godstorm_cards``)."""
+    from render.godstorm_cards import render_hand  # noqa: PLC0415 (only panels need it)
+
+    return render_hand(view, lang)
