@@ -16,6 +16,8 @@ Figures (keys of the JSON object):
 - ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions;
 - ``byallmeans_apply_ms_p50`` / ``_p99``: one By All Means action over whole AI-against-AI games between
   preset decks, and ``byallmeans_ai_game_s``: such a whole game, the bots' decisions included;
+  ``byallmeans_hand_render_ms_p50`` / ``_kb``: a seat's private hand picture (its render and PNG figures
+  ``byallmeans_render_ms_p50`` / ``_kb`` come with the other games');
 - per game (and ``risk``, Godstorm's classic ruleset) ``<game>_bot_move_ms_p50`` / ``_p99``: one decision
   of the strong bot (``policy.choose`` on the seat's view), over two-player games against random
   players and against the quick bot, and ``<game>_bot_winrate_vs_random`` from those games (a small
@@ -499,7 +501,7 @@ async def run(quick: bool) -> dict[str, Any]:
 
 
 def bench_byallmeans(seeds: int) -> dict[str, float]:
-    """By All Means before its registration (no renderer yet): ``byallmeans_apply_ms_p50`` is one action
+    """By All Means rules and hand picture: ``byallmeans_apply_ms_p50`` is one action
     (validated against the legal list, then applied) over whole AI-against-AI games between random preset
     decks, and ``byallmeans_ai_game_s`` the median time of such a game, the bots' decisions included."""
     from bot.games.byallmeans.bench import ai_game
@@ -513,7 +515,27 @@ def bench_byallmeans(seeds: int) -> dict[str, float]:
         applies += times
     return {"byallmeans_apply_ms_p50": round(statistics.median(applies), 4),
             "byallmeans_apply_ms_p99": round(percentile(applies, 0.99), 4),
-            "byallmeans_ai_game_s": round(statistics.median(games), 4)}
+            "byallmeans_ai_game_s": round(statistics.median(games), 4),
+            **bench_byallmeans_hand(5 * seeds)}
+
+
+def bench_byallmeans_hand(repeats: int) -> dict[str, float]:
+    """``byallmeans_hand_render_ms_p50`` / ``_kb``: the private hand picture of the first seat on the bench
+    state (its personal board; the same figure as ``byallmeans_personal_render_*``, in Russian)."""
+    from bot.games.byallmeans import bench_state as bam_state
+    from render.byallmeans import render_hand
+
+    draw = getattr(render_hand, "uncached", render_hand)
+    view = json.loads(json.dumps(bam_state().view(0)))
+    draw(view, "ru")
+    times = []
+    png = b""
+    for _ in range(repeats):
+        start = time.perf_counter()
+        png = draw(view, "ru")
+        times.append((time.perf_counter() - start) * 1000)
+    return {"byallmeans_hand_render_ms_p50": round(statistics.median(times), 2),
+            "byallmeans_hand_render_kb": round(len(png) / 1024, 1)}
 
 
 def bench_godstorm_playout(seeds: int) -> dict[str, float]:
