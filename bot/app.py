@@ -160,7 +160,7 @@ class TabletopBot(commands.Bot):
             await self.sync_commands()
             return
         started = time.perf_counter()
-        self.store = await Store.open(self.config.database_path)
+        self.store = await Store.open(self.config.database_url or self.config.database_path)
         self.sessions = SessionManager(self.store)
         self.publisher = Publisher(self, self.sessions, self.store)
         self.publisher.publish_interval = self.config.publish_interval
@@ -174,7 +174,7 @@ class TabletopBot(commands.Bot):
         await self.publisher.load()
         stale = await self.sessions.restore()
         await self.tree.set_translator(CommandTranslator())
-        for ext in ("cogs.game", "cogs.controls", "cogs.godstorm", "cogs.lifecycle"):
+        for ext in ("cogs.game", "cogs.controls", "cogs.godstorm", "cogs.byallmeans", "cogs.lifecycle"):
             await self.load_extension(ext)
         await self.load_extension("cogs.stats")  # adds /game replay to the game group
         await self.load_extension("cogs.bots")  # after cogs.game: it adds /game reclaim to that group

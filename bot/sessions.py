@@ -381,6 +381,24 @@ class SessionManager:
             await self.store.update_lobby(row)
         return session
 
+    async def set_player_option(self, game_id: int, user_id: int, name: str, value: Any) -> Session:
+        """A lobby member's own option, kept in ``options[name][str(user_id)]`` (None removes it): By All
+        Means' own deck list (``user_decks``). The caller validates ``value``; the game reads it when it
+        arranges the seats."""
+        session = await self._lobby(game_id)
+        async with session.lock:
+            row = session.row
+            if all(p.user != user_id for p in row.lobby):
+                raise SessionError("err.not_in_lobby")
+            mine = dict(row.options.get(name) or {})
+            if value is None:
+                mine.pop(str(user_id), None)
+            else:
+                mine[str(user_id)] = value
+            row.options[name] = mine
+            await self.store.update_lobby(row)
+        return session
+
     async def set_option(self, game_id: int, user_id: int, name: str, value: Any) -> Session:
         session = await self._lobby(game_id)
         async with session.lock:

@@ -50,7 +50,13 @@ class ByAllMeans(Game):
             raise IllegalAction("bam.err.players")
         users = [p.user_id for p in players]
         rng.shuffle(users)
-        return Arrangement(seat_users=[[u] for u in users], seat_info=seat_decks(options, rng))
+        info = seat_decks(options, rng)
+        own = options.get("user_decks") or {}
+        for seat, user in enumerate(users):  # a player's own deck list (``/bam deck import`` in the lobby)
+            if own.get(str(user)):
+                decks.resolve(own[str(user)])
+                info[seat] = {"deck": list(own[str(user)])}
+        return Arrangement(seat_users=[[u] for u in users], seat_info=info)
 
     @classmethod
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> ByAllMeans:

@@ -1,0 +1,179 @@
+"""``/bam deck ...``: By All Means deck lists from Discord (issue 9).
+
+* ``/bam deck export [preset]``: a deck as a list of card codes (``bot.games.byallmeans.decks.export``):
+  the preset named, else your deck in this channel's game (your seat's), else your own list brought
+  to this channel's lobby, else the list of presets.
+* ``/bam deck check codes:``: is this list a legal deck? The problems come localised from ``decks.py``.
+* ``/bam deck import codes:``: bring your own deck to this channel's By All Means lobby (checked first; a
+  bad list changes nothing). When the game starts, your seat plays it (``ByAllMeans.arrange_seats``).
+* ``/bam deck clear``: back to the lobby's deck option.
+
+Every answer is ephemeral: a deck list is the player's own business until the cards are played.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot import limits
+from bot.app import TabletopBot
+from bot.games.base import IllegalAction
+from bot.games.registry import available
+from bot.i18n import t
+from bot.sessions import Session, SessionError
+from cogs.common import lang, refuse, reply
+
+log = logging.getLogger(__name__)
+
+GAME_KEY = "byallmeans"
+USER_DECKS = "user_decks"
+"""The lobby option that holds each player's own deck list (``options[USER_DECKS][str(user id)]``)."""
+CodesText = app_commands.Range[str, 1, 1000]
+
+
+def deck_text(codes: list[str], language: str) -> str:
+    """A deck list ready to copy, with its size."""
+    from bot.games.byallmeans import decks
+
+    return t("bam.ui.deck_list", language, n=len(codes), codes=limits.echo(decks.export(codes), 1500))
+
+
+def checked(text: str, language: str) -> tuple[list[str], str | None]:
+    """The codes of ``text`` and, when it is not a legal deck, the localised problems (one per line)."""
+    from bot.games.byallmeans import decks
+
+    codes, problems = decks.check(text)
+    if problems:
+        return codes, decks.problems_text(problems, language)
+    return codes, None
+
+
+def seat_deck(session: Session, user_id: int) -> list[str] | None:
+    """The deck the user's seat plays in a started game (its preset or its own list)."""
+    from bot.games.byallmeans import decks
+
+    seats = session.seats_of(user_id)
+    info: Any = session.row.seat_info or []
+    if not seats or seats[0] >= len(info):
+        return None
+    deck = info[seats[0]].get("deck")
+    try:
+        return decks.resolve(deck) if deck else None
+    except IllegalAction:
+        return None
+
+
+class ByAllMeansCog(commands.Cog):
+    bam = app_commands.Group(name="bam", description=_("By All Means: deck lists", key="bam.ui.cmd.bam"),
+                             guild_only=True)
+    deck = app_commands.Group(name="deck", description=_("Deck lists: export, check, import",
+                                                         key="bam.ui.cmd.deck"), parent=bam)
+
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+
+    def here(self, interaction: discord.Interaction) -> Session | None:
+        session = self.bot.sessions.by_channel(interaction.channel_id or 0)
+        return session if session is not None and session.row.game == GAME_KEY else None
+
+    @deck.command(name="export", description=_("A deck as a list of card codes", key="bam.ui.cmd.export"))
+    @app_commands.describe(preset=_("A preset deck (default: yours in this channel's game)",
+                                    key="bam.ui.cmd.export.preset"))
+    async def export(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        from bot.games.byallmeans import decks
+
+        language = lang(interaction)
+        if preset:
+            wanted = preset.strip().casefold()
+            found = next((d for d in decks.presets() if wanted in (d, t(f"bam.deckname.{d}", language).casefold())),
+                         None)
+            if found is None:
+                await reply(interaction, "⛔ " + t("bam.deck.no_preset", language, name=limits.echo(preset, 60)))
+                return
+            await reply(interaction, f"**{t(f'bam.deckname.{found}', language)}**\n"
+                        + deck_text(decks.preset(found), language))
+            return
+        session = self.here(interaction)
+        if session is not None and session.row.status != "lobby":
+            codes = seat_deck(session, interaction.user.id)
+            if codes is not None:
+                await reply(interaction, deck_text(codes, language))
+                return
+        if session is not None and session.row.status == "lobby":
+            own = (session.row.options.get(USER_DECKS) or {}).get(str(interaction.user.id))
+            if own:
+                await reply(interaction, deck_text(list(own), language))
+                return
+        names = ", ".join(f"`{d}` ({t(f'bam.deckname.{d}', language)})" for d in sorted(decks.presets()))
+        await reply(interaction, t("bam.ui.presets", language, names=names))
+
+    @export.autocomplete("preset")
+    async def export_preset(self, interaction: discord.Interaction, current: str
+                            ) -> list[app_commands.Choice[str]]:
+        from bot.games.byallmeans import decks
+
+        language = lang(interaction)
+        typed = (current or "").casefold()
+        out = []
+        for d in sorted(decks.presets()):
+            name = t(f"bam.deckname.{d}", language)
+            if typed in name.casefold() or typed in d:
+                out.append(app_commands.Choice(name=limits.option_label(name), value=d))
+        return out[:25]
+
+    @deck.command(name="check", description=_("Check a deck list", key="bam.ui.cmd.check"))
+    @app_commands.describe(codes=_("Card codes, e.g. T01x2 A03 P07 …", key="bam.ui.cmd.codes"))
+    async def check(self, interaction: discord.Interaction, codes: CodesText) -> None:
+        language = lang(interaction)
+        deck, problems = checked(codes, language)
+        if problems:
+            await reply(interaction, "⛔ " + problems)
+            return
+        await reply(interaction, "✅ " + deck_text(deck, language))
+
+    @deck.command(name="import", description=_("Play your own deck in this channel's lobby",
+                                                key="bam.ui.cmd.import"))
+    @app_commands.describe(codes=_("Card codes, e.g. T01x2 A03 P07 …", key="bam.ui.cmd.codes"))
+    async def import_(self, interaction: discord.Interaction, codes: CodesText) -> None:
+        language = lang(interaction)
+        deck, problems = checked(codes, language)
+        if problems:  # checked before anything is stored: a bad list changes nothing
+            await reply(interaction, "⛔ " + problems)
+            return
+        session = self.here(interaction)
+        if session is None:
+            await reply(interaction, "⛔ " + t("bam.ui.no_lobby", language))
+            return
+        try:
+            await self.bot.sessions.set_player_option(session.id, interaction.user.id, USER_DECKS, deck)
+        except (SessionError, IllegalAction) as exc:
+            await refuse(interaction, exc)
+            return
+        await reply(interaction, "✅ " + t("bam.ui.imported", language, n=len(deck)))
+
+    @deck.command(name="clear", description=_("Play the lobby's deck choice again", key="bam.ui.cmd.clear"))
+    async def clear(self, interaction: discord.Interaction) -> None:
+        language = lang(interaction)
+        session = self.here(interaction)
+        if session is None:
+            await reply(interaction, "⛔ " + t("bam.ui.no_lobby", language))
+            return
+        try:
+            await self.bot.sessions.set_player_option(session.id, interaction.user.id, USER_DECKS, None)
+        except (SessionError, IllegalAction) as exc:
+            await refuse(interaction, exc)
+            return
+        await reply(interaction, "✅ " + t("bam.ui.cleared", language))
+
+
+async def setup(bot: TabletopBot) -> None:
+    if GAME_KEY not in available():
+        log.info("the %s rules are not available: /bam is not loaded", GAME_KEY)
+        return
+    await bot.add_cog(ByAllMeansCog(bot))
