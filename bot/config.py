@@ -21,6 +21,8 @@ class Config:
     api_base: str | None = None
     timer_interval: float = 20.0
     publish_interval: float = 4.0
+    database_url: str | None = None
+    """``DATABASE_URL`` (postgresql://…): the store lives in PostgreSQL instead of ``database_path``."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -38,6 +40,9 @@ def load_config(env: Mapping[str, str] | None = None, *, read_dotenv: bool = Tru
             "DISCORD_TOKEN is not set: put your bot token in the DISCORD_TOKEN environment variable (or .env)"
         )
     db = Path(env.get("DATABASE_PATH", "").strip() or Path.cwd() / "var" / "tabletop.sqlite3")
+    database_url = env.get("DATABASE_URL", "").strip() or None
+    if database_url is not None and not database_url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must be a postgresql:// URL (leave it unset to use the SQLite file)")
     guilds: list[int] = []
     for part in env.get("DISCORD_GUILD_IDS", "").replace(" ", "").split(","):
         if not part:
@@ -61,6 +66,7 @@ def load_config(env: Mapping[str, str] | None = None, *, read_dotenv: bool = Tru
         publish_interval=max(0.0, publish_interval),
         token=token,
         database_path=db,
+        database_url=database_url,
         guild_ids=tuple(guilds),
         log_level=level,
         api_base=api_base,

@@ -16,9 +16,11 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 import aiosqlite
+
+from bot.db import PgConnection, is_pg_url
 
 OPEN_STATUSES = ("lobby", "running")
 
@@ -279,11 +281,17 @@ class ActionRow:
 
 
 class Store:
-    """One SQLite file; one aiosqlite connection (a single writer keeps transactions simple)."""
+    """One SQLite file; one aiosqlite connection (a single writer keeps transactions simple).
 
-    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+    Or, with a ``postgresql://`` URL (``DATABASE_URL``), one PostgreSQL connection through
+    :class:`bot.db.PgConnection`, which runs the same SQL (translated) with the same guarantees.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, path: Path, dialect: str = "sqlite") -> None:
         self.db = db
         self.path = path
+        self.dialect = dialect
+        """"sqlite" or "postgresql" (the few statements that differ look at it)."""
         self._closed = False
         self._write_lock = asyncio.Lock()
 
@@ -310,6 +318,13 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
+        """The store at ``path`` (a SQLite file) or at a ``postgresql://`` URL."""
+        if is_pg_url(path):
+            pg = await PgConnection.connect(str(path))
+            # PgConnection offers the subset of aiosqlite.Connection the store's callers use
+            store = cls(cast(aiosqlite.Connection, pg), Path("postgresql"), dialect="postgresql")
+            await store._migrate()
+            return store
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -546,7 +561,7 @@ class Store:
         sql = "SELECT seq, seat, user_id, action, events, created_at FROM actions WHERE game_id = ? AND seq > ?"
         params: tuple[Any, ...] = (game_id, after_seq)
         if limit is not None:
-            sql = f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            sql = f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) AS latest ORDER BY seq"
             params = (*params, limit)
         else:
             sql += " ORDER BY seq"
@@ -690,6 +705,8 @@ class Store:
         """The unfinished games (lobbies included) ``user_id`` plays in, without states: a seat of a
         running game or a place in a lobby. Scans only the open games (the partial ``games_open``
         index), so its cost follows the number of unfinished games, not of all games ever played."""
+        if self.dialect == "postgresql":
+            return await self._games_of_user_pg(user_id)
         async with self.db.execute(
             "SELECT id, guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, seat_users,"
             " seq, published_seq FROM games INDEXED BY games_open WHERE status IN ('lobby', 'running') AND ("
@@ -699,6 +716,20 @@ class Store:
             " OR (instr(seat_users, ?3) > 0 AND EXISTS (SELECT 1 FROM json_each(games.seat_users) AS s,"
             "     json_each(s.value) AS u WHERE u.value = ?1))) ORDER BY id",
             (user_id, '{"user":' + str(int(user_id)) + ",", str(int(user_id))),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [self._index_row(r, {}) for r in rows]
+
+    async def _games_of_user_pg(self, user_id: int) -> list[GameRow]:
+        """:meth:`games_of_user` on PostgreSQL (its JSON functions differ from SQLite's)."""
+        needle = str(int(user_id))
+        async with self.db.execute(
+            "SELECT id, guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, seat_users,"
+            " seq, published_seq FROM games WHERE status IN ('lobby', 'running') AND ("
+            " strpos(lobby, ?) > 0"
+            " OR (strpos(seat_users, ?) > 0 AND EXISTS (SELECT 1 FROM json_array_elements(games.seat_users::json)"
+            "     AS s(v), json_array_elements_text(s.v) AS u(x) WHERE u.x = ?))) ORDER BY id",
+            ('{"user":' + needle + ",", needle, needle),
         ) as cur:
             rows = await cur.fetchall()
         return [self._index_row(r, {}) for r in rows]

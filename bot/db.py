@@ -1,0 +1,378 @@
+"""PostgreSQL behind the same connection interface the store uses for SQLite (issue 14, phase 1).
+
+:class:`PgConnection` looks like the part of an ``aiosqlite.Connection`` the store and its
+neighbours call (``execute`` as an awaitable or ``async with``, ``executemany``, cursors with
+``fetchone``/``fetchall``/``rowcount``/``lastrowid``) so the store keeps one set of SQL. Each
+statement is translated once (:func:`translate`) from the SQLite dialect:
+
+* ``?`` and ``?N`` placeholders become ``$n``;
+* ``BEGIN IMMEDIATE`` becomes ``BEGIN``; ``PRAGMA`` statements do nothing;
+* in ``CREATE TABLE``/``ALTER TABLE``: ``INTEGER`` becomes ``BIGINT`` (Discord ids are 64 bit),
+  ``REAL`` becomes ``DOUBLE PRECISION``, an ``id INTEGER PRIMARY KEY [AUTOINCREMENT]`` becomes an
+  identity column, and an ``INSERT`` into such a table returns the new ``id`` (``lastrowid``);
+* ``INSERT OR IGNORE`` becomes ``INSERT … ON CONFLICT DO NOTHING``; ``INSERT OR REPLACE`` becomes
+  an upsert on the table's primary key (learnt from the ``CREATE TABLE`` statements seen);
+* the two-argument scalar ``MAX(a, b)``/``MIN(a, b)`` become ``GREATEST``/``LEAST``;
+  ``INDEXED BY`` hints are dropped; ``instr(`` becomes ``strpos(``.
+
+One connection per process, statements one at a time (as aiosqlite runs them on its thread), so a
+transaction opened by the store's write lock behaves as it does on SQLite. Errors are re-raised as
+the DB-API classes of :mod:`sqlite3` (``IntegrityError`` for a violated constraint,
+``OperationalError`` otherwise) so the callers' ``except sqlite3.…`` clauses hold for both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from typing import Any
+
+PG_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_pg_url(target: object) -> bool:
+    return isinstance(target, str) and target.startswith(PG_SCHEMES)
+
+
+class Row:
+    """A result row read by position or by column name, with ``keys()`` (as ``sqlite3.Row``)."""
+
+    __slots__ = ("_keys", "_values", "_index")
+
+    def __init__(self, keys: list[str], values: tuple[Any, ...], index: dict[str, int]) -> None:
+        self._keys = keys
+        self._values = values
+        self._index = index
+
+    def keys(self) -> list[str]:
+        return self._keys
+
+    def __getitem__(self, key: int | str) -> Any:
+        if isinstance(key, str):
+            return self._values[self._index[key]]
+        return self._values[key]
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Row):
+            return self._values == other._values
+        if isinstance(other, tuple):
+            return self._values == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values)
+
+    def __repr__(self) -> str:
+        return f"Row({dict(zip(self._keys, self._values, strict=True))!r})"
+
+
+class Cursor:
+    """The rows (all fetched) and the counts of one executed statement."""
+
+    def __init__(self, rows: list[Row], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self._pos = 0
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> Row | None:
+        if self._pos >= len(self._rows):
+            return None
+        self._pos += 1
+        return self._rows[self._pos - 1]
+
+    async def fetchall(self) -> list[Row]:
+        rest = self._rows[self._pos:]
+        self._pos = len(self._rows)
+        return rest
+
+    async def fetchmany(self, size: int = 1) -> list[Row]:
+        rest = self._rows[self._pos:self._pos + size]
+        self._pos += len(rest)
+        return rest
+
+    def __aiter__(self) -> Cursor:
+        return self
+
+    async def __anext__(self) -> Row:
+        row = await self.fetchone()
+        if row is None:
+            raise StopAsyncIteration
+        return row
+
+    async def close(self) -> None:
+        return None
+
+
+class _Result:
+    """What ``execute`` returns: awaited, a :class:`Cursor`; or used with ``async with``."""
+
+    def __init__(self, conn: PgConnection, sql: str, params: Sequence[Any]) -> None:
+        self._conn = conn
+        self._sql = sql
+        self._params = params
+        self._cursor: Cursor | None = None
+
+    def __await__(self) -> Generator[Any, None, Cursor]:
+        return self._conn._run(self._sql, self._params).__await__()
+
+    async def __aenter__(self) -> Cursor:
+        self._cursor = await self._conn._run(self._sql, self._params)
+        return self._cursor
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+# ---- translation --------------------------------------------------------------------------------
+class Translated:
+    __slots__ = ("sql", "kind", "returns_id")
+
+    def __init__(self, sql: str, kind: str, returns_id: bool) -> None:
+        self.sql = sql
+        self.kind = kind  # "noop", "rows" (a result set), "status" (a count of rows changed)
+        self.returns_id = returns_id
+
+
+_CREATE_TABLE = re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s*\(", re.I)
+_INSERT = re.compile(r"^\s*INSERT\s+(?:OR\s+(IGNORE|REPLACE)\s+)?INTO\s+(\w+)\s*(\(([^)]*)\))?", re.I)
+_ID_PK = re.compile(r"\bid\s+INTEGER\s+PRIMARY\s+KEY(\s+AUTOINCREMENT)?", re.I)
+_SCALAR_MINMAX = re.compile(r"\b(MAX|MIN)\(\s*([^(),]+?)\s*,\s*([^(),]+?)\s*\)", re.I)
+
+
+def _split_literals(sql: str) -> list[tuple[bool, str]]:
+    """The SQL cut into (is_literal, text) pieces so no rewrite touches a quoted string."""
+    parts: list[tuple[bool, str]] = []
+    i = 0
+    start = 0
+    while i < len(sql):
+        if sql[i] == "'":
+            if start < i:
+                parts.append((False, sql[start:i]))
+            j = i + 1
+            while j < len(sql):
+                if sql[j] == "'":
+                    if j + 1 < len(sql) and sql[j + 1] == "'":
+                        j += 2
+                        continue
+                    break
+                j += 1
+            parts.append((True, sql[i:j + 1]))
+            i = start = j + 1
+            continue
+        i += 1
+    if start < len(sql):
+        parts.append((False, sql[start:]))
+    return parts
+
+
+def _placeholders(code: str, counter: list[int]) -> str:
+    def repl(m: re.Match[str]) -> str:
+        if m.group(1):
+            return "$" + m.group(1)
+        counter[0] += 1
+        return f"${counter[0]}"
+
+    return re.sub(r"\?(\d*)", repl, code)
+
+
+def _primary_key(create_sql: str) -> list[str]:
+    """The primary-key columns of a CREATE TABLE statement (an inline or a table constraint)."""
+    m = re.search(r"PRIMARY\s+KEY\s*\(([^)]*)\)", create_sql, re.I)
+    if m:
+        return [c.strip() for c in m.group(1).split(",")]
+    m = re.search(r"[(,]\s*(\w+)\s+[^,]*?PRIMARY\s+KEY", create_sql, re.I)
+    return [m.group(1)] if m else []
+
+
+class Dialect:
+    """What the translation learnt of the schema: tables with an identity ``id``, primary keys."""
+
+    def __init__(self) -> None:
+        self.identity_tables: set[str] = set()
+        self.primary_keys: dict[str, list[str]] = {}
+        self._cache: dict[str, Translated] = {}
+
+    def translate(self, sql: str) -> Translated:
+        tr = self._cache.get(sql)
+        if tr is None:
+            tr = translate(sql, self.identity_tables, self.primary_keys)
+            if len(self._cache) < 4096:
+                self._cache[sql] = tr
+        return tr
+
+    def learn(self, sql: str) -> None:
+        m = _CREATE_TABLE.match(sql)
+        if not m:
+            return
+        table = m.group(1).lower()
+        if _ID_PK.search(sql):
+            self.identity_tables.add(table)
+        self.primary_keys[table] = _primary_key(sql)
+        self._cache.clear()
+
+
+def translate(sql: str, identity_tables: Iterable[str] = (), primary_keys: dict[str, list[str]] | None = None
+              ) -> Translated:
+    """One SQLite statement as PostgreSQL runs it (see the module's docstring)."""
+    head = sql.lstrip().upper()
+    if head.startswith("PRAGMA"):
+        return Translated("", "noop", False)
+    if head.startswith("BEGIN"):
+        return Translated("BEGIN", "status", False)
+    ddl = head.startswith(("CREATE TABLE", "ALTER TABLE"))
+    counter = [0]
+    out: list[str] = []
+    for literal, text in _split_literals(sql):
+        if literal:
+            out.append(text)
+            continue
+        if ddl:
+            text = _ID_PK.sub("id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", text)
+            text = re.sub(r"\bINTEGER\b", "BIGINT", text, flags=re.I)
+            text = re.sub(r"\bREAL\b", "DOUBLE PRECISION", text, flags=re.I)
+        else:
+            text = _SCALAR_MINMAX.sub(lambda m: ("GREATEST" if m.group(1).upper() == "MAX" else "LEAST")
+                                      + f"({m.group(2)}, {m.group(3)})", text)
+            text = re.sub(r"\bINDEXED\s+BY\s+\w+", "", text, flags=re.I)
+            text = re.sub(r"\binstr\(", "strpos(", text, flags=re.I)
+        out.append(_placeholders(text, counter))
+    result = "".join(out)
+    kind = "rows" if head.startswith(("SELECT", "WITH", "VALUES")) else "status"
+    returns_id = False
+    m = _INSERT.match(result)
+    if m:
+        mode, table = (m.group(1) or "").upper(), m.group(2).lower()
+        if mode:
+            result = re.sub(r"^\s*INSERT\s+OR\s+\w+\s+INTO", "INSERT INTO", result, count=1, flags=re.I)
+        if mode == "IGNORE":
+            result += " ON CONFLICT DO NOTHING"
+        elif mode == "REPLACE":
+            pk = (primary_keys or {}).get(table)
+            cols = [c.strip() for c in (m.group(4) or "").split(",") if c.strip()]
+            if not pk or not cols:
+                raise sqlite3.OperationalError(f"INSERT OR REPLACE into {table}: primary key or columns unknown")
+            rest = [c for c in cols if c not in pk]
+            action = ("DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in rest)) if rest else "DO NOTHING"
+            result += f" ON CONFLICT ({', '.join(pk)}) {action}"
+        if table in set(identity_tables) and "RETURNING" not in result.upper():
+            result += " RETURNING id"
+            returns_id = True
+    if re.search(r"\bRETURNING\b", result, re.I):
+        kind = "rows"
+    return Translated(result, kind, returns_id)
+
+
+def _count(status: str) -> int:
+    tail = status.rsplit(" ", 1)[-1] if status else ""
+    return int(tail) if tail.isdigit() else -1
+
+
+class PgConnection:
+    """One asyncpg connection speaking the store's (SQLite) SQL; see the module's docstring."""
+
+    dialect = "postgresql"
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.schema = Dialect()
+        self.row_factory: Any = None  # accepted and ignored (rows are always :class:`Row`)
+
+    @classmethod
+    async def connect(cls, url: str) -> PgConnection:
+        import asyncpg  # optional dependency: pip install 'tabletop-bot[pg]'
+
+        conn = await asyncpg.connect(url)
+        self = cls(conn)
+        await self._learn_schema()
+        return self
+
+    async def _learn_schema(self) -> None:
+        """Identity columns and primary keys of the tables that already exist."""
+        rows = await self._conn.fetch(
+            "SELECT c.table_name, c.column_name, c.is_identity FROM information_schema.columns c"
+            " WHERE c.table_schema = current_schema()"
+        )
+        for r in rows:
+            if r["column_name"] == "id" and r["is_identity"] == "YES":
+                self.schema.identity_tables.add(r["table_name"])
+        keys = await self._conn.fetch(
+            "SELECT tc.table_name, kcu.column_name FROM information_schema.table_constraints tc"
+            " JOIN information_schema.key_column_usage kcu ON kcu.constraint_name = tc.constraint_name"
+            " AND kcu.table_schema = tc.table_schema"
+            " WHERE tc.constraint_type = 'PRIMARY KEY' AND tc.table_schema = current_schema()"
+            " ORDER BY kcu.ordinal_position"
+        )
+        for r in keys:
+            self.schema.primary_keys.setdefault(r["table_name"], []).append(r["column_name"])
+
+    @property
+    def raw(self) -> Any:
+        """The asyncpg connection (for bulk copies; not for the store's statements)."""
+        return self._conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Result:
+        return _Result(self, sql, tuple(params))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Cursor:
+        tr = self.schema.translate(sql)
+        async with self._lock:
+            try:
+                await self._conn.executemany(tr.sql, [tuple(r) for r in rows])
+            except Exception as exc:  # noqa: BLE001 - re-raised as the DB-API class
+                raise _db_error(exc) from exc
+        return Cursor([], -1, None)
+
+    async def _run(self, sql: str, params: Sequence[Any]) -> Cursor:
+        tr = self.schema.translate(sql)
+        if tr.kind == "noop":
+            return Cursor([], -1, None)
+        async with self._lock:
+            try:
+                if tr.kind == "rows":
+                    records = await self._conn.fetch(tr.sql, *params)
+                    rows = _rows(records)
+                    if tr.returns_id:
+                        return Cursor([], len(rows), int(rows[0][0]) if rows else None)
+                    return Cursor(rows, len(rows) if not tr.sql.lstrip().upper().startswith("SELECT") else -1,
+                                  None)
+                status = await self._conn.execute(tr.sql, *params) if params else await self._conn.execute(tr.sql)
+            except Exception as exc:  # noqa: BLE001 - re-raised as the DB-API class
+                raise _db_error(exc) from exc
+        self.schema.learn(sql)
+        return Cursor([], _count(status), None)
+
+    async def commit(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+
+def _rows(records: list[Any]) -> list[Row]:
+    if not records:
+        return []
+    keys = list(records[0].keys())
+    index = {k: i for i, k in enumerate(keys)}
+    return [Row(keys, tuple(r.values()), index) for r in records]
+
+
+def _db_error(exc: Exception) -> Exception:
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - a PgConnection exists only with asyncpg installed
+        return exc
+    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        return sqlite3.IntegrityError(str(exc))
+    if isinstance(exc, (asyncpg.PostgresError, asyncpg.InterfaceError)):
+        return sqlite3.OperationalError(str(exc))
+    return exc
