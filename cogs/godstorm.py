@@ -2,7 +2,8 @@
 
 The generic panels (DMs, ``/game hand``) already offer every legal action as nested selects; these
 commands are the shortcut: ``/risk attack from:… to:… dice:… [until:…]``, ``/risk place``,
-``/risk fortify``, ``/risk move`` (after a conquest) and ``/risk end``. Every option is
+``/risk fortify``, ``/risk move`` (after a conquest), ``/risk play`` (a miracle card: only the
+playable ones are suggested, then its targets) and ``/risk end``. Every option is
 autocompleted from the caller's legal actions *right now* (territory names in the caller's
 language, values are territory ids), and every move goes through ``SessionManager.act`` like a
 click on a panel, so the rules validate it, it is logged and replayable, and the platform
@@ -417,6 +418,78 @@ class RiskCog(commands.Cog):
         if not counts:
             return []
         return count_choices(counts, current, lang(interaction), min(counts), max(counts))
+
+    # ---- /risk play (a miracle card, issue 10) -------------------------------------------
+    @staticmethod
+    def card_plays(legal: list[Action], card: str | None) -> tuple[str | None, list[Action]]:
+        """The card ``card`` names (an id, or its name in any language) among the playable ones, and
+        its legal plays (one per choice of targets)."""
+        from bot.games.godstorm.miracles import CARDS  # noqa: PLC0415 (loaded with the game)
+
+        plays = [a for a in legal if a["type"] == "play_card"]
+        ids = unique(a["card"] for a in plays)
+        text = (card or "").strip().casefold()
+        cid = next((c for c in ids if text == c.casefold()
+                    or any(text == name.casefold() for name in CARDS[c].name.values())), None)
+        return cid, [a for a in plays if a["card"] == cid]
+
+    @staticmethod
+    def target_label(game: Game, seat: int, action: Action, language: str) -> str:
+        """The targets of a play as the panel names them (after "Play" and the card's name)."""
+        return " › ".join(game.action_path(seat, action, language)[2:]) or "—"
+
+    @risk.command(name="play", description=_("Play one of your miracle cards", key="godstorm.cmd.play"))
+    @app_commands.describe(card=_("The card (only the ones you can play now)", key="godstorm.cmd.play.card"),
+                           target=_("Its target, when there is a choice", key="godstorm.cmd.play.target"))
+    async def play(self, interaction: discord.Interaction, card: PlaceText, target: PlaceText | None = None) -> None:
+        language = lang(interaction)
+
+        def build(game: Game, seat: int, legal: list[Action]) -> Action:
+            cid, options = self.card_plays(legal, card)
+            if cid is None:
+                raise SessionError("godstorm.cmd.play.no_card")
+            if len(options) == 1:
+                return options[0]
+            if target is None:
+                raise SessionError("godstorm.cmd.play.no_target")
+            wanted = target.strip()
+            if wanted.isdigit() and int(wanted) < len(options):
+                return options[int(wanted)]
+            for a in options:
+                if self.target_label(game, seat, a, language).casefold() == wanted.casefold():
+                    return a
+            raise SessionError("godstorm.cmd.play.no_target")
+
+        await self.run(interaction, build)
+
+    @play.autocomplete("card")
+    async def play_card(self, interaction: discord.Interaction, current: str) -> Choices:
+        from bot.games.godstorm.miracles import CARDS  # noqa: PLC0415
+
+        _game, legal = await self.legal(interaction)
+        language = lang(interaction)
+        out: Choices = []
+        for cid in unique(a["card"] for a in legal if a["type"] == "play_card"):
+            c = CARDS[cid]
+            name = c.name.get(language, c.name["en"])
+            if _matches(current, name, cid):
+                out.append(app_commands.Choice(name=limits.option_label(f"{name} ({c.cost})"), value=cid))
+        return out[:MAX_CHOICES]
+
+    @play.autocomplete("target")
+    async def play_target(self, interaction: discord.Interaction, current: str) -> Choices:
+        try:
+            _session, game, seat = await self.context(interaction)
+        except SessionError:
+            return []
+        language = lang(interaction)
+        _cid, options = self.card_plays(game.legal_actions(seat), getattr(interaction.namespace, "card", None))
+        out: Choices = []
+        for i, a in enumerate(options):
+            label = self.target_label(game, seat, a, language)
+            if _matches(current, label):
+                out.append(app_commands.Choice(name=limits.option_label(label), value=str(i)))
+        return out[:MAX_CHOICES]
 
     # ---- /risk end -------------------------------------------------------------------
     @risk.command(name="end", description=_("End the current step (or the whole turn)", key="godstorm.cmd.end"))
