@@ -1,8 +1,9 @@
-"""Benchmark positions for By All Means: a crowded late-game state and a whole AI-against-AI game."""
+"""Benchmark positions for By All Means: a crowded late-game state and a whole AI-against-AI game (timed by
+``bot.bench``, which passes its clock in: the rules package reads no clock)."""
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
 from bot.games.ai import bot_rng, game_rng, policy_for
 from bot.games.byallmeans.game import ByAllMeans
@@ -14,9 +15,11 @@ def _crowd(s: State) -> int:
 
 
 def ai_game(seed: int, decks: tuple[str, str] = ("random", "random"), turn_cap: int = 120,
-            stop_at_crowd: int | None = None) -> tuple[ByAllMeans, list[float]]:
-    """An AI-against-AI game between preset decks; returns it and the time of each ``apply`` in ms.
-    ``stop_at_crowd`` stops it, unfinished, once that many objects are on the field."""
+            stop_at_crowd: int | None = None,
+            clock: Callable[[], float] = lambda: 0.0) -> tuple[ByAllMeans, list[float]]:
+    """An AI-against-AI game between preset decks; returns it and the time of each ``apply`` in ms as
+    measured by ``clock`` (seconds; zeros without one). ``stop_at_crowd`` stops it, unfinished, once that
+    many objects are on the field."""
     bot = policy_for("byallmeans", "strong")
     game = ByAllMeans.new([{}, {}], {"decks": list(decks)}, seed)
     times: list[float] = []
@@ -26,9 +29,9 @@ def ai_game(seed: int, decks: tuple[str, str] = ("random", "random"), turn_cap: 
         seat = game.actors()[0]
         legal = game.legal_actions(seat)
         action = bot.choose(dict(game.view(seat)), legal, bot_rng(game_rng(game), seat, len(times)))
-        start = time.perf_counter()
+        start = clock()
         game.apply(seat, action)
-        times.append((time.perf_counter() - start) * 1000)
+        times.append((clock() - start) * 1000)
     return game, times
 
 
