@@ -1,0 +1,107 @@
+"""End to end (issue 9): a whole By All Means game by two users through the real bot process and the fake
+Discord. Alice plays from her DM panel (which carries her hand's picture), Bob has his DMs closed and plays
+from ``/game hand`` (the ephemeral fallback); the quick AI picks each move and the test enters it through the
+real controls (buttons and nested selects). In the middle the bot process is SIGKILLed and restarted, and the
+game goes on to its end from the stored state; the stored log then replays to the final state.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.ai import decide, policy_for
+from bot.games.base import Game
+from bot.games.byallmeans.panel import _canon
+from tests.e2e.helpers import Table, assert_clean_output, latest_panel, make_table, open_lobby, start_lobby
+from tests.e2e.test_bots_e2e import assert_replays, committed, operate, seat_of
+from tests.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+KILL_AT = 25
+MAX_MOVES = 900
+
+
+def panel_twin(game: Game, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    """The move as the panel offers it (one of twin moves using another copy of the same hand card)."""
+    s = game.s  # type: ignore[attr-defined]
+    hand = {u: s.cards[u] for u in s.players[seat].hand}
+    want = repr(_canon(action, hand))
+    return next(a for a in game.panel_actions(seat, "en") if repr(_canon(a, hand)) == want)
+
+
+async def settled(table: Table) -> tuple[dict[str, Any], Game]:
+    """The committed game once everything committed has been published."""
+    def ready() -> bool:
+        row, _ = committed(table)
+        return row["status"] == "finished" or row["published_seq"] >= row["seq"]
+
+    await table.fake.wait_for(ready, timeout=30)
+    return committed(table)
+
+
+async def hand_panel(table: Table, user: Any) -> Any:
+    r = await table.fake.slash(user, table.channel, "game hand")
+    assert r.ephemeral
+    return r.message
+
+
+async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"])
+        alice, bob = table.user("alice"), table.user("bob")
+        fake.close_dms(bob)
+        lobby = await open_lobby(table, "alice", "byallmeans", ["alice", "bob"])
+        started = await start_lobby(table, "alice", lobby)
+        assert not started.content.startswith("⛔"), started.content
+        moves = dm_moves = fallback_moves = 0
+        killed = False
+        for _ in range(MAX_MOVES):
+            row, game = await settled(table)
+            if row["status"] == "finished":
+                break
+            if moves == KILL_AT and not killed:
+                await table.bot.kill()  # SIGKILL between two moves
+                await table.bot.start(timeout=60)
+                killed = True
+                row, game = await settled(table)
+            seat = game.actors()[0]
+            user = table.by_id(row["seat_users"][seat][0])
+            action = panel_twin(game, seat, decide(game, seat, policy_for("byallmeans", "quick"), 90_000 + row["seq"]))
+            result = None
+            if user is alice:
+                panel = latest_panel(fake.dm_messages(alice))
+                if panel is not None:
+                    try:
+                        result = await operate(table, alice, panel, game, seat, action)
+                    except (LookupError, AssertionError):
+                        result = None  # an older DM panel: the move goes through /game hand below
+                    if result is not None and result.content.startswith("✅"):
+                        dm_moves += 1
+                    else:
+                        result = None
+            if result is None:
+                result = await operate(table, user, await hand_panel(table, user), game, seat, action)
+                if user is bob:
+                    fallback_moves += 1
+            assert result.content.startswith("✅"), (result.content, table.bot.output()[-3000:])
+            moves += 1
+        row, game = await settled(table)
+        assert row["status"] == "finished", f"not finished after {moves} moves"
+        print(f"by all means e2e: {moves} moves, {dm_moves} from the DM panel, {fallback_moves} by the fallback")
+        assert killed and moves > KILL_AT
+        assert dm_moves > 0 and fallback_moves > 0
+        # Bob's DMs are closed: nothing reached him there, and the channel told him where his panel is
+        assert not fake.dm_messages(bob)
+        assert any("/game hand" in m.content and bob.id in m.mentions for m in fake.channel_messages(table.channel))
+        # Alice's private panel carries her hand's picture; the channel's boards are the public field only
+        assert any(a.is_png and "seat" in a.filename for m in fake.dm_messages(alice) for a in m.attachments)
+        for m in fake.channel_messages(table.channel):
+            assert all("seat" not in a.filename for a in m.attachments)
+        assert seat_of(row, alice) in (0, 1)
+        assert_replays(table.db, row["id"])
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
