@@ -14,8 +14,11 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 
 def find_binaries() -> tuple[Path | None, str]:
@@ -96,3 +99,31 @@ class PgServer:
         finally:
             await conn.close()
         return self.url(name)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer | None]:
+    """The session's server (None, with the reason printed, when no PostgreSQL is installed); stopped
+    at the end. Import this fixture into a test module to use it."""
+    bindir, why = find_binaries()
+    if bindir is None:
+        print(f"\nPostgreSQL tests skipped: {why}")
+        yield None
+        return
+    server = PgServer.start(bindir)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+_names: dict[str, int] = {}
+
+
+async def new_pg_url(server: PgServer | None, prefix: str = "t") -> str:
+    """A fresh empty database on ``server`` (skips the test when there is no server)."""
+    if server is None:
+        _, why = find_binaries()
+        pytest.skip(f"PostgreSQL not available: {why}")
+    _names[prefix] = _names.get(prefix, 0) + 1
+    return await server.fresh_database(f"{prefix}{_names[prefix]}")

@@ -12,11 +12,10 @@ dropped when a game ends, 64-bit Discord ids kept exactly.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -25,31 +24,12 @@ from bot.db import translate
 from bot.games import registry
 from bot.sessions import SessionManager, UserInfo
 from bot.store import SCHEMA_VERSION, ChannelBusy, Conflict, Deadline, GameSettings, LobbyEntry, Store
-from tests.pg_server import PgServer, find_binaries
+from tests import pg_server as pg
+from tests.pg_server import PgServer, new_pg_url
+
+pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 BIG_ID = 1_234_567_890_123_456_789  # a Discord snowflake: does not fit 32 bits
-_names = itertools.count()
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PgServer | None]:
-    bindir, why = find_binaries()
-    if bindir is None:
-        print(f"\nPostgreSQL store tests skipped: {why}")
-        yield None
-        return
-    server = PgServer.start(bindir)
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-async def new_pg_url(server: PgServer | None) -> str:
-    if server is None:
-        _, why = find_binaries()
-        pytest.skip(f"PostgreSQL not available: {why}")
-    return await server.fresh_database(f"t{next(_names)}")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
