@@ -1,5 +1,5 @@
-"""By All Means («Все средства хороши»): rules engine, card pool, decks and AI (not registered as a playable
-game yet: the Discord side comes next)."""
+"""By All Means («Все средства хороши»): rules engine, card pool, decks and AI (registered; pictures in
+``render/byallmeans.py``, deck commands in ``cogs/byallmeans.py``)."""
 
 from bot.games.byallmeans.game import ByAllMeans
 

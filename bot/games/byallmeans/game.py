@@ -1,7 +1,7 @@
 """The ``ByAllMeans`` game: the :class:`bot.games.base.Game` contract over the phase table.
 
-Not registered in ``bot/games/registry.py`` yet: the game is built in phases and must not be playable
-before it is complete (see ``docs/games/byallmeans.md``, "What remains").
+Registered in ``bot/games/registry.py``; the Discord side is described in ``docs/games/byallmeans.md``,
+section 13.
 """
 
 from __future__ import annotations
