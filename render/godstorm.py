@@ -731,6 +731,9 @@ def _draw_players(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic
             tag = (tag + " · " if tag else "") + _tr("bid_done", lang)
         elif p.get("has_bid") is False:
             tag = (tag + " · " if tag else "") + _tr("bid_waiting", lang)
+        relics = p.get("relics") or []
+        if relics:  # relics in play (public), issue 10
+            tag = (tag + " · " if tag else "") + _tr("relics", lang, n=len(relics))
         text(d, (x0 + 38, y + 25), _fit(d, tag, sf, 280), sf, (96, 90, 104))
         mid = y + (row_h - 4) / 2
         if not classic:
@@ -804,6 +807,41 @@ def _draw_view(img: Image.Image, view: GodstormView, lang: str, classic: bool) -
         _draw_underworld(img, d, view, lang)
     _draw_header(d, view, lang, classic)
     _draw_players(d, view, lang, classic)
+    if not classic and view.get("miracles"):
+        _draw_miracle_marks(d, view, lang)
+
+
+SUNK_INK = (24, 48, 92)
+WHIRL = (20, 40, 80)
+
+
+def _draw_miracle_marks(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
+    """Issue 10: sunken Atlantis (waves over its territories and a label), the maelstrom on its sea link
+    (a whirlpool on the link's middle, the link struck through)."""
+    m = view.get("miracles") or {}
+    if m.get("sunk") and "atlantis" in D.CONTINENTS:
+        tids = list(D.CONTINENTS["atlantis"].territories)
+        for tid in tids:
+            x, y = territory_center(tid)
+            for k in (-1, 0, 1):  # three waves across the place
+                yy = y + k * 12
+                pts = [(x - 34 + i * 4, yy + 4 * math.sin(i * 0.9)) for i in range(18)]
+                d.line(pts, fill=SUNK_INK, width=4)
+        label = _tr("sunk", lang)
+        half = d.textlength(label, font=font(20, "bold")) / 2 + 14
+        cx = max(half + 6, sum(territory_center(x)[0] for x in tids) / len(tids) + 20)
+        cy = sum(territory_center(x)[1] for x in tids) / len(tids) + 8
+        _pill(d, cx, cy, label, SUNK_INK, 20)
+    link = m.get("maelstrom")
+    if isinstance(link, list) and len(link) == 2 and all(x in D.TERRITORIES for x in link):
+        (ax, ay), (bx, by) = territory_center(link[0]), territory_center(link[1])
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        d.line([(ax, ay), (bx, by)], fill=ATTACK, width=3)
+        for r in (22, 15, 8):
+            d.ellipse([mx - r, my - r, mx + r, my + r], outline=WHIRL, width=3, fill=(255, 255, 255) if r == 22 else None)
+        d.line([(mx - 26, my - 26), (mx + 26, my + 26)], fill=ATTACK, width=4)
+        d.line([(mx - 26, my + 26), (mx + 26, my - 26)], fill=ATTACK, width=4)
+        text(d, (mx, my + 36), _tr("maelstrom", lang), font(16, "bold"), WHIRL, "mm")
 
 
 def render_image(view: GodstormView, lang: str) -> Image.Image:
