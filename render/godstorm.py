@@ -818,7 +818,7 @@ WHIRL = (20, 40, 80)
 def _draw_miracle_marks(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -> None:
     """Issue 10: sunken Atlantis (waves over its territories and a label), the maelstrom on its sea link
     (a whirlpool on the link's middle, the link struck through)."""
-    m = view.get("miracles") or {}
+    m: dict[str, Any] = dict(view.get("miracles") or {})
     if m.get("sunk") and "atlantis" in D.CONTINENTS:
         tids = list(D.CONTINENTS["atlantis"].territories)
         for tid in tids:
