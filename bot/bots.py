@@ -41,7 +41,6 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from bot.games.ai import LEVELS, Policy, decide, policy_for, visible_events
@@ -362,8 +361,9 @@ async def reclaim(manager: SessionManager, game_id: int, user_id: int) -> tuple[
 
 
 # ---- deciding ------------------------------------------------------------------------------
-@lru_cache(maxsize=16)
 def policy(game_key: str, level: str) -> Policy:
+    """A fresh policy per decision: decisions of several games run in worker threads at once, and a
+    policy may keep the view it is reading on itself (Godstorm's does), so none is shared."""
     return policy_for(game_key, level)
 
 
