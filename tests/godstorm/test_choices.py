@@ -269,3 +269,16 @@ def test_two_players_choose_their_piles(ruleset: str, neutral_armies: int) -> No
     assert all(terr[t].owner == second and terr[t].armies == 1 for t in piles[0])
     assert all(terr[t].owner == NEUTRAL and terr[t].armies == neutral_armies for t in piles[1])
     assert g.decision() in ("setup_place", "setup_neutral") and ledger_ok(g)
+
+
+def test_games_from_before_keep_their_dealt_piles() -> None:
+    """A two-player game started under state version 2 is rebuilt (replays) with the piles dealt in order;
+    its stored state loads unchanged (version 3 only adds keys that are absent when unused)."""
+    old = Godstorm.migrate_options({"ruleset": "godstorm", "placement": "random", "miracles": "on"}, 2)
+    assert old["piles"] == "dealt"
+    g = Godstorm.new([{}, {}], old, 7)
+    while g.decision() == "pantheon":
+        g.apply(g.actors()[0], g.legal_actions(g.actors()[0])[0])
+    assert g.decision() == "setup_place" and "piles" not in g.to_json()
+    data = g.to_json()
+    assert Godstorm.migrate_state(data, 2) == data

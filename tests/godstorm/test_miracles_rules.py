@@ -345,7 +345,7 @@ def test_relics_survive_the_goddess_and_score() -> None:
 
 # ---- stored states ------------------------------------------------------------------------
 def test_state_version_and_migration() -> None:
-    assert Godstorm.STATE_VERSION == 2
+    assert Godstorm.STATE_VERSION == 3  # 3: the rulebook's choices (issue 10), keys absent when unused
     old = {"ruleset": "godstorm", "placement": "random"}
     assert Godstorm.migrate_options(old, 1)["miracles"] == "off"
     assert Godstorm.migrate_options({"miracles": "on"}, 1)["miracles"] == "on"

@@ -28,13 +28,14 @@ PLACEMENTS = ("random", "choose")
 class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
     key = "godstorm"
     free_keys = frozenset({"count", "stop_at"})  # the lists offer a few counts; apply takes any
-    STATE_VERSION = 2  # 2: the played miracle cards (``State.mir``, option ``miracles``)
+    STATE_VERSION = 3  # 2: the played miracle cards (``State.mir``, option ``miracles``); 3: the rulebook's
+    # choices (issue 10: optional keys ``dice_pref``, ``defend``, ``piles``, ``turn.held``; option ``piles``)
 
     @classmethod
     def migrate_state(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Version 1 had no playable miracle cards: such a state is a version-2 state without ``miracles``
         (the cards stay counted face down, as they were), so it loads unchanged."""
-        if from_version == 1:
+        if from_version in (1, 2):  # version 3 only adds keys that are absent when unused
             return data
         return super().migrate_state(data, from_version)
 
@@ -42,7 +43,9 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
     def migrate_options(cls, options: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Games started before version 2 keep their miracle cards unplayable (replays rebuild them so)."""
         if from_version < 2 and "miracles" not in options:
-            return {**options, "miracles": "off"}
+            options = {**options, "miracles": "off"}
+        if from_version < 3 and "piles" not in options:  # two players were dealt their piles in order then
+            options = {**options, "piles": "dealt"}
         return options
 
     def __init__(self, state: State) -> None:
@@ -63,6 +66,8 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
                        (("on", "godstorm.opt.miracles.on"), ("off", "godstorm.opt.miracles.off")), "on"),
             OptionSpec("answer_window", "godstorm.opt.answer_window",
                        tuple((n, f"godstorm.opt.answer_window.{n}") for n in ANSWER_WINDOWS), DEFAULT_ANSWER_S),
+            OptionSpec("piles", "godstorm.opt.piles",
+                       (("choose", "godstorm.opt.piles.choose"), ("dealt", "godstorm.opt.piles.dealt")), "choose"),
         ]
 
     @classmethod
@@ -82,14 +87,15 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> Godstorm:
         opts = {**cls.default_options(), **(options or {})}
         if (opts["ruleset"] not in RULESETS or opts["placement"] not in PLACEMENTS
-                or opts.get("miracles", "on") not in ("on", "off") or opts.get("answer_window") not in ANSWER_WINDOWS):
+                or opts.get("miracles", "on") not in ("on", "off") or opts.get("answer_window") not in ANSWER_WINDOWS
+                or opts.get("piles", "choose") not in ("choose", "dealt")):
             raise cls._refuse("bad_option")
         n = len(seat_info)
         lo, hi = cls.player_range(opts)
         if not lo <= n <= hi:
             raise cls._refuse("player_count", min=lo, max=hi)
         game = cls(fresh_state(n, opts, seed))
-        if n == 2 and opts["placement"] == "random":
+        if n == 2 and opts["placement"] == "random" and opts.get("piles", "choose") == "choose":
             game.s.piles = []  # the two players choose their piles (rulebook); see ``SetupMixin._deal``
         if opts["ruleset"] == "classic":
             deck = list(board.CARD_TERR)
