@@ -263,12 +263,25 @@ def translate(sql: str, identity_tables: Iterable[str] = (), primary_keys: dict[
             rest = [c for c in cols if c not in pk]
             action = ("DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in rest)) if rest else "DO NOTHING"
             result += f" ON CONFLICT ({', '.join(pk)}) {action}"
+        cols = [c.strip() for c in (m.group(4) or "").split(",") if c.strip()]
+        result = _qualify_upsert(result, table, cols)
         if table in set(identity_tables) and "RETURNING" not in result.upper():
             result += " RETURNING id"
             returns_id = True
     if re.search(r"\bRETURNING\b", result, re.I):
         kind = "rows"
     return Translated(result, kind, returns_id)
+
+
+def _qualify_upsert(sql: str, table: str, cols: list[str]) -> str:
+    """In ``ON CONFLICT … DO UPDATE SET a = a + excluded.a``, SQLite reads the bare ``a`` as the
+    existing row's column; PostgreSQL calls it ambiguous. Qualify it with the table's name."""
+    m = re.search(r"\bDO\s+UPDATE\s+SET\b", sql, re.I)
+    if not m or not cols:
+        return sql
+    names = "|".join(re.escape(c) for c in cols)
+    pattern = re.compile(rf"(?<![.\w])({names})\b(?!\s*=[^=])", re.I)
+    return sql[:m.end()] + pattern.sub(lambda c: f"{table}.{c.group(1)}", sql[m.end():])
 
 
 def _count(status: str) -> int:

@@ -6,6 +6,7 @@ SQLite file is made. (Several processes sharing the database is phase 2.)
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 import asyncpg
@@ -65,5 +66,12 @@ async def test_a_game_on_postgresql_survives_a_kill(tmp_path: Path, pg_server: P
         await fake.wait_for(lambda: len(turn_posts(table)) == 3, timeout=20)
         await table.bot.stop()
         assert await game(url) == (2, 2, 2)
+        conn = await asyncpg.connect(url)
+        game_id = await conn.fetchval("SELECT id FROM games")
+        await conn.close()
+        replay = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.replay", url, str(game_id),
+                                                      stdout=asyncio.subprocess.PIPE)
+        out, _ = await replay.communicate()
+        assert replay.returncode == 0 and out.startswith(b"ok"), out  # the same replay tool reads PostgreSQL
         assert not table.db.exists()  # nothing went to the SQLite file
         assert_clean_output(table.bot.output())
