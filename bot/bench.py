@@ -203,7 +203,7 @@ async def play_one(sessions: SessionManager, game_id: int, rng: random.Random) -
     return True
 
 
-async def bench_steps(db: Path, key: str, steps: int) -> dict[str, float]:
+async def bench_steps(db: Path | str, key: str, steps: int) -> dict[str, float]:
     store = await Store.open(db)
     sessions = SessionManager(store)
     rng = random.Random(1)
@@ -224,7 +224,7 @@ async def bench_steps(db: Path, key: str, steps: int) -> dict[str, float]:
             "step_commit_ms_p99": round(percentile(times, 0.99), 3)}
 
 
-async def bench_throughput(db: Path, key: str, channels: int, seconds: float) -> dict[str, float]:
+async def bench_throughput(db: Path | str, key: str, channels: int, seconds: float) -> dict[str, float]:
     store = await Store.open(db)
     sessions = SessionManager(store)  # on_change is a no-op: publishing stubbed at the boundary
     ids = [await new_game(sessions, 1000 + c, key, 3) for c in range(channels)]
@@ -479,6 +479,7 @@ async def run(quick: bool) -> dict[str, Any]:
         result.update(await bench_throughput(base / "tp.sqlite3", key, 50, 2.0 if quick else 6.0))
         await fill_games(base / "restore.sqlite3", key, 10_000)
         result.update(bench_restore(base / "restore.sqlite3"))
+    result.update(await bench_pg(key, quick))
     for game in games:
         try:
             result.update(bench_game(game, 5 if quick else 25))
@@ -498,6 +499,26 @@ async def run(quick: bool) -> dict[str, Any]:
             for coalesce in (False, True):
                 result.update(await bench_godstorm_bytes(Path(tmp) / f"bytes{coalesce}.sqlite3", coalesce=coalesce))
     return result
+
+
+async def bench_pg(key: str, quick: bool) -> dict[str, Any]:
+    """The same step and throughput figures on PostgreSQL (issue 14, phase 1: one process): a
+    throwaway local server (fsync on, commits not waiting for the WAL flush, as SQLite's
+    synchronous=NORMAL), ``pg_step_commit_ms_p50/p99`` one game at a time and ``pg_actions_per_s``
+    over 50 channels at once. No keys (and ``pg_skipped`` saying why) without PostgreSQL or asyncpg."""
+    from bot.pg_temp import PgServer, find_binaries
+
+    bindir, why = find_binaries()
+    if bindir is None:
+        return {"pg_skipped": why}
+    server = PgServer.start(bindir, durable=True)
+    try:
+        steps = await bench_steps(await server.fresh_database("steps"), key, 300 if quick else 2000)
+        tp = await bench_throughput(await server.fresh_database("tp"), key, 50, 2.0 if quick else 6.0)
+    finally:
+        server.stop()
+    return {"pg_step_commit_ms_p50": steps["step_commit_ms_p50"], "pg_step_commit_ms_p99": steps["step_commit_ms_p99"],
+            "pg_actions_per_s": tp["actions_per_s"], "pg_throughput_channels": tp["throughput_channels"]}
 
 
 def bench_byallmeans(seeds: int) -> dict[str, float]:

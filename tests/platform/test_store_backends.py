@@ -23,6 +23,7 @@ import pytest
 from bot.db import translate
 from bot.games import registry
 from bot.sessions import SessionManager, UserInfo
+from bot.stats import Stats
 from bot.store import SCHEMA_VERSION, ChannelBusy, Conflict, Deadline, GameSettings, LobbyEntry, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
@@ -277,6 +278,9 @@ async def test_copy_db_copies_everything_once(tmp_path: Path, pg_server: PgServe
     await src.set_meta("secret", "s3")
     await src.mark_dm_closed(BIG_ID)
     lobby = await new_game(src, channel=11)
+    await Stats(src).setup()  # a table made by another module on the store's connection
+    await src.write("INSERT INTO stat_totals (guild_id, game, result, games, moves, timed_moves, think_s)"
+                    " VALUES (?, 'toy', 'finished', 1, 3, 2, 1.5)", (BIG_ID,))
     await src.close()
 
     def run() -> subprocess.CompletedProcess[str]:
@@ -296,6 +300,9 @@ async def test_copy_db_copies_everything_once(tmp_path: Path, pg_server: PgServe
         assert await dst.get_meta("secret") == "s3"
         assert await dst.dm_closed_users() == {BIG_ID}
         assert sorted(r.id for r in await dst.open_games()) == [game_id, lobby]
+        async with dst.db.execute("SELECT guild_id, moves, think_s FROM stat_totals") as cur:
+            assert [tuple(r) for r in await cur.fetchall()] == [(BIG_ID, 3, 1.5)]
+        await Stats(dst).setup()  # its schema version came along: nothing to create again
         fresh = await new_game(dst, channel=99)
         assert fresh > lobby  # the id sequence continues after the copied games
     finally:
