@@ -100,3 +100,16 @@ class PgServer:
         finally:
             await conn.close()
         return self.url(name)
+
+    async def fresh_schema(self, name: str, database: str = "postgres") -> str:
+        """A new empty schema in ``database``; a URL whose connections use it (much quicker to make
+        than a database, for one test each)."""
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url(database))
+        try:
+            await conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+            await conn.execute(f'CREATE SCHEMA "{name}"')
+        finally:
+            await conn.close()
+        return f"{self.url(database)}?search_path={name}"

@@ -32,9 +32,9 @@ _names: dict[str, int] = {}
 
 
 async def new_pg_url(server: PgServer | None, prefix: str = "t") -> str:
-    """A fresh empty database on ``server`` (skips the test when there is no server)."""
+    """A fresh empty schema on ``server``, as a URL (skips the test when there is no server)."""
     if server is None:
         _, why = find_binaries()
         pytest.skip(f"PostgreSQL not available: {why}")
     _names[prefix] = _names.get(prefix, 0) + 1
-    return await server.fresh_database(f"{prefix}{_names[prefix]}")
+    return await server.fresh_schema(f"{prefix}{_names[prefix]}")
