@@ -170,11 +170,14 @@ class ControlsCog(commands.Cog):
         note = confirmation(game, result.events, seat, language, link=link)
         in_dm = interaction.guild_id is None  # a DM panel keeps its way back to the channel
         content, view = build_panel(result.session, seat, language, note=note, link=link if in_dm else None)
-        await edit(interaction, content=content, view=view)
+        # an ephemeral panel drops its personal board with the move (a fresh /game hand draws one); a DM
+        # panel gets the new one below (Pobeda; issue 13, see bot/boards.py)
+        stale = {"attachments": []} if not in_dm and boards.has_personal_board(result.session) else {}
+        await edit(interaction, content=content, view=view, **stale)
         publisher.panels.answered(interaction, result.session, seat, in_place=True)
-        # then the panel's personal board follows the move, off the click's answer (Pobeda; issue 13,
-        # see bot/boards.py): a second edit of the same message, cosmetic, so a failure is only logged
-        board = await boards.personal_board(result.session, seat, language)
+        # then the DM panel's personal board follows the move, off the click's answer: a second edit of
+        # the same message, cosmetic, so a failure is only logged
+        board = await boards.personal_board(result.session, seat, language) if in_dm else None
         if board is not None:
             try:
                 await edit(interaction, attachments=[boards.as_file(board)])
