@@ -1,5 +1,6 @@
 """End to end (issue 9): a whole By All Means game by two users through the real bot process and the fake
-Discord. Alice plays from her DM panel (which carries her hand's picture), Bob has his DMs closed and plays
+Discord. Before the start Bob brings his own deck list (``/bam deck import``; an illegal one is refused).
+Alice plays from her DM panel (which carries her hand's picture), Bob has his DMs closed and plays
 from ``/game hand`` (the ephemeral fallback); the quick AI picks each move and the test enters it through the
 real controls (buttons and nested selects). In the middle the bot process is SIGKILLed and restarted, and the
 game goes on to its end from the stored state; the stored log then replays to the final state.
@@ -14,6 +15,7 @@ import pytest
 
 from bot.games.ai import decide, policy_for
 from bot.games.base import Game
+from bot.games.byallmeans import decks
 from bot.games.byallmeans.panel import _canon
 from tests.e2e.helpers import Table, assert_clean_output, latest_panel, make_table, open_lobby, start_lobby
 from tests.e2e.test_bots_e2e import assert_replays, committed, operate, seat_of
@@ -55,8 +57,22 @@ async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) 
         alice, bob = table.user("alice"), table.user("bob")
         fake.close_dms(bob)
         lobby = await open_lobby(table, "alice", "byallmeans", ["alice", "bob"])
+        # Bob brings his own deck: an illegal list is refused with the reason and changes nothing
+        own = decks.preset("press")[:30] + decks.preset("cityhall")[30:]  # no preset, still legal
+        assert not decks.validate(own), decks.validate(own)
+        r = await fake.slash(bob, table.channel, "bam deck import", codes=" ".join(own[:39]))
+        assert r.ephemeral and r.content.startswith("⛔") and "39" in r.content, r.content
+        r = await fake.slash(bob, table.channel, "bam deck import", codes=decks.export(own))
+        assert r.ephemeral and r.content.startswith("✅"), r.content
+        r = await fake.slash(alice, table.channel, "bam deck export", preset="cityhall")
+        assert r.ephemeral and decks.export(decks.preset("cityhall")) in r.content
         started = await start_lobby(table, "alice", lobby)
         assert not started.content.startswith("⛔"), started.content
+        row, game = await settled(table)
+        bob_seat = seat_of(row, bob)
+        assert sorted(c for u, c in game.s.cards.items() if u.startswith(f"{bob_seat}.")) == sorted(own)  # type: ignore[attr-defined]
+        r = await fake.slash(bob, table.channel, "bam deck export")
+        assert r.ephemeral and decks.export(own) in r.content  # his seat's deck, to him only
         moves = dm_moves = fallback_moves = 0
         killed = False
         for _ in range(MAX_MOVES):
