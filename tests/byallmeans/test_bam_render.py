@@ -15,6 +15,8 @@ from bot.games.byallmeans import ByAllMeans, bench_state, data
 from render import byallmeans as r
 from render.common import font
 
+FIELD = r.render.uncached  # type: ignore[attr-defined]  # the drawing itself, not the reuse of a PNG
+HAND = r.render_hand.uncached  # type: ignore[attr-defined]
 MAX_SIDE = 2048
 MAX_BYTES = 800_000
 
@@ -36,8 +38,8 @@ def _size(png: bytes) -> tuple[int, int]:
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_field_and_hand_within_limits(game: ByAllMeans, lang: str) -> None:
-    field = r.render.uncached(_plain(game.view(None)), lang)
-    hand = r.render_hand.uncached(_plain(game.view(0)), lang)
+    field = FIELD(_plain(game.view(None)), lang)
+    hand = HAND(_plain(game.view(0)), lang)
     for png in (field, hand):
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         assert max(_size(png)) <= MAX_SIDE and len(png) <= MAX_BYTES
@@ -49,7 +51,7 @@ def test_a_huge_hand_still_fits() -> None:
     s = game.s
     s.players[0].hand = sorted(s.players[0].main[:20])
     view = _plain(game.view(0))
-    png = r.render_hand.uncached(view, "ru")
+    png = HAND(view, "ru")
     assert max(_size(png)) <= MAX_SIDE and len(png) <= MAX_BYTES
 
 
@@ -57,7 +59,7 @@ def test_public_field_shows_nothing_of_the_hands(game: ByAllMeans) -> None:
     """Two games alike but for which cards the hands hold give the same public picture, byte for byte,
     and a seat's own view (with its hand) draws the same field as the public view."""
     base = _plain(game.view(None))
-    before = r.render.uncached(base, "en")
+    before = FIELD(base, "en")
     other = ByAllMeans.from_json(json.loads(json.dumps(game.to_json())))
     codes = sorted(data.cards())
     for seat in (0, 1):
@@ -67,10 +69,10 @@ def test_public_field_shows_nothing_of_the_hands(game: ByAllMeans) -> None:
     assert changed == base  # the view itself: sizes only
     own_changed = _plain(other.view(0))
     assert own_changed["me"] != _plain(game.view(0))["me"]  # the hands really differ
-    assert r.render.uncached(changed, "en") == before
-    assert r.render.uncached(own_changed, "en") == before  # ``me`` is never drawn on the field
+    assert FIELD(changed, "en") == before
+    assert FIELD(own_changed, "en") == before  # ``me`` is never drawn on the field
     # and the hand picture does show the difference
-    assert r.render_hand.uncached(own_changed, "en") != r.render_hand.uncached(_plain(game.view(0)), "en")
+    assert HAND(own_changed, "en") != HAND(_plain(game.view(0)), "en")
 
 
 def test_hand_text_is_legible_at_phone_width(game: ByAllMeans, monkeypatch: pytest.MonkeyPatch) -> None:
