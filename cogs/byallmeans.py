@@ -7,6 +7,10 @@
 * ``/bam deck import codes:``: bring your own deck to this channel's By All Means lobby (checked first; a
   bad list changes nothing). When the game starts, your seat plays it (``ByAllMeans.arrange_seats``).
 * ``/bam deck clear``: back to the lobby's deck option.
+* ``/bam play card: [where:]``: play a card from hand or buffer for its price, the fast form of the panel's
+  «Play» branch: ``card`` autocompletes to the cards playable now, ``where`` to that card's placements
+  (cell, face down, shadow, replacing...) as the panel names them. The move goes through
+  ``SessionManager.act`` like a click, so the rules validate it and it is logged and published.
 
 Every answer is ephemeral: a deck list is the player's own business until the cards are played.
 """
@@ -23,11 +27,12 @@ from discord.ext import commands
 
 from bot import limits
 from bot.app import TabletopBot
-from bot.games.base import IllegalAction
+from bot.games.base import Action, Game, IllegalAction
 from bot.games.registry import available
 from bot.i18n import t
+from bot.panels import build_panel, confirmation
 from bot.sessions import Session, SessionError
-from cogs.common import lang, refuse, reply
+from cogs.common import defer, lang, refuse, reply
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +74,21 @@ def seat_deck(session: Session, user_id: int) -> list[str] | None:
         return None
 
 
+def plays(game: Game, seat: int, card: str | None, language: str) -> tuple[list[Action], list[Action]]:
+    """The ``play`` actions the panel offers now, and those of the card ``card`` names (a uid, or the
+    card's name in the caller's language)."""
+    all_plays = [a for a in game.panel_actions(seat, language) if a["type"] == "play"]
+    text = (card or "").strip().casefold()
+    chosen = [a for a in all_plays if text and text in (a["uid"].casefold(),
+                                                        game.panel_path(seat, a, language)[1].casefold())]
+    return all_plays, chosen
+
+
+def where_label(game: Game, seat: int, action: Action, language: str) -> str:
+    """A play's placement as the panel names it (after «Play» and the card): cell, face down, shadow..."""
+    return " · ".join(game.panel_path(seat, action, language)[2:]) or "—"
+
+
 class ByAllMeansCog(commands.Cog):
     bam = app_commands.Group(name="bam", description=_("By All Means: deck lists", key="bam.ui.cmd.bam"),
                              guild_only=True)
@@ -77,6 +97,22 @@ class ByAllMeansCog(commands.Cog):
 
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
+
+    async def context(self, interaction: discord.Interaction) -> tuple[Session, Game, int]:
+        """This channel's By All Means game and the caller's seat that must act now (else SessionError)."""
+        session = self.here(interaction)
+        if session is None:
+            raise SessionError("err.no_game_here")
+        game = session.game
+        if game is None or session.row.status != "running":
+            raise SessionError("err.not_running")
+        seats = session.seats_of(interaction.user.id)
+        if not seats:
+            raise SessionError("err.spectator")
+        seat = next((s for s in seats if s in game.actors()), None)
+        if seat is None:
+            raise SessionError("err.not_your_turn")
+        return session, game, seat
 
     def here(self, interaction: discord.Interaction) -> Session | None:
         session = self.bot.sessions.by_channel(interaction.channel_id or 0)
@@ -170,6 +206,76 @@ class ByAllMeansCog(commands.Cog):
             await refuse(interaction, exc)
             return
         await reply(interaction, "✅ " + t("bam.ui.cleared", language))
+
+
+    # ---- /bam play ---------------------------------------------------------------------
+    @bam.command(name="play", description=_("Play a card from your hand or buffer", key="bam.ui.cmd.play"))
+    @app_commands.describe(card=_("The card (only the ones you can play now)", key="bam.ui.cmd.play.card"),
+                           where=_("Where or how, when there is a choice", key="bam.ui.cmd.play.where"))
+    async def play(self, interaction: discord.Interaction, card: app_commands.Range[str, 1, 100],
+                   where: app_commands.Range[str, 1, 100] | None = None) -> None:
+        await defer(interaction)
+        language = lang(interaction)
+        try:
+            session, game, seat = await self.context(interaction)
+            _all, options = plays(game, seat, card, language)
+            if not options:
+                raise SessionError("bam.ui.play.no_card")
+            action: Action | None = options[0] if len(options) == 1 else None
+            if action is None and where is not None:
+                wanted = where.strip()
+                if wanted.isdigit() and int(wanted) < len(options):
+                    action = options[int(wanted)]
+                else:
+                    action = next((a for a in options
+                                   if where_label(game, seat, a, language).casefold() == wanted.casefold()), None)
+            if action is None:
+                raise SessionError("bam.ui.play.no_where")
+            result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action)
+        except (SessionError, IllegalAction) as exc:
+            await refuse(interaction, exc)
+            return
+        after = result.session.game
+        assert after is not None
+        publisher = getattr(self.bot, "publisher", None)
+        link = await publisher.turn_link(result.session) if publisher is not None else None
+        note = confirmation(after, result.events, seat, language, link=link)
+        content, view = build_panel(result.session, seat, language, note=note)
+        message = await reply(interaction, content, view=view)
+        if publisher is not None:  # older panels lose their controls, as after a click
+            publisher.panels.answered(interaction, result.session, seat, message.id if message is not None else None)
+
+    @play.autocomplete("card")
+    async def play_card(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            _session, game, seat = await self.context(interaction)
+        except SessionError:
+            return []
+        language = lang(interaction)
+        all_plays, _chosen = plays(game, seat, None, language)
+        typed = (current or "").casefold()
+        out: list[app_commands.Choice[str]] = []
+        seen: set[str] = set()
+        for a in all_plays:
+            name = game.panel_path(seat, a, language)[1]  # a planned object's name carries its buffer slot
+            if name in seen or typed not in name.casefold():
+                continue
+            seen.add(name)
+            out.append(app_commands.Choice(name=limits.option_label(name), value=a["uid"]))
+        return out[:25]
+
+    @play.autocomplete("where")
+    async def play_where(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            _session, game, seat = await self.context(interaction)
+        except SessionError:
+            return []
+        language = lang(interaction)
+        _all, options = plays(game, seat, getattr(interaction.namespace, "card", None), language)
+        typed = (current or "").casefold()
+        return [app_commands.Choice(name=limits.option_label(label), value=str(i))
+                for i, a in enumerate(options)
+                if typed in (label := where_label(game, seat, a, language)).casefold()][:25]
 
 
 async def setup(bot: TabletopBot) -> None:

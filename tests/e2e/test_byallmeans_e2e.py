@@ -73,7 +73,7 @@ async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) 
         assert sorted(c for u, c in game.s.cards.items() if u.startswith(f"{bob_seat}.")) == sorted(own)  # type: ignore[attr-defined]
         r = await fake.slash(bob, table.channel, "bam deck export")
         assert r.ephemeral and decks.export(own) in r.content  # his seat's deck, to him only
-        moves = dm_moves = fallback_moves = 0
+        moves = dm_moves = fallback_moves = fast_plays = 0
         killed = False
         for _ in range(MAX_MOVES):
             row, game = await settled(table)
@@ -88,7 +88,18 @@ async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) 
             user = table.by_id(row["seat_users"][seat][0])
             action = panel_twin(game, seat, decide(game, seat, policy_for("byallmeans", "quick"), 90_000 + row["seq"]))
             result = None
-            if user is alice:
+            if action["type"] == "play" and user is alice and not fast_plays:  # the fast form, once
+                found = await fake.autocomplete(alice, table.channel, "bam play", "card", {"card": ""})
+                assert action["uid"] in [c["value"] for c in found], found
+                opts: dict[str, Any] = {"card": action["uid"]}
+                wheres = await fake.autocomplete(alice, table.channel, "bam play", "where", {"card": action["uid"]})
+                if wheres:
+                    want = " · ".join(game.panel_path(seat, action, "en")[2:])
+                    opts["where"] = next(c["value"] for c in wheres if c["name"] == want)
+                result = await fake.slash(alice, table.channel, "bam play", **opts)
+                assert result.ephemeral and result.content.startswith("✅"), result.content
+                fast_plays += 1
+            if user is alice and result is None:
                 panel = latest_panel(fake.dm_messages(alice))
                 if panel is not None:
                     try:
@@ -109,7 +120,7 @@ async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) 
         assert row["status"] == "finished", f"not finished after {moves} moves"
         print(f"by all means e2e: {moves} moves, {dm_moves} from the DM panel, {fallback_moves} by the fallback")
         assert killed and moves > KILL_AT
-        assert dm_moves > 0 and fallback_moves > 0
+        assert dm_moves > 0 and fallback_moves > 0 and fast_plays == 1
         # Bob's DMs are closed: nothing reached him there, and the channel told him where his panel is
         assert not fake.dm_messages(bob)
         assert any("/game hand" in m.content and bob.id in m.mentions for m in fake.channel_messages(table.channel))
