@@ -42,7 +42,7 @@ def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
         leaf = t("godstorm.ui.act.hold" if a["hold"] else "godstorm.ui.act.unhold", lang, god=_god(a["god"], lang))
         return [t("godstorm.ui.act.gods_join", lang), g._tlabel(tid, lang), leaf]
     if kind == "dice_pref":
-        return [t("godstorm.ui.act.dice_pref", lang), t(f"godstorm.ui.pref.{a['pref']}", lang)]
+        return [t("godstorm.ui.act.dice_pref", lang), t(f"godstorm.ui.pref_{a['pref']}", lang)]
     if kind == "defend":
         return [t("godstorm.ui.act.defend", lang, n=a["dice"])]
     return [kind]
@@ -54,7 +54,7 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
         key = "godstorm.ui.evt.held" if e["hold"] else "godstorm.ui.evt.unheld"
         return t(key, lang, who=g._who(e["seat"], lang), god=_god(e["god"], lang), where=g._tlabel(e["territory"], lang))
     if kind == "dice_pref":
-        return t("godstorm.ui.evt.dice_pref", lang, pref=t(f"godstorm.ui.pref.{e['pref']}", lang))
+        return t("godstorm.ui.evt.dice_pref", lang, pref=t(f"godstorm.ui.pref_{e['pref']}", lang))
     if kind == "defence_asked":
         return t("godstorm.ui.evt.defence_asked", lang, who=g._who(e["seat"], lang), dst=g._tlabel(e["dst"], lang),
                  n=e["dice"])
