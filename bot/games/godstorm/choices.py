@@ -58,7 +58,8 @@ class ChoiceMixin(TurnMixin, CombatMixin):
             s.turn.held[t] = sorted(held)
         else:
             s.turn.held.pop(t, None)
-        self._emit("gods_held", seat=seat, territory=t, god=g, hold=hold)
+        # told to the attacker (the gods that fight show in the godswar and roll lines that follow)
+        self._emit("gods_held", to=[seat], seat=seat, territory=t, god=g, hold=hold)
 
     # ---- the defender's dice ------------------------------------------------------------
     def _act_dice_pref(self, seat: int, a: Action) -> None:
