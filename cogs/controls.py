@@ -181,8 +181,8 @@ class ControlsCog(commands.Cog):
         if board is not None:
             try:
                 await edit(interaction, attachments=[boards.as_file(board)])
-            except discord.HTTPException as exc:
-                log.info("could not attach the personal board of game %s: %s", session.id, exc)
+            except Exception as exc:  # cosmetic: a refused edit or a dropped connection only costs the picture
+                log.info("could not attach the personal board of game %s: %r", session.id, exc)
 
     # ---- lobby -----------------------------------------------------------------------
     async def lobby_button(self, interaction: discord.Interaction, session: Session, control: LobbyId) -> None:
