@@ -553,7 +553,7 @@ class BotDriver:
             else:
                 users = [u for u in (row.seat_users or [])[seat] if not is_bot(u)]
                 for uid in users:
-                    await self.sessions.concede(session.id, uid)
+                    await self.sessions.concede(session.id, uid, how="dropped")
                 changed, kind = bool(users), "drop"
                 log.info("game %s: seat %s dropped after %s missed deadlines", session.id, seat, limit)
             if changed:

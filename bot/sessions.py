@@ -675,7 +675,8 @@ class SessionManager:
         self.on_change(game_id)
         return events
 
-    async def concede(self, game_id: int, user_id: int) -> Session:
+    async def concede(self, game_id: int, user_id: int, *, how: str = "conceded") -> Session:
+        """The player leaves the game (``how``: "conceded", or "dropped" by the absent-player rule)."""
         session = await self._running(game_id)
         async with session.lock:
             seats = session.seats_of(user_id)
@@ -691,7 +692,7 @@ class SessionManager:
                     continue
                 row.settings.conceded = sorted({*(row.settings.conceded or []), seat})
             for seat in seats:  # who left and how (issue 12: the stats count abandoned games)
-                votes.record_departure(row.settings.extra, user_id, seat, "conceded", self.clock())
+                votes.record_departure(row.settings.extra, user_id, seat, how, self.clock())
             live_sides = {game.side_of(s) for s in range(len(row.seat_users or [])) if s not in session.conceded}
             if len(live_sides) <= 1:
                 row.settings.outcome = {"winners": sorted(live_sides), "draw": False, "conceded": True}

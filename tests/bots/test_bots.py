@@ -313,6 +313,9 @@ async def test_drop_rule_concedes_the_seat(env: Env) -> None:
     seat = await miss(env, session.id, CAROL)
     assert notices == [("drop", seat)]
     assert seat in session.conceded and not bots.controlled(session.row, seat)
+    # issue 12: the result records who left and how
+    departures = session.row.settings.extra.get("departures", [])
+    assert [(d["user"], d["seat"], d["how"]) for d in departures] == [(CAROL.id, seat, "dropped")]
 
 
 async def test_a_bot_turn_due_at_a_restart_goes_on(tmp_path: Path) -> None:
