@@ -182,8 +182,9 @@ class ByAllMeans(Game):
         return [t(f"bam.act.{kind}", lang)]
 
     def panel_actions(self, seat: int, lang: str) -> list[Action]:
-        """The legal actions less the twins that use another copy of the same hand card (``panel.distinct``)."""
-        return panel.distinct(self.s, seat, self.legal_actions(seat))
+        """The legal actions less the twins that use another copy of the same hand card (``panel.distinct``),
+        cards by their name in the reader's alphabet (``panel.by_name``)."""
+        return panel.by_name(self.s, panel.distinct(self.s, seat, self.legal_actions(seat)), lang)
 
     def panel_path(self, seat: int, action: Action, lang: str) -> list[str]:
         """:meth:`action_path` with the cell of each field object and the buffer slot of each planned object it

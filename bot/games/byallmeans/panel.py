@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.games.base import Action
 from bot.games.byallmeans.state import State
-from bot.i18n import t
+from bot.i18n import sort_key, t
 
 
 def cells(s: State) -> dict[str, int]:
@@ -96,3 +96,29 @@ def is_move(action: Action) -> bool:
     """A decision's answer that moves a symbol (``"<src uid>:<sym>:<dst uid>"``)."""
     value = action.get("v")
     return action.get("type") == "choose" and isinstance(value, str) and value.count(":") == 2
+
+
+NAMED = ("play", "utilise", "discard", "activate", "agent", "neutral")
+"""Action kinds whose second level is the name of a card (hand card or field object)."""
+
+
+def by_name(s: State, legal: list[Action], lang: str) -> list[Action]:
+    """``legal`` with the cards of each kind in the alphabet of ``lang`` (issue 13). Action kinds, cells,
+    an Agent's orders, sums and symbol effects keep the rules' order (they carry meaning)."""
+    from bot.games.byallmeans.game import card_name  # game imports this module
+
+    kinds: dict[str, int] = {}
+    orders: dict[str, int] = {}
+
+    def key(i: int) -> tuple[Any, ...]:
+        a = legal[i]
+        parts: list[Any] = [kinds.setdefault(str(a["type"]), len(kinds))]
+        if a["type"] in NAMED:
+            parts.append(sort_key(card_name(s.cards[a["uid"]], lang), lang))
+            if a["type"] == "agent":
+                parts.append(orders.setdefault(str(a["do"]), len(orders)))
+                if "target" in a:
+                    parts.append(sort_key(card_name(s.cards[a["target"]], lang), lang))
+        return (*parts, i)
+
+    return [legal[i] for i in sorted(range(len(legal)), key=key)]

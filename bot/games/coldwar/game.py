@@ -161,6 +161,9 @@ class ColdWar(Game):
     def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
         return text.action_path(self.s, seat, action, lang)
 
+    def panel_actions(self, seat: int, lang: str) -> list[Action]:
+        return text.panel_actions(self.s, self.legal_actions(seat), lang)
+
     def event_text(self, event: Event, lang: str) -> str | None:
         return text.event_text(event, lang, self.engine.c)
 

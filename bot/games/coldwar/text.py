@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.games.coldwar.cards import CURRENT, CardSet, card_set
-from bot.i18n import Named, join_or, named, t
+from bot.i18n import Named, join_or, named, sort_key, t
 
 if TYPE_CHECKING:
     from bot.games.coldwar.game import ColdWar
@@ -228,3 +228,21 @@ def prompt_text(game: ColdWar, seat: int, lang: str) -> str:
 
 
 TURN_CHOICES = ("recruit", "use", "event", "wait")
+
+
+def panel_actions(state: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """``legal`` in the panel's order for a reader of ``lang`` (issue 13): action kinds and agents keep
+    the rules' order; event cards, groups and their targets are listed in the reader's alphabet."""
+    kinds: dict[str, int] = {}
+
+    def key(i: int) -> tuple[Any, ...]:
+        a = legal[i]
+        parts: list[Any] = [kinds.setdefault(str(a["type"]), len(kinds))]
+        if a["type"] == "event":
+            parts.append(sort_key(target_name(a["card"], lang), lang))
+        for k in ("group", "target"):
+            if a["type"] in ("discard", "use") and k in a:
+                parts.append(sort_key(_short(state, a[k], lang), lang))
+        return (*parts, i)
+
+    return [legal[i] for i in sorted(range(len(legal)), key=key)]

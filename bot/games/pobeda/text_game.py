@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.games.base import Action, Event
-from bot.games.pobeda.data import card_kind, cell_index, cell_name
+from bot.games.pobeda.data import card_kind, card_order, cell_index, cell_name
 from bot.games.pobeda.data import events as all_events
 from bot.games.pobeda.text import (
     card_label,
@@ -17,7 +17,7 @@ from bot.games.pobeda.text import (
     seat_label,
     side_name,
 )
-from bot.i18n import t
+from bot.i18n import sort_key, t
 
 
 class TextMixin:
@@ -36,6 +36,8 @@ class TextMixin:
 
         def can_replace(self, seat: int) -> bool: ...
 
+        def legal_actions(self, seat: int) -> list[Action]: ...
+
     @classmethod
     def team_label(cls, team: int, options: dict[str, Any], lang: str) -> str:
         return t("pobeda.team_name", lang, colour=colour_name(team, lang))
@@ -48,6 +50,27 @@ class TextMixin:
         return t("pobeda.who", lang, seat=name, side=self.side_name(self.side_of(seat), lang))
 
     # ---- controls ----------------------------------------------------------------------
+    def panel_actions(self, seat: int, lang: str) -> list[Action]:
+        """The legal actions in the panel's order for a reader of ``lang`` (issue 13). Event cards are
+        labelled date first, as on the card, so they are listed by date and then by their title in the
+        reader's alphabet; special cards keep their kind order, action kinds, rows, cells and line
+        options the rules' order."""
+        legal = self.legal_actions(seat)
+        kinds: dict[str, int] = {}
+
+        def key(i: int) -> tuple[Any, ...]:
+            a = legal[i]
+            parts: list[Any] = [kinds.setdefault(str(a.get("type")), len(kinds))]
+            card = a.get("card")
+            if isinstance(card, str):
+                if card_kind(card) == "event":
+                    parts += [0, str(all_events()[card]["date"]), sort_key(event_title(card, lang), lang)]
+                else:
+                    parts += [1, card_order(card), ()]
+            return (*parts, i)
+
+        return [legal[i] for i in sorted(range(len(legal)), key=key)]
+
     def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
         kind = action.get("type")
         if kind == "play":
