@@ -29,7 +29,7 @@ from bot import limits
 from bot.app import TabletopBot
 from bot.games.base import Action, Game, IllegalAction
 from bot.games.registry import available
-from bot.i18n import t
+from bot.i18n import sort_key, t
 from bot.panels import build_panel, confirmation
 from bot.sessions import Session, SessionError
 from cogs.common import defer, lang, refuse, reply
@@ -157,8 +157,8 @@ class ByAllMeansCog(commands.Cog):
         language = lang(interaction)
         typed = (current or "").casefold()
         out = []
-        for d in sorted(decks.presets()):
-            name = t(f"bam.deckname.{d}", language)
+        named = [(t(f"bam.deckname.{d}", language), d) for d in decks.presets()]
+        for name, d in sorted(named, key=lambda pair: sort_key(pair[0], language)):  # issue 13
             if typed in name.casefold() or typed in d:
                 out.append(app_commands.Choice(name=limits.option_label(name), value=d))
         return out[:25]

@@ -474,6 +474,7 @@ class RiskCog(commands.Cog):
             name = c.name.get(language, c.name["en"])
             if _matches(current, name, cid):
                 out.append(app_commands.Choice(name=limits.option_label(f"{name} ({c.cost})"), value=cid))
+        out.sort(key=lambda choice: sort_key(choice.name, language))  # issue 13: the reader's alphabet
         return out[:MAX_CHOICES]
 
     @play.autocomplete("target")

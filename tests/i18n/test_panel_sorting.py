@@ -150,3 +150,51 @@ def test_the_two_languages_give_different_orders_somewhere() -> None:
         en = [repr(a) for a in game.panel_actions(seat, "en")]
         differ = differ or ru != en
     assert differ
+
+
+# ---- autocomplete lists ----------------------------------------------------------------------------
+class _Locale:
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+
+class _Interaction:
+    """Just what an autocomplete callback reads: the caller's locale (and a namespace)."""
+
+    def __init__(self, locale: str) -> None:
+        self.locale = _Locale(locale)
+        self.namespace = object()
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("ru", "ru"), ("en", "en-US")])
+async def test_by_all_means_preset_autocomplete_is_in_the_readers_alphabet(lang: str, locale: str) -> None:
+    from bot.i18n import t
+    from cogs.byallmeans import ByAllMeansCog
+
+    complete: Any = ByAllMeansCog.export_preset  # a plain function under discord.py's typing
+    choices = await complete(None, _Interaction(locale), "")
+    names = [c.name for c in choices]
+    assert sorted(names) == sorted(t(f"bam.deckname.{d}", lang) for d in ("press", "syndicate", "cityhall",
+                                                                          "underground"))
+    assert in_order(names, lang), names
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("ru", "ru"), ("en", "en-US")])
+async def test_godstorm_card_autocomplete_is_in_the_readers_alphabet(lang: str, locale: str) -> None:
+    from bot.games.godstorm.miracles import CARDS
+    from cogs.godstorm import RiskCog
+
+    legal = [{"type": "play_card", "card": cid} for cid in CARDS]
+
+    class Cog(RiskCog):
+        def __init__(self) -> None:
+            pass
+
+        async def legal(self, interaction: Any) -> tuple[Game | None, list[Action]]:
+            return None, legal
+
+    complete: Any = Cog.play_card
+    choices = await complete(Cog(), _Interaction(locale), "")
+    names = [CARDS[c.value].name.get(lang, CARDS[c.value].name["en"]) for c in choices]
+    assert len(names) == min(len(CARDS), 25)
+    assert in_order(names, lang), names
