@@ -363,6 +363,10 @@ class TextMixin(Core):
             step = s.step
             if s.pending > 0:
                 return t("godstorm.prompt.place", lang, n=s.pending)
+            if step in STEP_MOVES:  # "X, or end": name only the end when no X is offered (issue 13)
+                kinds = {a["type"] for a in cast(Game, self).legal_actions(seat)}
+                if not kinds & STEP_MOVES[step]:
+                    return t(f"godstorm.prompt.only_end.{step}", lang)
             return t(f"godstorm.prompt.{step}", lang)
         if phase == "setup_place":
             if s.neutral_due:
@@ -373,3 +377,10 @@ class TextMixin(Core):
         if phase == "pile":
             return choice_text.pile_prompt(self, lang)
         return t(f"godstorm.prompt.{phase}", lang)
+
+
+STEP_MOVES: dict[str, set[str]] = {
+    "invade": {"attack", "attack_until"}, "underworld": {"attack", "attack_until"},
+    "raise": {"resurrect"}, "fortify": {"fortify"},
+}
+"""The moves a step's prompt names besides ending it (``godstorm.prompt.<step>``: "Attack, or end...")."""

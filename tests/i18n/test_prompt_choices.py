@@ -1,0 +1,58 @@
+"""Prompts name only the choices offered (issue 13, item 5): a Godstorm step's prompt "Attack, or end
+your attacks" says only "end" when no attack is among the legal actions."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.games.godstorm.game import Godstorm
+from bot.i18n import t
+
+LANGS = ("ru", "en")
+MOVES = {"invade": {"attack", "attack_until"}, "underworld": {"attack", "attack_until"},
+         "raise": {"resurrect"}, "fortify": {"fortify"}}
+
+
+def at_plain_step(game: Godstorm, seat: int) -> str | None:
+    """The step whose own prompt the seat sees (no battle, move-in, placement or card question)."""
+    s = game.s
+    if s.phase != "turn" or s.battle is not None or s.move is not None or s.pending or s.step not in MOVES:
+        return None
+    kinds = {a["type"] for a in game.legal_actions(seat)}
+    return s.step if kinds & {"end_attacks", "end_step"} else None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_godstorm_step_prompt_names_the_move_only_when_it_is_offered(lang: str) -> None:
+    seen: set[tuple[str, bool]] = set()
+    for seed in range(1, 4):
+        game = Godstorm.new([{}, {}, {}], {}, seed)
+        rnd = random.Random(seed)
+        for _ in range(1500):
+            actors = game.actors()
+            if not actors:
+                break
+            seat = actors[0]
+            legal = game.legal_actions(seat)
+            step = at_plain_step(game, seat)
+            if step is not None:
+                offered = bool({a["type"] for a in legal} & MOVES[step])
+                key = f"godstorm.prompt.{step}" if offered else f"godstorm.prompt.only_end.{step}"
+                assert game.prompt_text(seat, lang) == t(key, lang)
+                seen.add((step, offered))
+                if step == "invade" and offered:  # every army left alone: nothing can attack
+                    alone = Godstorm.from_json(game.to_json())
+                    places: list[Any] = [*alone.s.terr.values(), *alone.s.uw.values()]
+                    for place in places:
+                        if place.owner == seat:
+                            place.armies = 1
+                    if not {a["type"] for a in alone.legal_actions(seat)} & MOVES["invade"]:
+                        prompt = alone.prompt_text(seat, lang)
+                        assert prompt == t("godstorm.prompt.only_end.invade", lang)
+                        assert prompt != t("godstorm.prompt.invade", lang)
+                        seen.add(("invade", False))
+            game.apply(seat, rnd.choice(legal))
+    assert {("invade", True), ("invade", False), ("fortify", True), ("raise", True)} <= seen, seen
