@@ -56,3 +56,34 @@ def test_a_godstorm_step_prompt_names_the_move_only_when_it_is_offered(lang: str
                         seen.add(("invade", False))
             game.apply(seat, rnd.choice(legal))
     assert {("invade", True), ("invade", False), ("fortify", True), ("raise", True)} <= seen, seen
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_cold_war_double_agent_prompt_offers_leave_only_when_it_can_be_chosen(lang: str) -> None:
+    from bot.games.coldwar.game import ColdWar
+
+    seen: set[bool] = set()
+    for seed in range(1, 40):
+        game = ColdWar.new([{}, {}], {}, seed)
+        rnd = random.Random(seed)
+        for _ in range(300):
+            actors = game.actors()
+            if not actors:
+                break
+            seat = actors[0]
+            legal = game.legal_actions(seat)
+            if game.s["dec"]["kind"] == "double":
+                leave = any(a.get("mode") == "leave" for a in legal)
+                key = "coldwar.prompt.double" if leave else "coldwar.prompt.double_peek_only"
+                assert game.prompt_text(seat, lang) == t(key, lang)
+                seen.add(leave)
+                if leave:  # no opposing agent left in headquarters but the Deputy: only learning remains
+                    bare = ColdWar.from_json(game.to_json())
+                    bare.s["agents"][1 - seat]["hq"] = [a for a in bare.s["agents"][1 - seat]["hq"] if a == 2]
+                    assert [a["mode"] for a in bare.legal_actions(seat)] == ["peek"]
+                    assert bare.prompt_text(seat, lang) == t("coldwar.prompt.double_peek_only", lang)
+                    seen.add(False)
+            game.apply(seat, rnd.choice(legal))
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}, seen

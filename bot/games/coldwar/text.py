@@ -219,6 +219,8 @@ def prompt_text(game: ColdWar, seat: int, lang: str) -> str:
     if d["kind"] == "event":
         p["card"] = target_name(d["card"], lang)
         return t(P + "prompt.event", lang, **p) + "\n" + event_description(game.engine.c, d["card"], lang)
+    if d["kind"] == "double" and not any(a.get("mode") == "leave" for a in game.legal_actions(seat)):
+        return t(P + "prompt.double_peek_only", lang)  # "send on leave, or learn": only learning is offered
     if d["kind"] == "turn":  # name only the choices the panel offers now
         kinds = {a["type"] for a in game.legal_actions(seat)}
         offered = [t(P + "prompt.turn_" + k, lang) for k in TURN_CHOICES if k in kinds]
