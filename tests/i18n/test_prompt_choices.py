@@ -87,3 +87,32 @@ def test_the_cold_war_double_agent_prompt_offers_leave_only_when_it_can_be_chose
         if seen == {True, False}:
             break
     assert seen == {True, False}, seen
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pobeda_no_chips_prompt_names_only_the_offered_choices(lang: str) -> None:
+    from bot.games.pobeda.game import Pobeda
+
+    phrases = {"play": t("pobeda.prompt.no_chips_play", lang), "discard_dead": t("pobeda.prompt.no_chips_discard", lang),
+               "replace_dead": t("pobeda.prompt.no_chips_replace", lang)}
+    seen: set[frozenset[str]] = set()
+    for seed in range(1, 30):
+        game = Pobeda.new([{"side": 0}, {"side": 1}], {}, seed)
+        rnd = random.Random(seed)
+        for _ in range(400):
+            actors = game.actors()
+            if not actors:
+                break
+            seat = actors[0]
+            legal = game.legal_actions(seat)
+            if not legal:
+                break
+            s = game.s
+            if s["penalty"] is None and s["pending"] is None and s["current"] == seat \
+                    and game.supply(game.side_of(seat)) <= 0:
+                offered = frozenset(a["type"] for a in legal)
+                prompt = game.prompt_text(seat, lang)
+                assert {k for k, phrase in phrases.items() if phrase in prompt} == offered & set(phrases), prompt
+                seen.add(offered)
+            game.apply(seat, rnd.choice(legal))
+    assert {frozenset({"discard_dead"}), frozenset({"replace_dead"}), frozenset({"play"})} <= seen, seen

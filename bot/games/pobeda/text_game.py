@@ -17,7 +17,7 @@ from bot.games.pobeda.text import (
     seat_label,
     side_name,
 )
-from bot.i18n import sort_key, t
+from bot.i18n import join_or, sort_key, t
 
 
 class TextMixin:
@@ -187,6 +187,10 @@ class TextMixin:
             return ""
         side = self.side_of(seat)
         if self.supply(side) <= 0:  # type: ignore[attr-defined]
+            kinds = {str(a.get("type")) for a in self.legal_actions(seat)}  # name only what is offered
+            offered = [t(f"pobeda.prompt.no_chips_{k}", lang) for k, kind in NO_CHIPS_CHOICES if kind in kinds]
+            if offered:
+                return t("pobeda.prompt.no_chips_list", lang, choices=join_or(offered, lang))
             return t("pobeda.prompt.no_chips", lang)
         if not self.has_play(seat):
             key = "pobeda.prompt.all_dead_replace" if self.can_replace(seat) else "pobeda.prompt.all_dead"
@@ -194,3 +198,7 @@ class TextMixin:
         if s["replaced"]:
             return t("pobeda.prompt.after_replace", lang)
         return t("pobeda.prompt.turn", lang)
+
+
+NO_CHIPS_CHOICES = (("play", "play"), ("discard", "discard_dead"), ("replace", "replace_dead"))
+"""What a side without chips may do (phrase key, action type), in the order the prompt names them."""
