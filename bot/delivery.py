@@ -673,6 +673,11 @@ class Publisher:
         if user_id in self.dm_closed:
             await self.dm_closed_notice(session, user_id)
             return False
+        # the seat's count of actions the content was built at (read before any await: the player may act
+        # meanwhile, and the live-panel bookkeeping then brings this panel up to date)
+        panel_seat = self._seat_of(session, user_id, seat)
+        counts = session.row.seat_counts or []
+        built_stamp = counts[panel_seat] if 0 <= panel_seat < len(counts) else None
         try:
             channel = self._dm_channels.get(user_id)
             if channel is None:
@@ -694,8 +699,7 @@ class Publisher:
 
                 async with self.panels.lock(session.id, user_id):
                     message = await self.call(f"DM to user {user_id}", panel)
-                await self.panels.dm_shown(session, user_id, self._seat_of(session, user_id, seat), channel,
-                                           message.id)
+                await self.panels.dm_shown(session, user_id, panel_seat, channel, message.id, built_stamp)
             else:
                 await self.call(f"DM to user {user_id}", lambda: dm_channel.send(content, **kwargs))
             return True

@@ -94,17 +94,22 @@ class LivePanels:
         user_id = interaction.user.id
         message = interaction.message
         if in_place and interaction.guild_id is None and message is not None:
+            stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
             channel = interaction.channel if getattr(interaction.channel, "id", None) else \
                 SimpleNamespace(id=interaction.channel_id or 0)  # stored by id; fetched again to retire it
-            self.publisher._background(self.dm_shown(session, user_id, seat, channel, message.id))
+            self.publisher._background(self.dm_shown(session, user_id, seat, channel, message.id, stamp))
         else:
             self.ephemeral_shown(session, user_id, seat, interaction, message_id)
 
-    async def dm_shown(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int) -> None:
-        """A DM panel was sent (or edited in place by a click on it): it is the live one."""
+    async def dm_shown(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int,
+                       stamp: int | None = None) -> None:
+        """A DM panel was sent (or edited in place by a click on it): it is the live one. ``stamp``: the
+        seat's count of actions when the panel was built; the game may have moved on while it was sent
+        (the player acting from an ephemeral meanwhile), and then it is brought up to date at once."""
         async with self.lock(session.id, user_id):
-            await self._set_dm(session, user_id, seat, channel, message_id)
+            await self._set_dm(session, user_id, seat, channel, message_id, stamp)
             await self._retire_ephemeral(session.id, user_id, keep=None)
+            await self._refresh_dm(session, user_id, seat)
 
     def ephemeral_shown(self, session: Session, user_id: int, seat: int,
                         interaction: discord.Interaction, message_id: int | None) -> None:
@@ -121,8 +126,10 @@ class LivePanels:
             await self._refresh_dm(session, user_id, seat)
 
     # ---- the DM panel ------------------------------------------------------------------
-    async def _set_dm(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int) -> None:
-        stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
+    async def _set_dm(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int,
+                      stamp: int | None = None) -> None:
+        if stamp is None:
+            stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
         store = self.publisher.store
         previous = await store.get_message(session.id, purpose(user_id))
         await store.set_message(session.id, purpose(user_id), getattr(channel, "id", 0), message_id,
