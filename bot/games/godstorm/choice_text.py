@@ -12,6 +12,15 @@ from bot.i18n import t
 if TYPE_CHECKING:
     from bot.games.godstorm.text import TextMixin
 
+
+def _place(tid: str, lang: str) -> str:
+    """A territory's name in an event's text: without the live army count, which a later state would
+    change (the channel shows the text when the event happens; the log and checks rebuild it later)."""
+    from bot.games.godstorm.text import tname
+
+    return tname(tid, lang)
+
+
 CHOICE_EVENTS = frozenset({"gods_held", "dice_pref", "defence_asked", "defence_chosen", "piles_dealt", "pile_picked"})
 CHOICE_ACTIONS = frozenset({"hold_god", "dice_pref", "defend", "pick_pile"})
 
@@ -52,17 +61,17 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
     kind = e["type"]
     if kind == "gods_held":
         key = "godstorm.ui.evt.held" if e["hold"] else "godstorm.ui.evt.unheld"
-        return t(key, lang, who=g._who(e["seat"], lang), god=_god(e["god"], lang), where=g._tlabel(e["territory"], lang))
+        return t(key, lang, who=g._who(e["seat"], lang), god=_god(e["god"], lang), where=_place(e["territory"], lang))
     if kind == "dice_pref":
         return t("godstorm.ui.evt.dice_pref", lang, pref=t(f"godstorm.ui.pref_{e['pref']}", lang))
     if kind == "defence_asked":
-        return t("godstorm.ui.evt.defence_asked", lang, who=g._who(e["seat"], lang), dst=g._tlabel(e["dst"], lang),
+        return t("godstorm.ui.evt.defence_asked", lang, who=g._who(e["seat"], lang), dst=_place(e["dst"], lang),
                  n=e["dice"])
     if kind == "piles_dealt":
         return t("godstorm.ui.evt.piles_dealt", lang)
     if kind == "pile_picked":
         return t("godstorm.ui.evt.pile_picked", lang, who=g._who(e["seat"], lang), n=e["pile"],
-                 where=", ".join(g._tlabel(x, lang) for x in e["territories"]))
+                 where=", ".join(_place(x, lang) for x in e["territories"]))
     if kind == "defence_chosen":
         return t("godstorm.ui.evt.defence_chosen", lang, who=g._who(e["seat"], lang), n=e["dice"])
     return None
