@@ -485,9 +485,10 @@ def _side_name(view: PobedaView, side: int, lang: str) -> str:
     return side_name(side, bool(view.get("team_game")), lang)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def _palette_background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
-    """The static board on the game's palette, per layout and language (8 x 3.8 MB at most)."""
+    """The static board on the game's palette, per layout and language (4 x 3.8 MB at most: a new
+    game's layout fills a slot, so a larger cache only grows the process as games come and go)."""
     return palette("pobeda").quantize(_draw_background(layout, lang))
 
 
