@@ -690,8 +690,7 @@ class Publisher:
             dm_channel = channel
             if has_controls(view):  # a panel: no other DM or ephemeral panel of this player stays live
                 # the seat's personal board rides along (Pobeda; issue 13, see bot/boards.py)
-                board = await boards.personal_board(session, self._seat_of(session, user_id, seat),
-                                                    session.user_lang(user_id))
+                board = await boards.personal_board(session, panel_seat, session.user_lang(user_id))
 
                 def panel() -> Awaitable[discord.Message]:
                     extra: dict[str, Any] = {"file": boards.as_file(board)} if board else {}  # fresh per attempt
