@@ -142,6 +142,31 @@ def test_pobeda_events_are_listed_by_date_then_title(lang: str) -> None:
     assert checked
 
 
+def test_godstorm_panels_with_miracles_list_every_legal_action() -> None:
+    """Every Godstorm position with miracle cards in hand gives a panel (the CI run of 2026-11-26 saw a
+    crash: a card aimed at a player next to cards aimed at territories made the sort compare a name
+    with a number); the panel holds exactly the legal actions, in both languages."""
+    from bot.games.godstorm import Godstorm
+    from bot.games.godstorm.playout import choose
+
+    mixed = 0
+    for seed in range(3):
+        game = Godstorm.new([{} for _ in range(2 + seed)], {"miracles": "on"}, seed)
+        rnd = random.Random(seed)
+        for _ in range(400):
+            if game.outcome() is not None:
+                break
+            seat = game.actors()[0]
+            legal = game.legal_actions(seat)
+            plays = [a for a in legal if a["type"] == "play_card"]
+            if plays and len({frozenset(a) for a in plays}) > 1:
+                mixed += 1
+                for lang in LANGS:
+                    assert same_multiset(game.panel_actions(seat, lang), legal)
+            game.apply(seat, choose(game, seat, legal, rnd))
+    assert mixed  # positions where cards of different shapes were playable at once were reached
+
+
 def test_the_two_languages_give_different_orders_somewhere() -> None:
     """The Russian and English panels are each sorted in their own alphabet, so they differ."""
     differ = False

@@ -112,13 +112,14 @@ def by_name(s: State, legal: list[Action], lang: str) -> list[Action]:
 
     def key(i: int) -> tuple[Any, ...]:
         a = legal[i]
-        parts: list[Any] = [kinds.setdefault(str(a["type"]), len(kinds))]
+        # (slot, value) parts: an order with a target and one without must not compare a name with an index
+        parts: list[tuple[int, Any]] = [(0, kinds.setdefault(str(a["type"]), len(kinds)))]
         if a["type"] in NAMED:
-            parts.append(sort_key(card_name(s.cards[a["uid"]], lang), lang))
+            parts.append((1, sort_key(card_name(s.cards[a["uid"]], lang), lang)))
             if a["type"] == "agent":
-                parts.append(orders.setdefault(str(a["do"]), len(orders)))
+                parts.append((2, orders.setdefault(str(a["do"]), len(orders))))
                 if "target" in a:
-                    parts.append(sort_key(card_name(s.cards[a["target"]], lang), lang))
-        return (*parts, i)
+                    parts.append((3, sort_key(card_name(s.cards[a["target"]], lang), lang)))
+        return (*parts, (4, i))
 
     return [legal[i] for i in sorted(range(len(legal)), key=key)]

@@ -239,12 +239,13 @@ def panel_actions(state: dict[str, Any], legal: list[dict[str, Any]], lang: str)
 
     def key(i: int) -> tuple[Any, ...]:
         a = legal[i]
-        parts: list[Any] = [kinds.setdefault(str(a["type"]), len(kinds))]
+        # (slot, value) parts: a use with a group and one without must not compare a name with an index
+        parts: list[tuple[int, Any]] = [(0, kinds.setdefault(str(a["type"]), len(kinds)))]
         if a["type"] == "event":
-            parts.append(sort_key(target_name(a["card"], lang), lang))
-        for k in ("group", "target"):
+            parts.append((1, sort_key(target_name(a["card"], lang), lang)))
+        for slot, k in ((2, "group"), (3, "target")):
             if a["type"] in ("discard", "use") and k in a:
-                parts.append(sort_key(_short(state, a[k], lang), lang))
-        return (*parts, i)
+                parts.append((slot, sort_key(_short(state, a[k], lang), lang)))
+        return (*parts, (4, i))
 
     return [legal[i] for i in sorted(range(len(legal)), key=key)]

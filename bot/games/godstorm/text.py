@@ -169,21 +169,24 @@ class TextMixin(Core):
         gods: dict[str, int] = {}
 
         def key(i: int) -> tuple[Any, ...]:
+            # every part is (slot, value): actions of one root differ in which fields they carry
+            # (a card aimed at a seat, a territory or nothing), so values of different kinds must
+            # never meet in a comparison; the slot number settles those first
             a, path = legal[i], paths[i]
-            parts: list[Any] = [roots.setdefault(path[0] if path else "", len(roots))]
+            parts: list[tuple[int, Any]] = [(0, roots.setdefault(path[0] if path else "", len(roots)))]
             if "pantheon" in a:
-                parts.append(sort_key(str(data.PANTHEONS[a["pantheon"]].name.get(lang, a["pantheon"])), lang))
+                parts.append((1, sort_key(str(data.PANTHEONS[a["pantheon"]].name.get(lang, a["pantheon"])), lang)))
             if "god" in a:
-                parts.append(gods.setdefault(str(a["god"]), len(gods)))
+                parts.append((2, gods.setdefault(str(a["god"]), len(gods))))
             order = ("space", "to", "from") if a.get("type") in ("attack", "attack_until") else \
                 ("space", "from", "territory", "to")
             for k in order:
                 where = a.get(k)
                 if isinstance(where, str):
                     continent = cname(where, lang) if where in board.CONTINENT_OF else ""
-                    parts.append(sort_key(continent if continent in path else "", lang))
-                    parts.append(sort_key(tname(where, lang), lang))
-            return (*parts, i)
+                    parts.append((3, sort_key(continent if continent in path else "", lang)))
+                    parts.append((4, sort_key(tname(where, lang), lang)))
+            return (*parts, (5, i))
 
         order = sorted(range(len(legal)), key=key)
         return [legal[i] for i in order]
