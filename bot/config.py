@@ -23,7 +23,32 @@ class Config:
     publish_interval: float = 4.0
     database_url: str | None = None
     """``DATABASE_URL`` (postgresql://…): the store lives in PostgreSQL instead of ``database_path``."""
+    shard_count: int | None = None
+    """``SHARD_COUNT``: the bot's total number of gateway shards; None runs unsharded, as before."""
+    shard_ids: tuple[int, ...] | None = None
+    """``SHARD_IDS``: the shards this process runs (all of them when None and ``sharded``)."""
+    auto_shards: bool = False
+    """``SHARD_COUNT=auto``: discord.py asks Discord for the count and runs every shard here."""
+    health_port: int | None = None
+    """``HEALTH_PORT``: serve ``/healthz`` and ``/readyz`` on 127.0.0.1 (and the container's
+    interfaces, see :mod:`bot.health`) on this port; off when None."""
+    log_format: str = "text"
+    """``LOG_FORMAT``: ``text`` (the human format) or ``json`` (one object per line)."""
     extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def sharded(self) -> bool:
+        return self.auto_shards or self.shard_count is not None
+
+    @property
+    def own_shards(self) -> tuple[int, ...] | None:
+        """The shard ids this process runs, when known from the configuration (None: unsharded,
+        or ``auto`` before Discord named the count)."""
+        if self.shard_ids is not None:
+            return self.shard_ids
+        if self.shard_count is not None:
+            return tuple(range(self.shard_count))
+        return None
 
 
 def load_config(env: Mapping[str, str] | None = None, *, read_dotenv: bool = True) -> Config:
@@ -62,7 +87,22 @@ def load_config(env: Mapping[str, str] | None = None, *, read_dotenv: bool = Tru
         publish_interval = float(env.get("PUBLISH_INTERVAL", "4"))
     except ValueError as exc:
         raise ConfigError("PUBLISH_INTERVAL must be a number of seconds") from exc
+    shard_count, shard_ids, auto_shards = shards(env)
+    health_port = None
+    raw_port = env.get("HEALTH_PORT", "").strip()
+    if raw_port:
+        if not raw_port.isdigit() or not 1 <= int(raw_port) <= 65535:
+            raise ConfigError(f"HEALTH_PORT must be a TCP port number (1-65535), got {raw_port!r}")
+        health_port = int(raw_port)
+    log_format = env.get("LOG_FORMAT", "text").strip().lower() or "text"
+    if log_format not in {"text", "json"}:
+        raise ConfigError(f"LOG_FORMAT must be text or json, got {log_format!r}")
     return Config(
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        auto_shards=auto_shards,
+        health_port=health_port,
+        log_format=log_format,
         publish_interval=max(0.0, publish_interval),
         token=token,
         database_path=db,
@@ -72,3 +112,39 @@ def load_config(env: Mapping[str, str] | None = None, *, read_dotenv: bool = Tru
         api_base=api_base,
         timer_interval=max(0.2, interval),
     )
+
+
+MAX_SHARDS = 1 << 16  # far above any bot's count; a typo like 20000000 is caught
+
+
+def shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None, bool]:
+    """``(SHARD_COUNT, SHARD_IDS, auto)`` checked: ids are distinct, each below the count; ids
+    need a numeric count (every process must agree on it, or guilds would be routed twice)."""
+    raw_count = env.get("SHARD_COUNT", "").strip().lower()
+    raw_ids = env.get("SHARD_IDS", "").replace(" ", "")
+    if not raw_count:
+        if raw_ids:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the total number of shards across every process)")
+        return None, None, False
+    if raw_count == "auto":
+        if raw_ids:
+            raise ConfigError("SHARD_IDS needs a numeric SHARD_COUNT, not auto (every process must use the same count)")
+        return None, None, True
+    if not raw_count.isdigit() or not 1 <= int(raw_count) <= MAX_SHARDS:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards from 1 to {MAX_SHARDS}, or auto; "
+                          f"got {raw_count!r}")
+    count = int(raw_count)
+    if not raw_ids:
+        return count, None, False
+    ids: list[int] = []
+    for part in raw_ids.split(","):
+        if not part.isdigit():
+            raise ConfigError(f"SHARD_IDS must be comma-separated shard numbers, got {part!r}")
+        shard = int(part)
+        if shard >= count:
+            raise ConfigError(f"SHARD_IDS: shard {shard} does not exist with SHARD_COUNT={count} "
+                              f"(shards are numbered 0 to {count - 1})")
+        if shard in ids:
+            raise ConfigError(f"SHARD_IDS names shard {shard} twice")
+        ids.append(shard)
+    return count, tuple(sorted(ids)), False
