@@ -488,7 +488,7 @@ class SessionManager:
         return session
 
     async def _commit(self, session: Session, seat: int, user_id: int | None, action: Action,
-                      meta: list[Event] | None = None) -> list[Event]:
+                      meta: list[Event] | None = None, *, standing: bool = False) -> list[Event]:
         """Apply one action and commit it with the new state; caller holds the lock.
 
         ``session.row`` changes only once the transaction is committed: the publisher reads
@@ -511,7 +511,7 @@ class SessionManager:
                 events = game.apply(seat, action)
             self._check_recipients(session, events)
             return await self._store_move(session, seat, user_id, action, meta or [], events, before, others,
-                                          own_before)
+                                          own_before, standing)
         except IllegalAction:
             self._restore_committed(session)  # a refusal should change nothing; make sure of it
             raise
@@ -530,7 +530,7 @@ class SessionManager:
 
     async def _store_move(self, session: Session, seat: int, user_id: int | None, action: Action,
                           meta: list[Event], events: list[Event], before: set[int], others: dict[int, str],
-                          own_before: str | None) -> list[Event]:
+                          own_before: str | None, standing: bool = False) -> list[Event]:
         """The second half of :meth:`_commit`: prompts, deadlines, the transaction, then the row."""
         game = session.game
         assert game is not None
@@ -551,7 +551,8 @@ class SessionManager:
         if 0 <= seat < len(seat_counts):
             seat_counts[seat] += 1
         status = "finished" if session.outcome() is not None else row.status
-        deadlines = self._deadlines_for(session, game, acting_seat=seat)
+        # a standing preference (issue 10) restarts nobody's clock, not even the setter's
+        deadlines = self._deadlines_for(session, game, acting_seat=None if standing else seat)
         state_text = game.to_json_text()
         await self.store.commit_action(
             row.id, old_seq=row.seq, new_seq=new_seq, status=status, seat_counts=seat_counts,
@@ -621,16 +622,20 @@ class SessionManager:
             session.check_seat(user_id, seat, stamp)
             game = session.game
             assert game is not None
-            if seat not in game.actors():
+            actor = seat in game.actors()
+            listed = actor and game.is_listed(seat, action)
+            # a standing preference (issue 10, ``Game.standing_actions``) is taken at any time
+            standing = not listed and game.is_standing(seat, action)
+            if not actor and not standing:
                 raise SessionError("err.not_your_turn")
-            if not game.is_listed(seat, action):
+            if not listed and not standing:
                 # only what the game lists reaches its rules (a slash command can build any dict)
                 raise SessionError("err.not_legal")
             if expect_seq is not None and session.row.seq != expect_seq:
                 raise SessionError("err.stale")  # a bot decided on an older state
             if not bots.is_bot(user_id):
                 bots.note_acted(session.row.settings, seat)  # stored with the move
-            events = await self._commit(session, seat, user_id, action)
+            events = await self._commit(session, seat, user_id, action, standing=standing)
             events += await self._autoplay(session)
             self._drop_if_done(session)
         self.on_change(game_id)

@@ -339,6 +339,23 @@ class Game(ABC):
         paths list names (territories...) reorders them, never adding or dropping an action."""
         return self.legal_actions(seat)
 
+    def standing_actions(self, seat: int) -> list[Action]:
+        """Actions ``seat`` may take at any time while the game runs, whether or not it is to act now:
+        standing preferences (issue 10: Godstorm's defence dice and "never answer").
+
+        The platform accepts one of these from a seat that is not an actor. It is logged and replayed
+        like any move (so :meth:`apply` must accept it then), and it must change neither whose turn it
+        is nor another seat's decision. Default: none."""
+        return []
+
+    def is_standing(self, seat: int, action: Any) -> bool:
+        """Whether ``action`` is exactly one of :meth:`standing_actions` of ``seat``."""
+        return isinstance(action, dict) and any(_same(a, action) for a in self.standing_actions(seat))
+
+    def standing_text(self, seat: int, lang: str) -> str:
+        """The seat's current standing settings in words, shown above their controls (empty: none)."""
+        return ""
+
     @abstractmethod
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Validate and apply; raise IllegalAction (changing nothing) when not legal."""
