@@ -351,6 +351,10 @@ class Stats:
         return self.store.db
 
     async def setup(self) -> None:
+        async with self.store.schema_lock():  # two processes on one PostgreSQL: one creates, one finds
+            await self._migrate()
+
+    async def _migrate(self) -> None:
         raw = await self.store.get_meta(SCHEMA_KEY)
         version = int(raw) if raw and raw.isdigit() else 0
         if version > len(SCHEMA):

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ import aiosqlite
 
 from bot.db import PgConnection, is_pg_url
 
+log = logging.getLogger(__name__)
 OPEN_STATUSES = ("lobby", "running")
 
 MIGRATIONS: list[list[str]] = [
@@ -109,8 +111,28 @@ MIGRATIONS: list[list[str]] = [
             remind_dm INTEGER NOT NULL DEFAULT 0
         )""",
     ],
+    # version 4 (issue 14): several processes on one PostgreSQL claim work with leases (the
+    # publishing of a game, the timer); the games whose moves are not all announced, found quickly
+    [
+        """CREATE TABLE leases (
+            name TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            expires_at REAL NOT NULL
+        )""",
+        "CREATE INDEX games_unpublished ON games(id) WHERE published_seq < seq",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+CHANGED_CHANNEL = "tabletop_game_changed"
+"""PostgreSQL NOTIFY channel: a move was committed (payload: the game id)."""
+MIGRATION_LOCK = 0x7AB1E70B
+"""PostgreSQL advisory lock key held while the schema is migrated (one process at a time)."""
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer version of the bot than this one."""
 
 
 class ChannelBusy(Exception):
@@ -287,6 +309,11 @@ class Store:
     :class:`bot.db.PgConnection`, which runs the same SQL (translated) with the same guarantees.
     """
 
+    _COMMIT = ("UPDATE games SET state = ?, seq = ?, status = ?, seat_counts = ?, settings = ?, updated_at = ?"
+               " WHERE id = ? AND seq = ?")
+    # on PostgreSQL the same statement tells the other processes (delivered when the transaction commits)
+    _COMMIT_PG = _COMMIT + f" RETURNING pg_notify('{CHANGED_CHANNEL}', CAST(id AS TEXT))"
+
     def __init__(self, db: aiosqlite.Connection, path: Path, dialect: str = "sqlite") -> None:
         self.db = db
         self.path = path
@@ -294,6 +321,27 @@ class Store:
         """"sqlite" or "postgresql" (the few statements that differ look at it)."""
         self._closed = False
         self._write_lock = asyncio.Lock()
+        self.url: str | None = None
+        """The ``postgresql://`` URL (None: a SQLite file); a second connection listens on it."""
+        self.closers: list[Callable[[], Awaitable[None]]] = []
+        """Run (and awaited) before the connection closes: what listens or claims beside it stops first."""
+        self._stamps: dict[int, float] = {}
+        """Per game, the ``updated_at`` this process last wrote (tells its own writes from another's)."""
+
+    @property
+    def shared(self) -> bool:
+        """Other processes may write the same games (PostgreSQL): cached games are checked before use."""
+        return self.dialect == "postgresql"
+
+    def _stamp(self, game_id: int, now: float) -> float:
+        if len(self._stamps) > 100_000:
+            self._stamps.clear()  # only an optimisation: an unknown stamp costs one reload
+        self._stamps[game_id] = now
+        return now
+
+    def own_stamp(self, game_id: int) -> float | None:
+        """The ``updated_at`` of this process's last write to the game (None: none remembered)."""
+        return self._stamps.get(game_id)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -323,6 +371,7 @@ class Store:
             pg = await PgConnection.connect(str(path))
             # PgConnection offers the subset of aiosqlite.Connection the store's callers use
             store = cls(cast(aiosqlite.Connection, pg), Path("postgresql"), dialect="postgresql")
+            store.url = str(path)
             await store._migrate()
             return store
         path = Path(path)
@@ -341,23 +390,44 @@ class Store:
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
+            for closer in self.closers:
+                try:
+                    await closer()
+                except Exception:
+                    log.exception("stopping a helper of the store failed")
             await self.db.close()
 
+    @asynccontextmanager
+    async def schema_lock(self) -> AsyncIterator[None]:
+        """Held while a schema is created or migrated: on PostgreSQL an advisory lock, so two
+        processes starting at once migrate one after the other (the second finds nothing to do)."""
+        if not self.shared:
+            yield
+            return
+        await self.db.execute("SELECT pg_advisory_lock(?)", (MIGRATION_LOCK,))
+        try:
+            yield
+        finally:
+            await self.db.execute("SELECT pg_advisory_unlock(?)", (MIGRATION_LOCK,))
+
     async def _migrate(self) -> None:
-        await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        async with self.db.execute("SELECT version FROM schema_version") as cur:
-            row = await cur.fetchone()
-        version = row[0] if row else 0
-        if version > SCHEMA_VERSION:
-            raise RuntimeError(
-                f"database schema version {version} is newer than this bot ({SCHEMA_VERSION}); upgrade the bot"
-            )
-        for target in range(version + 1, SCHEMA_VERSION + 1):
-            async with self.transaction():
-                for sql in MIGRATIONS[target - 1]:
-                    await self.db.execute(sql)
-                await self.db.execute("DELETE FROM schema_version")
-                await self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
+        async with self.schema_lock():
+            await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            async with self.db.execute("SELECT version FROM schema_version") as cur:
+                row = await cur.fetchone()
+            version = row[0] if row else 0
+            if version > SCHEMA_VERSION:
+                message = (f"the database's schema version {version} is newer than this bot's ({SCHEMA_VERSION}): "
+                           "another process runs a newer version; upgrade this one before starting it")
+                log.critical("%s", message)
+                raise SchemaTooNew(message)
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                async with self.transaction():
+                    for sql in MIGRATIONS[target - 1]:
+                        await self.db.execute(sql)
+                    await self.db.execute("DELETE FROM schema_version")
+                    await self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
+                log.info("database schema migrated to version %d", target)
 
     async def schema_version(self) -> int:
         async with self.db.execute("SELECT version FROM schema_version") as cur:
@@ -386,6 +456,7 @@ class Store:
             )
         except sqlite3.IntegrityError as exc:
             raise ChannelBusy(channel_id) from exc
+        self._stamp(int(cur.lastrowid or 0), now)
         return GameRow(
             id=int(cur.lastrowid or 0), guild_id=guild_id, channel_id=channel_id, game=game, status="lobby",
             host_id=host_id, lang=lang, options=options, lobby=lobby, settings=settings,
@@ -395,7 +466,7 @@ class Store:
     async def update_lobby(self, row: GameRow) -> None:
         await self.write(
             "UPDATE games SET options = ?, lobby = ?, settings = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-            (dumps(row.options), dumps(row.lobby), dumps(row.settings), time.time(), row.id),
+            (dumps(row.options), dumps(row.lobby), dumps(row.settings), self._stamp(row.id, time.time()), row.id),
         )
 
     async def start_game(self, row: GameRow, state_text: str,
@@ -411,11 +482,13 @@ class Store:
                 " WHERE id = ? AND status = 'lobby'",
                 (row.status, dumps(row.seat_users), dumps(row.seat_info), row.seed, state_text,
                  dumps(row.seat_counts), dumps(row.options), dumps(row.lobby), dumps(row.settings),
-                 time.time(), row.id),
+                 self._stamp(row.id, time.time()), row.id),
             )
             if cur.rowcount != 1:
                 raise Conflict(row.id)
             await self._replace_deadlines(row.id, deadlines)
+            if self.shared:
+                await self.db.execute("SELECT pg_notify(?, ?)", (CHANGED_CHANNEL, str(row.id)))
 
     async def commit_action(
         self,
@@ -446,25 +519,26 @@ class Store:
                 (game_id, new_seq, seat, user_id, dumps(action), dumps(events), now),
             )
             cur = await self.db.execute(
-                "UPDATE games SET state = ?, seq = ?, status = ?, seat_counts = ?, settings = ?, updated_at = ?"
-                " WHERE id = ? AND seq = ?",
+                self._COMMIT_PG if self.shared else self._COMMIT,
                 (state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq),
             )
             if cur.rowcount != 1:
                 raise Conflict(game_id)
             if deadlines is not None:
                 await self._replace_deadlines(game_id, deadlines)
+        self._stamp(game_id, now)
 
     async def set_status(self, game_id: int, status: str, settings: GameSettings | None = None) -> None:
         async with self.transaction():
+            now = self._stamp(game_id, time.time())
             if settings is None:
                 await self.db.execute(
-                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id)
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, now, game_id)
                 )
             else:
                 await self.db.execute(
                     "UPDATE games SET status = ?, settings = ?, updated_at = ? WHERE id = ?",
-                    (status, dumps(settings), time.time(), game_id),
+                    (status, dumps(settings), now, game_id),
                 )
             if status not in OPEN_STATUSES:
                 await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
@@ -520,7 +594,7 @@ class Store:
         async with self.transaction():
             cur = await self.db.execute(
                 "UPDATE games SET state = ?, settings = ?, options = ?, updated_at = ? WHERE id = ? AND seq = ?",
-                (state_text, dumps(settings), dumps(options), time.time(), game_id, seq),
+                (state_text, dumps(settings), dumps(options), self._stamp(game_id, time.time()), game_id, seq),
             )
             if cur.rowcount != 1:
                 raise Conflict(game_id)
@@ -661,7 +735,8 @@ class Store:
         await self.write("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
 
     async def update_seats(self, game_id: int, seat_users: list[list[int]]) -> None:
-        await self.write("UPDATE games SET seat_users = ? WHERE id = ?", (dumps(seat_users), game_id))
+        await self.write("UPDATE games SET seat_users = ?, updated_at = ? WHERE id = ?",
+                         (dumps(seat_users), self._stamp(game_id, time.time()), game_id))
 
     async def dm_closed_users(self) -> set[int]:
         async with self.db.execute("SELECT user_id FROM dm_closed") as cur:
@@ -751,4 +826,46 @@ class Store:
     async def save_settings(self, game_id: int, settings: GameSettings) -> None:
         """Replace a game's settings only (a paused clock, a vote in progress)."""
         await self.write("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
-                         (dumps(settings), time.time(), game_id))
+                         (dumps(settings), self._stamp(game_id, time.time()), game_id))
+
+    # ---- several processes on one PostgreSQL (issue 14) -----------------------------------------
+    async def game_version(self, game_id: int) -> tuple[int, float, str] | None:
+        """The game's ``(seq, updated_at, status)`` as stored: a cached copy older than this is reloaded."""
+        async with self.db.execute("SELECT seq, updated_at, status FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return (int(row[0]), float(row[1]), str(row[2])) if row else None
+
+    async def unpublished_games(self) -> list[int]:
+        """Running or finished games with committed moves not yet announced (the partial index
+        ``games_unpublished`` keeps this cheap)."""
+        async with self.db.execute(
+            "SELECT id FROM games WHERE published_seq < seq AND status IN ('running', 'finished') ORDER BY id"
+        ) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
+
+    async def claim_lease(self, name: str, owner: str, seconds: float, now: float | None = None) -> bool:
+        """Take (or keep) the lease ``name`` for ``seconds``: True when ``owner`` holds it now, i.e. it
+        was free, expired or already ``owner``'s. One statement, so two claimers never both win."""
+        now = time.time() if now is None else now
+        cur = await self.write(
+            "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+            " owner = excluded.owner, expires_at = excluded.expires_at"
+            " WHERE leases.expires_at < ? OR leases.owner = excluded.owner",
+            (name, owner, now + seconds, now),
+        )
+        return cur.rowcount == 1
+
+    async def renew_leases(self, owner: str, seconds: float, now: float | None = None) -> int:
+        """Extend every lease ``owner`` holds; how many it holds."""
+        now = time.time() if now is None else now
+        cur = await self.write("UPDATE leases SET expires_at = ? WHERE owner = ?", (now + seconds, owner))
+        return cur.rowcount
+
+    async def release_lease(self, name: str, owner: str) -> None:
+        await self.write("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
+
+    async def lease(self, name: str) -> tuple[str, float] | None:
+        """Who holds ``name`` and until when (an expired row may still be listed)."""
+        async with self.db.execute("SELECT owner, expires_at FROM leases WHERE name = ?", (name,)) as cur:
+            row = await cur.fetchone()
+        return (str(row[0]), float(row[1])) if row else None
