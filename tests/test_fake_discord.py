@@ -6,6 +6,8 @@ a FakeDiscord and drives it as users would.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -279,3 +281,124 @@ async def test_global_sync_and_slash_in_dm(tmp_path: Path) -> None:
         finally:
             await bot.stop()
         assert bot.returncode is not None
+
+
+# ---------------------------------------------------------------- sharding (issue 14)
+class RawShard:
+    """A bare gateway client IDENTIFYing as one shard: it records every DISPATCH and answers each
+    interaction with "shard N" (through the REST callback), so tests see which shard got what."""
+
+    def __init__(self, fake: FakeDiscord, http: aiohttp.ClientSession, shard: list[int] | None) -> None:
+        self.fake, self.http, self.shard = fake, http, shard
+        self.events: list[tuple[str, dict[str, object]]] = []
+        self.closed_with: int | None = None
+
+    async def __aenter__(self) -> RawShard:
+        self.ws = await self.http.ws_connect(self.fake.gateway_url + "?v=10&encoding=json")
+        hello = await self.ws.receive_json()
+        assert hello["op"] == 10
+        identify = {"token": "fake-token", "intents": (1 << 9) | (1 << 12) | 1, "properties": {}}
+        if self.shard is not None:
+            identify["shard"] = self.shard
+        await self.ws.send_json({"op": 2, "d": identify})
+        self.reader = asyncio.get_running_loop().create_task(self.read())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.ws.close()
+        await self.reader
+
+    async def read(self) -> None:
+        async for msg in self.ws:
+            frame = json.loads(msg.data)
+            if frame["op"] != 0:
+                continue
+            self.events.append((frame["t"], frame["d"]))
+            if frame["t"] == "INTERACTION_CREATE":
+                d = frame["d"]
+                url = f"{self.fake.api_base}/interactions/{d['id']}/{d['token']}/callback"
+                body = {"type": 4, "data": {"content": f"shard {(self.shard or [0])[0]}"}}
+                async with self.http.post(url, json=body) as answer:
+                    assert answer.status in (200, 204), await answer.text()
+        self.closed_with = self.ws.close_code
+
+    def got(self, event: str) -> list[dict[str, object]]:
+        return [d for t, d in self.events if t == event]
+
+    def guild_ids(self, event: str) -> set[int]:
+        return {int(str(d.get("guild_id") or d.get("id"))) for d in self.got(event)}
+
+
+async def guild_on_each_shard(fake: FakeDiscord) -> list[Guild]:
+    """One guild per shard of 2 (a guild's shard is (id >> 22) % 2: its creation millisecond's parity)."""
+    found: dict[int, Guild] = {}
+    while len(found) < 2:
+        guild = fake.create_guild("G")
+        found.setdefault((guild.id >> 22) % 2, guild)
+        await asyncio.sleep(0.001)
+    return [found[0], found[1]]
+
+
+async def test_shards_get_their_guilds_events_and_dms_go_to_shard_0() -> None:
+    async with FakeDiscord(shard_count=2) as fake, aiohttp.ClientSession() as http:
+        async with http.get(fake.api_base + "/gateway/bot") as answer:
+            assert (await answer.json())["shards"] == 2
+        g0, g1 = await guild_on_each_shard(fake)
+        ch0, ch1 = fake.create_channel(g0, "a"), fake.create_channel(g1, "b")
+        alice = fake.create_user("alice")
+        for guild in (g0, g1):
+            fake.add_member(guild, alice)
+        async with http.put(f"{fake.api_base}/applications/{fake.application_id}/commands",
+                            json=[{"name": "ping", "description": "p", "type": 1}]) as answer:
+            assert answer.status == 200
+        async with RawShard(fake, http, [0, 2]) as s0, RawShard(fake, http, [1, 2]) as s1:
+            await fake.wait_for(lambda: s0.got("GUILD_CREATE") and s1.got("GUILD_CREATE"))
+            # READY and the GUILD_CREATEs at start name only the shard's own guilds
+            assert [g["id"] for g in s0.got("READY")[0]["guilds"]] == [str(g0.id)]  # type: ignore[index]
+            assert [g["id"] for g in s1.got("READY")[0]["guilds"]] == [str(g1.id)]  # type: ignore[index]
+            assert s0.got("READY")[0]["shard"] == [0, 2] and s1.got("READY")[0]["shard"] == [1, 2]
+            assert s0.guild_ids("GUILD_CREATE") == {g0.id} and s1.guild_ids("GUILD_CREATE") == {g1.id}
+            assert fake.shard_of(g0) == 0 and fake.shard_of(g1) == 1 and fake.shard_of(None) == 0
+            assert sorted(fake.shard_sessions) == [0, 1]
+
+            # guild events after start: a message and a channel made in g1 reach shard 1 only
+            fake.user_message(alice, ch1, "hello")
+            fake.create_channel(g1, "c")
+            await fake.wait_for(lambda: s1.got("MESSAGE_CREATE") and s1.got("CHANNEL_CREATE"))
+            assert s1.guild_ids("MESSAGE_CREATE") == {g1.id}
+            # interactions: from a guild channel to that guild's shard, from a DM to shard 0
+            assert (await fake.slash(alice, ch1, "ping")).content == "shard 1"
+            assert (await fake.slash(alice, ch0, "ping")).content == "shard 0"
+            dm = fake.open_dm_channel(alice)
+            assert (await fake.slash(alice, dm, "ping")).content == "shard 0"
+            fake.user_message(alice, dm, "psst")
+            await fake.wait_for(lambda: any(d["content"] == "psst" for d in s0.got("MESSAGE_CREATE")))
+            late = fake.create_guild("late")
+            await fake.wait_for(lambda: late.id in (s0.guild_ids("GUILD_CREATE") | s1.guild_ids("GUILD_CREATE")))
+            await asyncio.sleep(0.2)  # anything misrouted would have arrived by now
+            mine = s0 if fake.shard_of(late) == 0 else s1
+            other = s1 if mine is s0 else s0
+            assert late.id in mine.guild_ids("GUILD_CREATE") and late.id not in other.guild_ids("GUILD_CREATE")
+            assert all(int(str(d["guild_id"])) == g1.id for d in s1.got("INTERACTION_CREATE"))
+            assert [d.get("guild_id") for d in s0.got("INTERACTION_CREATE")] == [str(g0.id), None]
+            assert g0.id not in s1.guild_ids("MESSAGE_CREATE") and not any(
+                d["content"] == "psst" for d in s1.got("MESSAGE_CREATE"))
+            assert g1.id not in s0.guild_ids("CHANNEL_CREATE") | s0.guild_ids("MESSAGE_CREATE")
+
+            # a switch aimed at one shard leaves the other connected
+            await fake.disconnect_gateway(shard=1)
+            await fake.wait_for(lambda: not fake.shard_connected(1))
+            assert fake.shard_connected(0)
+            with pytest.raises(RuntimeError, match="shard 1"):
+                await fake.slash(alice, ch1, "ping", timeout=0.3)
+
+
+async def test_an_invalid_shard_is_refused_and_unsharded_sessions_get_everything() -> None:
+    async with FakeDiscord(shard_count=2) as fake, aiohttp.ClientSession() as http:
+        g0, g1 = await guild_on_each_shard(fake)
+        async with RawShard(fake, http, [2, 2]) as bad:
+            await fake.wait_for(lambda: bad.closed_with is not None)
+            assert bad.closed_with == 4010 and not bad.events
+        async with RawShard(fake, http, None) as whole:  # a bot that ignores the recommended count
+            await fake.wait_for(lambda: len(whole.got("GUILD_CREATE")) == 2)
+            assert whole.guild_ids("GUILD_CREATE") == {g0.id, g1.id}

@@ -117,6 +117,8 @@ class FaultRule:
 class _Session:
     id: str
     intents: int
+    shard_id: int = 0
+    shard_count: int = 1
     seq: int = 0
     buffer: list[dict[str, Any]] = field(default_factory=list)
     conn: _Conn | None = None
@@ -181,13 +183,16 @@ class FakeDiscord:
         send_message_events: bool = True,
         callback_deadline: float | None = 3.0,
         quiet_period: float = 0.5,
+        shard_count: int = 1,
     ) -> None:
         """
         ``send_message_events``: dispatch MESSAGE_CREATE/UPDATE for the bot's own messages (as Discord
         does when the bot has the message intents). ``callback_deadline``: if set (Discord uses 3.0),
         interaction callbacks arriving later get 404 "Unknown interaction". ``quiet_period``: after a
         type 6 (deferred update) callback, how long the bot must stay silent before ``click``/``select``
-        return without an ``@original`` edit or follow-up.
+        return without an ``@original`` edit or follow-up. ``shard_count``: what ``GET /gateway/bot``
+        recommends; sessions IDENTIFYing with ``shard: [id, count]`` get only their guilds' events
+        (see :meth:`shard_of`), DMs go to shard 0, as on Discord.
         """
         self.host = host
         self.port = 0
@@ -195,6 +200,7 @@ class FakeDiscord:
         self.send_message_events = send_message_events
         self.callback_deadline = callback_deadline
         self.quiet_period = quiet_period
+        self.shard_count = shard_count
 
         self.bot_user = User(new_snowflake(), "FakeBot", bot=True)
         self.application_id = self.bot_user.id
@@ -231,7 +237,7 @@ class FakeDiscord:
         self._last_request_at = time.monotonic()
 
         self._sessions: dict[str, _Session] = {}
-        self._session: _Session | None = None
+        self._current: dict[int, _Session] = {}  # shard id -> its latest IDENTIFYed session
         self._conns: list[_Conn] = []
         self._processes: list[BotProcess] = []
         self._runner: web.AppRunner | None = None
@@ -397,17 +403,21 @@ class FakeDiscord:
         self._fault_rules.clear()
         self.rest_outage = self.outage_drops = False
 
-    async def disconnect_gateway(self, code: int = 4000) -> None:
-        """Close the bot's gateway socket; discord.py then RESUMEs (code 4000) or re-identifies."""
+    async def disconnect_gateway(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Close the bot's gateway sockets (only ``shard``'s if given); discord.py then RESUMEs
+        (code 4000) or re-identifies."""
         for conn in list(self._conns):
-            await conn.ws.close(code=code)
+            if shard is None or (conn.session is not None and conn.session.shard_id == shard):
+                await conn.ws.close(code=code)
 
-    async def invalidate_session(self) -> None:
+    async def invalidate_session(self, *, shard: int | None = None) -> None:
         """Send op 9 (resumable=false): discord.py drops the session and re-identifies."""
-        if self._session is not None:
-            self._session.id = "invalidated-" + self._session.id
+        for sid, session in self._current.items():
+            if shard is None or sid == shard:
+                session.id = "invalidated-" + session.id
         for conn in list(self._conns):
-            conn.send({"op": 9, "d": False, "s": None, "t": None})
+            if shard is None or conn.session is None or conn.session.shard_id == shard:
+                conn.send({"op": 9, "d": False, "s": None, "t": None})
 
     # ------------------------------------------------------------------ queries
     def channel_messages(
@@ -474,6 +484,30 @@ class FakeDiscord:
     @property
     def connected(self) -> bool:
         return any(c.session is not None and not c.ws.closed for c in self._conns)
+
+    def shard_of(self, guild: Guild | int | None) -> int:
+        """The shard Discord sends a guild's events to, ``(guild_id >> 22) % shard_count``, with the
+        count the bot IDENTIFYed with (``self.shard_count`` before that); 0 for DMs."""
+        if guild is None:
+            return 0
+        counts = {s.shard_count for s in self._current.values()}
+        count = counts.pop() if len(counts) == 1 else self.shard_count
+        return (snowflake_of(guild) >> 22) % count
+
+    @property
+    def shard_sessions(self) -> dict[int, str]:
+        """Shard id -> session id of the sessions IDENTIFYed so far (the latest per shard)."""
+        return {sid: s.id for sid, s in sorted(self._current.items())}
+
+    def shard_connected(self, shard: int) -> bool:
+        session = self._current.get(shard)
+        return session is not None and session.conn is not None and not session.conn.ws.closed
+
+    def _targets(self, guild_id: int | None) -> list[_Session]:
+        """The current sessions an event of ``guild_id`` (None: a DM or no guild) goes to."""
+        if guild_id is None:
+            return [s for s in self._current.values() if s.shard_id == 0]
+        return [s for s in self._current.values() if s.shard_id == (guild_id >> 22) % s.shard_count]
 
     async def wait_for(
         self, predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02
@@ -815,11 +849,17 @@ class FakeDiscord:
         source: Message | None = None,
         timeout: float,
     ) -> InteractionResult:
-        if not self.connected:  # e.g. right after a restart or while the bot is resuming
+        def reachable() -> bool:
+            targets = self._targets(channel.guild_id)
+            return any(s.conn is not None and not s.conn.ws.closed for s in targets)
+
+        if not reachable():  # e.g. right after a restart or while the bot is resuming
             try:
-                await self.wait_for(lambda: self.connected, timeout=timeout)
+                await self.wait_for(reachable, timeout=timeout)
             except TimeoutError:
-                raise RuntimeError("the bot is not connected to the fake gateway") from None
+                raise RuntimeError(
+                    f"the bot is not connected to the fake gateway (shard {self.shard_of(channel.guild_id)})"
+                ) from None
         iid = new_snowflake()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
         guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
@@ -893,11 +933,24 @@ class FakeDiscord:
                 await asyncio.sleep(0.02)
 
     # ------------------------------------------------------------------ gateway
-    def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a DISPATCH to the bot's current session (buffered for RESUME if it is reconnecting)."""
-        session = self._session
-        if session is None:
-            return
+    @staticmethod
+    def _guild_of_event(event: str, data: dict[str, Any]) -> int | None:
+        if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+            return int(data["id"])
+        gid = data.get("guild_id")
+        return int(gid) if gid else None
+
+    def dispatch(self, event: str, data: dict[str, Any], *, intents: int = 0) -> None:
+        """Send a DISPATCH to the current session of the shard that gets it, as Discord routes: a
+        guild's events to shard ``(guild_id >> 22) % count``, the rest (DMs) to shard 0; buffered
+        for RESUME while the shard is reconnecting. ``intents``: only sessions that asked for one
+        of these bits get it."""
+        for session in self._targets(self._guild_of_event(event, data)):
+            if not intents or session.intents & intents:
+                self._send(session, event, data)
+
+    @staticmethod
+    def _send(session: _Session, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
         frame = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.buffer.append(frame)
@@ -906,23 +959,18 @@ class FakeDiscord:
             session.conn.send(frame)
 
     def _dispatch_if_connected(self, event: str, make: Callable[[], dict[str, Any]]) -> None:
-        if self._session is not None:
+        if self._current:
             self.dispatch(event, make())
 
     def _dispatch_message_event(self, event: str, msg: Message) -> None:
-        session = self._session
-        if session is None or not self.send_message_events or msg.ephemeral:
+        if not self._current or not self.send_message_events or msg.ephemeral:
             return
-        wanted = INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES
-        if session.intents & wanted:
-            data = self._message_payload(msg)
-            if msg.guild_id:
-                data["member"] = {
-                    k: v
-                    for k, v in self.guilds[msg.guild_id].member_payload(msg.author).items()
-                    if k != "user"
-                }
-            self.dispatch(event, data)
+        data = self._message_payload(msg)
+        if msg.guild_id:
+            data["member"] = {
+                k: v for k, v in self.guilds[msg.guild_id].member_payload(msg.author).items() if k != "user"
+            }
+        self.dispatch(event, data, intents=INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES)
 
     async def _ws_handler(self, request: web.Request) -> web.WebSocketResponse:
         if self.gateway_down:  # switch: the gateway refuses every connection (an outage)
@@ -989,9 +1037,16 @@ class FakeDiscord:
 
     async def _identify(self, conn: _Conn, d: dict[str, Any]) -> None:
         self.identifies.append((time.monotonic(), d))
-        session = _Session(secrets.token_hex(16), intents=int(d.get("intents", 0)), conn=conn)
+        shard_id, shard_count = d.get("shard") or (0, 1)
+        if not 0 <= int(shard_id) < int(shard_count):  # as Discord: 4010 Invalid shard
+            await conn.ws.close(code=4010, message=b"Invalid shard")
+            return
+        session = _Session(secrets.token_hex(16), intents=int(d.get("intents", 0)), conn=conn,
+                           shard_id=int(shard_id), shard_count=int(shard_count))
         self._sessions[session.id] = session
-        self._session = session
+        for sid in [sid for sid, s in self._current.items() if s.shard_count != session.shard_count]:
+            del self._current[sid]  # the bot now shards differently: those sessions get nothing more
+        self._current[session.shard_id] = session
         conn.session = session
         user = {**self.bot_user.to_payload(), "verified": True, "mfa_enabled": False, "flags": 0}
         ready = {
@@ -1000,7 +1055,7 @@ class FakeDiscord:
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds if session in self._targets(g)],
             "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -1011,14 +1066,15 @@ class FakeDiscord:
         }
         if "shard" in d:
             ready["shard"] = d["shard"]
-        self.dispatch("READY", ready)
+        self._send(session, "READY", ready)
         for g in list(self.guilds.values()):
-            self.dispatch("GUILD_CREATE", g.to_payload(self.bot_user))
+            if session in self._targets(g.id):
+                self._send(session, "GUILD_CREATE", g.to_payload(self.bot_user))
 
     async def _resume(self, conn: _Conn, d: dict[str, Any]) -> None:
         self.resumes.append((time.monotonic(), d))
         session = self._sessions.get(d.get("session_id", ""))
-        if session is None or session is not self._session:
+        if session is None or session is not self._current.get(session.shard_id):
             conn.send({"op": 9, "d": False, "s": None, "t": None})
             return
         session.conn = conn
@@ -1026,7 +1082,7 @@ class FakeDiscord:
         seq = d.get("seq") or 0
         for frame in [f for f in session.buffer if f["s"] > seq]:
             conn.send(frame)
-        self.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+        self._send(session, "RESUMED", {"_trace": ["fake-discord"]})
 
     # ------------------------------------------------------------------ REST plumbing
     def _build_routes(self) -> None:
@@ -1430,7 +1486,7 @@ class FakeDiscord:
     async def _h_gateway_bot(self, req: _Req) -> tuple[int, Any]:
         return 200, {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.shard_count,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
         }
 
