@@ -513,17 +513,20 @@ class Store:
         """
         now = time.time()
         async with self.transaction():
-            await self.db.execute(
-                "INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, new_seq, seat, user_id, dumps(action), dumps(events), now),
-            )
+            # the seq check first: a second process racing for the same seq waits on the row lock and
+            # then updates nothing (Conflict) instead of failing on the action's key, which would leave
+            # the PostgreSQL transaction aborted under the reads that share the connection until ROLLBACK
             cur = await self.db.execute(
                 self._COMMIT_PG if self.shared else self._COMMIT,
                 (state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq),
             )
             if cur.rowcount != 1:
                 raise Conflict(game_id)
+            await self.db.execute(
+                "INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, new_seq, seat, user_id, dumps(action), dumps(events), now),
+            )
             if deadlines is not None:
                 await self._replace_deadlines(game_id, deadlines)
         self._stamp(game_id, now)
