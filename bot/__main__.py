@@ -147,9 +147,9 @@ async def serve(bot: discord.Client, config: Config) -> None:
 
 
 async def run(config: Config) -> None:
-    from bot.app import TabletopBot
+    from bot.app import create_bot
 
-    bot = TabletopBot(config)
+    bot = create_bot(config)  # sharded when SHARD_COUNT is set, else exactly as before
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -190,9 +190,13 @@ class OneLineReconnects(logging.Filter):
 
 
 def setup_logging(config: Config) -> None:
+    from bot.logs import handler_for
+
+    json_handler = handler_for(config)  # LOG_FORMAT=json: one object per line with the shard ids
     logging.basicConfig(
         level=getattr(logging, config.log_level),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        handlers=[json_handler] if json_handler is not None else None,
     )
     for noisy in ("discord", "aiosqlite"):
         logging.getLogger(noisy).setLevel(max(logging.INFO, getattr(logging, config.log_level)))

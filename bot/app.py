@@ -16,8 +16,10 @@ from bot import lifecycle
 from bot.bots import BotDriver
 from bot.config import Config
 from bot.delivery import Publisher
+from bot.health import HealthServer
 from bot.i18n import lang_of, t
 from bot.sessions import Session, SessionManager
+from bot.shards import ShardLinks
 from bot.stats import Stats
 from bot.store import SeatTimer, Store
 
@@ -136,11 +138,14 @@ class CommandTranslator(app_commands.Translator):
 
 
 class TabletopBot(commands.Bot):
-    def __init__(self, config: Config) -> None:
+    """The bot on one gateway connection; :class:`ShardedTabletopBot` (made by :func:`create_bot`
+    when ``SHARD_COUNT`` is set) runs one or more shards in this process instead."""
+
+    def __init__(self, config: Config, **shard_options: Any) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **shard_options)
         self.config = config
         self.store: Store
         self.sessions: SessionManager
@@ -151,13 +156,51 @@ class TabletopBot(commands.Bot):
         self._notices: set[asyncio.Task[Any]] = set()
         self.ready_once = asyncio.Event()
         self.downtime: Downtime | None = None
-        self.add_listener(self._gateway_lost, "on_disconnect")
-        self.add_listener(self._gateway_back, "on_connect")
-        self.add_listener(self._gateway_back, "on_resumed")
+        self.health: HealthServer | None = None
+        self.links = ShardLinks(config.own_shards if config.sharded else (0,))
+        if config.sharded:  # discord.py names the shard in these; "disconnect" etc. come without it
+            self.add_listener(self._gateway_lost, "on_shard_disconnect")
+            self.add_listener(self._gateway_back, "on_shard_connect")
+            self.add_listener(self._gateway_back, "on_shard_resumed")
+        else:
+            self.add_listener(self._gateway_lost, "on_disconnect")
+            self.add_listener(self._gateway_back, "on_connect")
+            self.add_listener(self._gateway_back, "on_resumed")
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs the slash commands: the one holding shard 0 (every process
+        has the same commands, so one PUT is enough; Discord rate-limits them), or an unsharded bot."""
+        own = self.config.own_shards
+        return own is None or 0 in own
+
+    async def __aenter__(self) -> TabletopBot:
+        await super().__aenter__()
+        if self.config.health_port is not None:  # up before login, so liveness answers during a Discord outage
+            self.health = HealthServer(self.readiness, self.config.health_port)
+            await self.health.start()
+        return self
+
+    async def readiness(self) -> tuple[bool, dict[str, Any]]:
+        """``/readyz``: every shard of this process connected, and the store answering."""
+        shards_ok = self.links.all_up and not self.is_closed()
+        details: dict[str, Any] = {"shards": self.links.status()}
+        store_ok = False
+        if not hasattr(self, "store"):
+            details["store"] = "not open yet"
+        else:
+            try:
+                await self.store.get_meta(HEARTBEAT_KEY)
+                store_ok = True
+                details["store"] = "ok"
+            except Exception as exc:
+                details["store"] = f"error: {type(exc).__name__}"
+        return shards_ok and store_ok, details
 
     async def setup_hook(self) -> None:
         if self.downtime is not None:  # a login retried after Discord failed mid-start: only sync is left
-            await self.sync_commands()
+            if self.syncs_commands:
+                await self.sync_commands()
             return
         started = time.perf_counter()
         self.store = await Store.open(self.config.database_url or self.config.database_path)
@@ -184,13 +227,21 @@ class TabletopBot(commands.Bot):
                  len(stale), time.perf_counter() - started)
         self._stale = stale
         self._timer = asyncio.create_task(self._timer_loop())
-        await self.sync_commands()
+        if self.syncs_commands:
+            await self.sync_commands()
+        else:
+            log.info("commands: not synced by this process (the one running shard 0 syncs them)")
 
-    async def _gateway_lost(self) -> None:
+    async def _gateway_lost(self, shard_id: int | None = None) -> None:
+        """Any of this process's shards lost: the bot counts as away (see :class:`Downtime`)."""
+        self.links.lost(shard_id or 0)
         if self.downtime is not None:
             self.downtime.disconnected(time.time())
 
-    async def _gateway_back(self) -> None:
+    async def _gateway_back(self, shard_id: int | None = None) -> None:
+        """A shard (re)connected: back only once every shard of this process is."""
+        if not self.links.back(shard_id or 0):
+            return
         if self.downtime is not None:
             try:
                 await self.downtime.connected(time.time())
@@ -278,3 +329,27 @@ class TabletopBot(commands.Bot):
                 await asyncio.wait_for(self.downtime.close(), timeout=1.0)
         if hasattr(self, "store"):
             await self.store.close()
+        if self.health is not None:
+            await self.health.close()
+
+
+class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
+    """The bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT`` (all of them without
+    ``SHARD_IDS``; with ``SHARD_COUNT=auto`` the count Discord recommends) in this process.
+
+    Each guild's events come on shard ``(guild_id >> 22) % SHARD_COUNT`` and DMs on shard 0 only;
+    posts go out over REST, which works for any channel from any process."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # with SHARD_COUNT=auto the count is known from here on (asked before the first IDENTIFY)
+        if self.links.expected is None and self.shard_count is not None:
+            self.links.expect(self.shard_ids or range(self.shard_count))
+        await super().before_identify_hook(shard_id, initial=initial)
+
+
+def create_bot(config: Config) -> TabletopBot:
+    """The bot for ``config``: unsharded exactly as before unless ``SHARD_COUNT`` is set."""
+    if not config.sharded:
+        return TabletopBot(config)
+    ids = list(config.shard_ids) if config.shard_ids is not None else None
+    return ShardedTabletopBot(config, shard_count=config.shard_count, shard_ids=ids)
