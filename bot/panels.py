@@ -81,7 +81,8 @@ def admin_hash(action: Action, game_id: int, *, key: bytes | None = None) -> str
 
 
 def find_action(game: Game, game_id: int, seat: int, stamp: int, digest: str) -> Action | None:
-    for action in game.legal_actions(seat):
+    """The legal or standing action (``Game.standing_actions``, issue 10) whose tag is ``digest``."""
+    for action in game.legal_actions(seat) + game.standing_actions(seat):
         if hmac.compare_digest(action_hash(action, game_id, seat, stamp), digest):
             return action
     return None
@@ -220,6 +221,7 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
         return _join(parts), view
     if seat not in game.actors():
         parts.append(t("panel.waiting", lang))
+        add_standing(parts, view, game, session, seat, lang)
         return _join(parts), view
     prompt = game.prompt_text(seat, lang)
     if prompt:
@@ -231,6 +233,7 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
         parts.append("**" + " › ".join(chosen) + "**")
     if not choices:
         parts.append(t("panel.nothing", lang))
+        add_standing(parts, view, game, session, seat, lang)
         return _join(parts), view
     depth = len(prefix)
     if len(choices) <= MAX_BUTTONS:
@@ -260,7 +263,32 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
             label=limits.button_label(t("panel.back", lang)), style=discord.ButtonStyle.secondary,
             custom_id=BackId(gid, seat, stamp, encode_prefix(asked[:-1], gid, seat, stamp)).build(), row=4,
         ))
+    if not asked:  # the preferences show on the panel's first level, not inside a nested choice
+        add_standing(parts, view, game, session, seat, lang)
     return _join(parts), limits.fit_view(view) or view
+
+
+# ---- standing preferences (issue 10) --------------------------------------------------
+STANDING_ROOM = 3
+"""Buttons of standing actions at most, in the last row (beside the back button and a DM's link)."""
+
+
+def add_standing(parts: list[str], view: discord.ui.View, game: Game, session: Session, seat: int,
+                 lang: str) -> None:
+    """The panel's preferences section: the seat's standing settings in words and a button for each
+    standing action (``Game.standing_actions``) that is not already one of its choices now."""
+    text = game.standing_text(seat, lang)
+    legal = game.legal_actions(seat) if seat in game.actors() else []
+    standing = [a for a in game.standing_actions(seat) if a not in legal]
+    if text:
+        parts.append(text)
+    gid, stamp = session.id, session.row.seat_counts[seat]
+    for action in standing[:STANDING_ROOM]:
+        label = " · ".join(game.panel_path(seat, action, lang)) or "?"
+        view.add_item(discord.ui.Button(
+            label=limits.button_label(label), style=discord.ButtonStyle.secondary,
+            custom_id=ActionId(gid, seat, stamp, action_hash(action, gid, seat, stamp)).build(), row=4,
+        ))
 
 
 def skip_single_levels(prefix: list[int], choices: list[Choice], chosen: list[str]

@@ -3,7 +3,8 @@
 The generic panels (DMs, ``/game hand``) already offer every legal action as nested selects; these
 commands are the shortcut: ``/risk attack from:… to:… dice:… [until:…]``, ``/risk place``,
 ``/risk fortify``, ``/risk move`` (after a conquest), ``/risk play`` (a miracle card: only the
-playable ones are suggested, then its targets) and ``/risk end``. Every option is
+playable ones are suggested, then its targets), ``/risk end`` and ``/risk prefs`` (the standing
+preferences, settable when it is not the caller's turn too). Every option is
 autocompleted from the caller's legal actions *right now* (territory names in the caller's
 language, values are territory ids), and every move goes through ``SessionManager.act`` like a
 click on a panel, so the rules validate it, it is logged and replayable, and the platform
@@ -504,6 +505,69 @@ class RiskCog(commands.Cog):
             raise SessionError("godstorm.cmd.cannot_end")
 
         await self.run(interaction, build)
+
+    # ---- /risk prefs (standing preferences, any time: issue 10) ---------------------------
+    @staticmethod
+    def pref_actions(game: Game, seat: int, dice: str | None, answer: str | None) -> list[Action]:
+        """The standing actions that make the seat's preferences ``dice`` / ``answer`` (None: keep it),
+        leaving out what is already so. Refused when the game offers no such preference."""
+        standing = game.standing_actions(seat)
+        if not standing:
+            raise SessionError("prefs.cmd.none")
+        me = game.view(seat).get("me", {})
+        out: list[Action] = []
+        if dice is not None and dice != me.get("dice_pref", "most"):
+            out.append({"type": "dice_pref", "pref": dice})
+        if answer is not None:
+            if "never_answer" not in me:
+                raise SessionError("prefs.cmd.no_cards")
+            never = answer == "never"
+            if never != me["never_answer"]:
+                out.append({"type": "answer_pref", "never": never})
+        for action in out:
+            if not game.is_standing(seat, action):
+                raise SessionError("err.not_legal")
+        return out
+
+    @risk.command(name="prefs", description=_("Your standing preferences: defence dice and answers with Sky cards",
+                                              key="prefs.cmd"))
+    @app_commands.describe(dice=_("How many dice you defend with from now on", key="prefs.cmd.dice"),
+                           answer=_("Whether you are asked to answer attacks with Sky cards", key="prefs.cmd.answer"))
+    @app_commands.choices(
+        dice=[app_commands.Choice(name=_(t(f"godstorm.ui.pref_{p}", "en"), key=f"godstorm.ui.pref_{p}"), value=p)
+              for p in ("most", "one", "ask")],
+        answer=[app_commands.Choice(name=_(t(f"prefs.choice.{p}", "en"), key=f"prefs.choice.{p}"), value=p)
+                for p in ("ask", "never")])
+    async def prefs(self, interaction: discord.Interaction, dice: str | None = None,
+                    answer: str | None = None) -> None:
+        """Show (and with options, change) the caller's standing preferences, on their turn or not; the
+        answer is ephemeral, and a change is told to nobody else (its event is private to the seat)."""
+        language = lang(interaction)
+        try:
+            session = await self.bot.sessions.channel_session(interaction.channel_id or 0)
+            if session is None:
+                raise SessionError("err.no_game_here")
+            if session.row.game != GAME_KEY:
+                raise SessionError("godstorm.cmd.not_godstorm")
+            game = session.game
+            if game is None or session.row.status != "running":
+                raise SessionError("err.not_running")
+            seats = session.seats_of(interaction.user.id)
+            if not seats:
+                raise SessionError("err.spectator")
+            seat = seats[0]
+            events: list[Event] = []
+            for action in self.pref_actions(game, seat, dice, answer):
+                result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action)
+                events += result.events
+                session = result.session
+                game = session.game
+                assert game is not None
+        except (SessionError, IllegalAction) as exc:
+            await refuse(interaction, exc)
+            return
+        note = confirmation(game, events, seat, language) if events else t("prefs.cmd.unchanged", language)
+        await reply(interaction, "\n".join(x for x in (note, game.standing_text(seat, language)) if x))
 
 
 async def setup(bot: TabletopBot) -> None:

@@ -83,7 +83,9 @@ def test_never_answer_from_the_window_is_remembered() -> None:
 def test_answer_pref_action_in_own_turn() -> None:
     g = game(step="cards")
     put(g, "Gaul", 0, 3, gods=["war"])
-    assert {"type": "answer_pref", "never": True} in g.legal_actions(0)
+    # a standing preference (issue 10): offered any time, beside the turn's choices rather than among them
+    assert {"type": "answer_pref", "never": True} in g.standing_actions(0)
+    assert not any(a["type"] == "answer_pref" for a in g.legal_actions(0))
     g.apply(0, {"type": "answer_pref", "never": True})
     assert g.s.mir.never[0]
 

@@ -100,3 +100,16 @@ def status_lines(g: TextMixin, lang: str) -> list[str]:
     if d is None:
         return []
     return [t("godstorm.ui.status.defend", lang, who=g._who(d["seat"], lang))]
+
+
+def standing_text(g: TextMixin, seat: int, lang: str) -> str:
+    """The seat's standing preferences as they are now (the panel's preferences section; keys in
+    ``data/i18n/prefs.json``). Empty when the seat has none to set (out of the game, or it is over)."""
+    s = g.s
+    if s.outcome is not None or s.phase == "over" or not 0 <= seat < len(s.players) or s.players[seat].eliminated:
+        return ""
+    dice = t(f"godstorm.ui.pref_{s.dice_pref.get(str(seat), 'most')}", lang)
+    if s.mir is None:
+        return t("prefs.now.dice", lang, dice=dice)
+    answer = t("prefs.answer.never" if s.mir.never[seat] else "prefs.answer.ask", lang)
+    return t("prefs.now.both", lang, dice=dice, answer=answer)

@@ -1,5 +1,10 @@
 """The choices the rulebook gives a player that the engine first made for them: the gods an attacker holds
-back, and the defender's dice (a standing preference, or asked for each roll with a short window)."""
+back, and the defender's dice (a standing preference, or asked for each roll with a short window).
+
+The standing preferences (the defence dice, and the miracle cards' "never answer") are
+``standing_actions``: a seated player still in the game may change them at any time, on their turn or not
+(the rulebook's defender declares their dice at each roll, «Защитник может бросить 1 или 2 куба»; the
+preference is how an asynchronous game asks without stalling)."""
 
 from __future__ import annotations
 
@@ -39,7 +44,19 @@ class ChoiceMixin(TurnMixin, CombatMixin):
         if (not any(a["type"] in ("end_step", "end_attacks", "end_turn") for a in acts)
                 or (self.s.mir is not None and self.s.mir.forced is not None)):
             return acts  # a forced trade, placement or card comes first
-        return acts + self._hold_actions(seat) + self._pref_actions(seat)
+        return acts + self._hold_actions(seat)
+
+    # ---- standing preferences (any time, ``Game.standing_actions``) ----------------------
+    def standing_actions(self, seat: int) -> list[Action]:
+        """The defence-dice preference, and with the miracle cards "never answer" (or asked again): for
+        every seated player not eliminated, while the game runs, whoever is to act."""
+        s = self.s
+        if s.outcome is not None or s.phase == "over" or not 0 <= seat < len(s.players) or s.players[seat].eliminated:
+            return []
+        acts = self._pref_actions(seat)
+        if s.mir is not None:
+            acts.append({"type": "answer_pref", "never": not s.mir.never[seat]})
+        return acts
 
     # ---- holding gods back --------------------------------------------------------------
     def _act_hold_god(self, seat: int, a: Action) -> None:

@@ -143,13 +143,14 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
     def apply(self, seat: int, action: Action) -> list[Event]:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise self._refuse("bad_action")
-        if seat not in self.actors():
-            raise self._refuse("not_your_turn")
-        self._ev = []
+        actor = seat in self.actors()
         key = self.decision()
-        move = None if key is None else DECISIONS[key].moves.get(action["type"])
+        move = None if key is None or not actor else DECISIONS[key].moves.get(action["type"])
+        if move is None and self.is_standing(seat, action):
+            move = STANDING[action["type"]]  # a preference set at any time, on one's turn or not
         if move is None:
-            raise self._refuse("bad_action")
+            raise self._refuse("bad_action" if actor else "not_your_turn")
+        self._ev = []
         move(self, seat, action)
         events, self._ev = self._ev, []
         return events
@@ -304,4 +305,7 @@ DECISIONS: dict[str, Decision] = {
     "move_in": Decision(Godstorm._turn_player, Godstorm._move_legal, {"move_in": Godstorm._act_move_in}),
 }
 
-__all__ = ["DECISIONS", "Godstorm", "NEUTRAL"]
+# the standing preferences (``ChoiceMixin.standing_actions``), applied whoever is to act
+STANDING: dict[str, Move] = {"dice_pref": Godstorm._act_dice_pref, "answer_pref": Godstorm._act_answer_pref}
+
+__all__ = ["DECISIONS", "Godstorm", "NEUTRAL", "STANDING"]

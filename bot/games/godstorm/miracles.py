@@ -346,9 +346,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
         s = self.s
         if s.step == "raise" and not m.book and s.pending >= 2 and self.has_relic(seat, "book"):
             acts = acts + [{"type": "book_of_the_dead"}]
-        if s.step in ("cards", "miracle") and acts:
-            acts = acts + [{"type": "answer_pref", "never": not m.never[seat]}]
-        return acts
+        return acts  # "never answer" is a standing action now, settable any time (``standing_actions``)
 
     def _settle(self) -> None:
         m = self.s.mir

@@ -349,6 +349,9 @@ class TextMixin(Core):
             parts.append(t("godstorm.private.bid", lang, n=p.bid))
         return "\n".join(parts)
 
+    def standing_text(self, seat: int, lang: str) -> str:
+        return choice_text.standing_text(self, seat, lang)
+
     def prompt_text(self, seat: int, lang: str) -> str:
         s = self.s
         if seat not in self.actors():
