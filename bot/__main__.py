@@ -200,7 +200,8 @@ def setup_logging(config: Config) -> None:
     )
     for noisy in ("discord", "aiosqlite"):
         logging.getLogger(noisy).setLevel(max(logging.INFO, getattr(logging, config.log_level)))
-    logging.getLogger("discord.client").addFilter(OneLineReconnects())
+    for name in ("discord.client", "discord.shard"):  # the latter with SHARD_COUNT set
+        logging.getLogger(name).addFilter(OneLineReconnects())
     # A game bot never joins voice: no "PyNaCl / davey is not installed" warnings.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
@@ -213,6 +214,10 @@ def main() -> None:
         fail(str(exc))
         return
     setup_logging(config)
+    from bot.shards import store_warning
+
+    if warning := store_warning(config):
+        log.warning(warning)
     if config.api_base:
         point_at_api(config.api_base)
     try:

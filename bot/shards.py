@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.config import Config
+
 
 class ShardLinks:
     """Connected shards of this process. ``expected`` may be unknown until discord.py has the
@@ -37,3 +39,15 @@ class ShardLinks:
     def status(self) -> dict[str, bool]:
         """``{"0": True, "1": False}`` for every expected shard (for ``/readyz``)."""
         return {str(shard): shard in self.up for shard in sorted(self.expected or ())}
+
+
+def store_warning(config: Config) -> str | None:
+    """A line for the operator when this process runs only some shards on the SQLite file: the other
+    shards' processes must open the very same file, so all of them on this machine; processes on
+    several machines share PostgreSQL (``DATABASE_URL``)."""
+    ids, count = config.shard_ids, config.shard_count
+    if ids is None or count is None or len(ids) == count or config.database_url is not None:
+        return None
+    return (f"SHARD_IDS={','.join(map(str, ids))} runs {len(ids)} of {count} shards on the SQLite file "
+            f"{config.database_path}: the processes of the other shards must use this same file on this "
+            "machine; for processes on several machines set DATABASE_URL (PostgreSQL)")

@@ -60,3 +60,15 @@ def test_bad_values_name_the_variable(env: dict[str, str], names: str) -> None:
 def test_health_port_and_json_logs() -> None:
     config = cfg(HEALTH_PORT="8081", LOG_FORMAT="JSON")
     assert config.health_port == 8081 and config.log_format == "json"
+
+
+def test_part_of_the_shards_on_sqlite_is_warned_once_at_start() -> None:
+    from bot.shards import store_warning
+
+    assert store_warning(cfg()) is None
+    assert store_warning(cfg(SHARD_COUNT="2")) is None  # every shard in this process
+    assert store_warning(cfg(SHARD_COUNT="2", SHARD_IDS="0,1")) is None
+    assert store_warning(cfg(SHARD_COUNT="2", SHARD_IDS="1", DATABASE_URL="postgresql://h/db")) is None
+    line = store_warning(cfg(SHARD_COUNT="2", SHARD_IDS="1", DATABASE_PATH="/srv/t.sqlite3"))
+    assert line is not None and "SHARD_IDS=1 runs 1 of 2 shards" in line and "/srv/t.sqlite3" in line
+    assert "DATABASE_URL" in line and "\n" not in line

@@ -1,0 +1,116 @@
+"""End to end with gateway shards (issue 14): one real bot process running both shards of
+``SHARD_COUNT=2`` against the fake Discord routing as Discord does. The game's guild lives on
+shard 1, so its channel's interactions reach the bot there, while every DM interaction comes on
+shard 0. Also: /readyz follows the shards, the commands are synced once, logs are JSON lines with
+the shard ids.
+
+Two processes on one SQLite file are not a supported deployment (each would publish and fire
+deadlines on its own; several processes share PostgreSQL instead), so there is no such test here;
+the two-process PostgreSQL test uses :func:`tests.e2e.shards.start_shard_bot` too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.e2e.helpers import (
+    Table,
+    actor_ids,
+    assert_clean_output,
+    game_row,
+    latest_panel,
+    open_lobby,
+    play_panel,
+    start_lobby,
+    turn_posts,
+    wait_dm_panel,
+)
+from tests.e2e.shards import free_port, guild_on_shard, json_log_lines, start_shard_bot
+from tests.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+
+async def readyz(port: int) -> tuple[int, dict[str, Any]]:
+    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/readyz") as answer:
+        return answer.status, await answer.json()
+
+
+async def move(table: Table, *, from_channel: bool) -> None:
+    """The player pinged by the latest turn post moves, from the channel (/game hand, an ephemeral
+    panel: guild interactions) or from their DM panel (DM interactions)."""
+    fake = table.fake
+    posts = len(turn_posts(table))
+    seq = game_row(table.db, table.channel.id)["seq"]
+    user = table.by_id(actor_ids(table)[0])
+    if from_channel:
+        r = await fake.slash(user, table.channel, "game hand", timeout=20)
+        assert r.ephemeral, r.content
+        panel = r.message
+    else:
+        panel = await wait_dm_panel(table, user)
+    r = await play_panel(fake, user, panel)
+    assert r.content.startswith("✅"), r.content
+    while latest_panel([r.message]) is not None:  # a follow-up decision of the same seat
+        r = await play_panel(fake, user, r.message)
+        assert r.content.startswith("✅"), r.content
+    await fake.wait_for(lambda: len(turn_posts(table)) > posts, timeout=20)
+    assert game_row(table.db, table.channel.id)["seq"] > seq
+
+
+async def test_one_process_with_two_shards_plays_from_channel_and_dms(tmp_path: Path) -> None:
+    async with FakeDiscord(shard_count=2) as fake:
+        guild = await guild_on_shard(fake, 1, 2)
+        other = await guild_on_shard(fake, 0, 2, "other")  # a guild of shard 0 beside it
+        channel = fake.create_channel(guild, "games")
+        users = {name: fake.create_user(name) for name in ("alice", "bob")}
+        for user in users.values():
+            fake.add_member(guild, user)
+        port = free_port()
+        db = tmp_path / "bot.sqlite3"
+        bot = await start_shard_bot(fake, db, shard_count=2, guild_ids=[guild.id],
+                                    extra_env={"HEALTH_PORT": str(port), "LOG_FORMAT": "json"})
+        table = Table(fake, bot, db, guild, channel, users)
+        assert fake.shard_of(guild) == 1 and fake.shard_of(other) == 0
+        # the identifies named both shards of 2, from the one process, and the commands went out once
+        assert sorted(d["shard"] for _, d in fake.identifies) == [[0, 2], [1, 2]]
+        assert [g for _, g in fake.sync_log if g == guild.id] == [guild.id]
+        status, body = await readyz(port)
+        assert (status, body) == (200, {"ready": True, "shards": {"0": True, "1": True}, "store": "ok"})
+
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])  # on shard 1
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=20)
+        for n in range(4):
+            await move(table, from_channel=n % 2 == 1)  # DM (shard 0), channel (shard 1), ...
+        row = game_row(table.db, channel.id)
+        assert row["status"] == "running" and row["seq"] >= 4
+
+        # shard 1 cut off (the gateway refuses it for a while): not ready until it is back
+        fake.gateway_down = True
+        await fake.disconnect_gateway(shard=1)
+        await fake.wait_for(lambda: not fake.shard_connected(1), timeout=5)
+        status, body = await readyz(port)
+        assert status == 503 and body["shards"] == {"0": True, "1": False}, body
+        fake.gateway_down = False
+        await fake.wait_for(lambda: fake.shard_connected(1), timeout=30)
+        for _ in range(50):
+            status, body = await readyz(port)
+            if status == 200:
+                break
+            await asyncio.sleep(0.1)
+        assert status == 200, body
+        await move(table, from_channel=True)  # shard 1 resumed: the channel answers again
+
+        await bot.stop()
+        assert bot.returncode == 0
+        assert_clean_output(bot.output())
+        lines = json_log_lines(bot.output())
+        assert lines and all(line["shards"] == [0, 1] for line in lines)
+        assert {"time", "level", "logger", "message"} <= set(lines[0])
+        assert any(line["message"].startswith("ready as") for line in lines)
