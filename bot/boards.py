@@ -33,7 +33,8 @@ from render.common import rendered_once
 
 log = logging.getLogger(__name__)
 
-PERSONAL = {"pobeda": "render_personal", "byallmeans": "render_personal", "godstorm": "render_personal"}
+PERSONAL = {"pobeda": "render_personal", "byallmeans": "render_personal", "godstorm": "render_personal",
+            "coldwar": "render_personal"}
 """Games whose private panel carries a personal board, and the renderer module's function for it (it may
 return None: no picture for this seat now, e.g. a Godstorm player holding no miracle card)."""
 ZOOM_KEY = "_zoom"

@@ -346,3 +346,16 @@ def render_hand(view: dict[str, Any], lang: str) -> bytes:
 
 render_personal = render_hand
 """The personal board of the seat's private panel (``bot/boards.py``): the hand picture."""
+
+
+# ---- zooms (issue 13), drawn by render.byallmeans_zoom ----------------------------------------------
+def zoom_choices(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+    from render.byallmeans_zoom import zoom_choices as choices  # noqa: PLC0415 (it imports this module)
+
+    return choices(view, lang)
+
+
+def render_zoom(view: dict[str, Any], lang: str, zoom: str) -> bytes | None:
+    from render.byallmeans_zoom import render_zoom as draw  # noqa: PLC0415
+
+    return draw(view, lang, zoom)

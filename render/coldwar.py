@@ -33,7 +33,8 @@ P = "coldwar."
 EXACT_COLOURS: tuple[Colour, ...] = (BG, PANEL, INK, MUTED, *SIDE, *SIDE_DARK, *FACTION.values(), GOLD, CARD, FRAME)
 SIDE_SHAPES = ("disc", "square")
 """Each side's emblem shape (panel headers, score markers): the sides differ without colour too."""
-TARGET_BOX = (24, 112, 360, 560)
+TARGET_BOX = (24, 112, 360, 676)
+"""The target card, as tall as both side panels: an event's text is written inside it, dark on light."""
 PANEL_BOXES = ((408, 112, W - 408 - 24, 330), (408, 458, W - 408 - 24, 330))
 TRACK_BOX = (24, 806, W - 48)
 
@@ -114,10 +115,27 @@ def _target_card(d: ImageDraw.ImageDraw, view: ColdWarView, lang: str, x: int, y
         _faction_icon(d, cx, yy + 70, r, fac, lang)
         text(d, (cx, yy + 112), _tx(f"faction.{fac}", lang), font(13, "condensed"), dark, "mt")
     if tgt["kind"] == "event":
-        yy += 140
-        text(d, (x + 20, yy), _tx(f"phase.{tgt['phase']}", lang).upper(), font(16, "bold"), (120, 90, 40))
-        for i, line in enumerate(wrap(d, t(P + "evdesc." + tgt["id"], lang), font(17), w - 40, 3)):
-            text(d, (x + 20, yy + 24 + i * 22), line, font(17), dark)
+        text(d, (x + 20, EVENT_TOP - 22), _tx(f"phase.{tgt['phase']}", lang).upper(), font(16, "bold"), (120, 90, 40))
+        for xy, line, size in event_lines(tgt["id"], lang):
+            text(d, xy, line, font(size), dark)
+
+
+EVENT_SIZES = (17, 16, 15, 14)
+EVENT_TOP = TARGET_BOX[1] + 140 + 190 + 86 + 134 + 22
+"""Where the first line of an event's description is written (under its phase, inside the card)."""
+
+
+def event_lines(tid: str, lang: str) -> list[tuple[tuple[int, int], str, int]]:
+    """(top left, text, font size) of each line of an event's description on the target card: the
+    largest size whose lines all fit the card below the priority icons (every text fits at 17 px)."""
+    x, _, w, _ = TARGET_BOX
+    room = (TARGET_BOX[1] + TARGET_BOX[3] - 12 - EVENT_TOP) // 22
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    desc = t(P + "evdesc." + tid, lang)
+    size = next((s for s in EVENT_SIZES if len(wrap(probe, desc, font(s), w - 40, room + 1)) <= room),
+                EVENT_SIZES[-1])
+    lines = wrap(probe, desc, font(size), w - 40, room)  # too long even at 14 px: cut, with an ellipsis
+    return [((x + 20, EVENT_TOP + i * 22), line, size) for i, line in enumerate(lines)]
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, width: float, size: int) -> Any:
@@ -335,3 +353,22 @@ def reference(view: ColdWarView, lang: str) -> Image.Image:
 @rendered_once("coldwar")
 def render(view: ColdWarView, lang: str) -> bytes:
     return encode_png(compose(view, lang))
+
+
+# ---- zooms and the personal board (issue 13), drawn by render.coldwar_zoom ------------------------
+def zoom_choices(view: ColdWarView, lang: str) -> list[tuple[str, str]]:
+    from render.coldwar_zoom import zoom_choices as choices  # noqa: PLC0415 (it imports this module)
+
+    return choices(dict(view), lang)
+
+
+def render_zoom(view: ColdWarView, lang: str, zoom: str) -> bytes | None:
+    from render.coldwar_zoom import render_zoom as draw  # noqa: PLC0415
+
+    return draw(dict(view), lang, zoom)
+
+
+def render_personal(view: ColdWarView, lang: str) -> bytes | None:
+    from render.coldwar_zoom import render_personal as draw  # noqa: PLC0415
+
+    return draw(dict(view), lang)
