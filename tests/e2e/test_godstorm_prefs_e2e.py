@@ -81,7 +81,7 @@ async def test_ask_me_from_the_panel_off_turn_then_asked_for_one_or_two_dice(tmp
         seq = game_row(table.db, table.channel.id)["seq"]
         # not their turn: the panel says so, and still offers the standing preferences
         hand = await fake.slash(defender, table.channel, "game hand")
-        assert hand.ephemeral
+        assert hand.ephemeral and hand.message is not None
         assert t("panel.waiting", "en") in hand.content, hand.content
         now = t("prefs.now.both", "en", dice=t("godstorm.ui.pref_most", "en"), answer=t("prefs.answer.ask", "en"))
         assert now in hand.content, hand.content
