@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot import lifecycle
 from bot.bots import BotDriver
+from bot.cluster import TIMER as TIMER_LEASE
 from bot.config import Config
 from bot.delivery import Publisher
 from bot.health import HealthServer
@@ -302,7 +303,11 @@ class TabletopBot(commands.Bot):
             await asyncio.sleep(self.config.timer_interval)
 
     async def tick(self, now: float) -> None:
-        # reminders (half time, shortly before the end) and deadlines; a paused game's are held
+        # reminders (half time, shortly before the end) and deadlines; a paused game's are held.
+        # Several processes on one PostgreSQL: only the holder of the timer lease fires them (#14)
+        cluster = getattr(self.publisher, "cluster", None)
+        if cluster is not None and not await cluster.claim(TIMER_LEASE):
+            return
         await lifecycle.tick(self.sessions, self.publisher, now, self.sessions.expire)
 
     async def close(self) -> None:

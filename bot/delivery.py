@@ -38,6 +38,7 @@ import aiohttp
 import discord
 
 from bot import boards, bots, lifecycle, limits
+from bot.cluster import Cluster, publish_lease
 from bot.games.registry import renderer
 from bot.i18n import t
 from bot.livepanels import LivePanels
@@ -202,6 +203,9 @@ class Publisher:
         self.reuse_board = True  # an edit leaves an identical board as it is (False: re-upload, as before)
         self._board_at: limits.Lru[int, float] = limits.Lru(limits.NOTICES)  # game -> last board upload
         self._owed: set[int] = set()  # games whose post shows an older board than its text
+        self.cluster: Cluster | None = None
+        """On a shared store (PostgreSQL): the leases that make this the one process publishing a game."""
+        self._polled: dict[int, tuple[float, float]] = {}  # game -> (next poll request, its spacing)
         add_listener = getattr(client, "add_listener", None)
         if add_listener is not None:  # a reconnect means Discord is back: retry now, not after the backoff
             for event in ("on_resumed", "on_ready"):
@@ -209,6 +213,45 @@ class Publisher:
 
     async def load(self) -> None:
         self.dm_closed = await self.store.dm_closed_users()
+        if self.store.shared and self.cluster is None:
+            self.cluster = Cluster(self.store)
+            self.cluster.on_changed = self._changed_elsewhere
+            self.cluster.on_poll = self.poll_unpublished
+            await self.cluster.start()
+
+    def _ready(self) -> bool:
+        is_ready = getattr(self.client, "is_ready", None)
+        return bool(is_ready()) if callable(is_ready) else True
+
+    def _changed_elsewhere(self, game_id: int) -> None:
+        """A notification: some process committed a move of ``game_id`` (before the gateway is ready
+        the start-up re-publish and the poll pick it up)."""
+        if self._ready():
+            self.request(game_id)
+
+    async def poll_unpublished(self) -> None:
+        """Request every game with moves not yet announced (the fallback when a notification was
+        lost, or the process that held a game's lease died). A game this process already tried is
+        asked again at growing intervals (3 s doubling to a minute), so one that cannot be published
+        does not fill the log."""
+        if not self._ready():
+            return
+        now = self.clock()
+        waiting = set(await self.store.unpublished_games())
+        for game_id in list(self._polled):
+            if game_id not in waiting:
+                del self._polled[game_id]
+        for game_id in sorted(waiting):
+            task = self._tasks.get(game_id)
+            session = self.sessions.sessions.get(game_id)
+            if (task is not None and not task.done()) or (session is not None and session.broken is not None):
+                continue
+            due, spacing = self._polled.get(game_id, (now, 0.0))
+            if due > now:
+                continue
+            spacing = min(60.0, max(3.0, spacing * 2))
+            self._polled[game_id] = (now + spacing, spacing)
+            self.request(game_id)
 
     # ---- retrying ----------------------------------------------------------------------
     async def _on_reconnect(self) -> None:
@@ -286,7 +329,13 @@ class Publisher:
             self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id))
 
     async def _run(self, game_id: int) -> None:
+        lease = publish_lease(game_id)
         while game_id in self._dirty or game_id in self._owed:
+            # several processes: only the holder of the game's lease publishes it (the others leave it)
+            if self.cluster is not None and not await self.cluster.claim(lease):
+                self._dirty.discard(game_id)
+                self._owed.discard(game_id)
+                break
             try:
                 await self._hold(game_id)
             except Exception:
@@ -299,6 +348,8 @@ class Publisher:
                     await self.refresh_board(game_id)
             except Exception:
                 log.exception("publishing game %s failed", game_id)
+            if self.cluster is not None and not (game_id in self._dirty or game_id in self._owed):
+                await self.cluster.release(lease)  # a change meanwhile loops (and claims) again
         self._tasks.pop(game_id, None)
         self._nudge.pop(game_id, None)
 

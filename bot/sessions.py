@@ -209,11 +209,19 @@ class SessionManager:
         gid = self.channels.get(channel_id)
         return self.sessions.get(gid) if gid is not None else None
 
-    async def get(self, game_id: int) -> Session:
+    async def get(self, game_id: int, *, refresh: bool = True) -> Session:
         """The game's session, its state loaded. A broken game is returned with ``game`` None and
-        ``broken`` set (so it can be listed and aborted); moves on it are refused."""
+        ``broken`` set (so it can be listed and aborted); moves on it are refused.
+
+        On a shared store (PostgreSQL, several processes) a cached game is first checked against
+        the stored one and reloaded when another process changed it (one cheap read); on SQLite the
+        cache is the truth and nothing is read. ``refresh=False``: the caller checks under the lock."""
         session = self.sessions.get(game_id)
-        if session is None:
+        if session is not None:
+            if refresh and self.store.shared and not session.lock.locked():
+                async with session.lock:  # a holder of the lock is changing the game: it is current
+                    await self._refresh(session)
+        else:
             loaded = await self.store.load_game_text(game_id)  # the state is parsed (and checked) by _load
             if loaded is None:
                 raise SessionError("err.no_game")
@@ -224,6 +232,32 @@ class SessionManager:
                 self.channels[row.channel_id] = game_id
         await self._ensure_loaded(session)
         return session
+
+    async def _refresh(self, session: Session, *, force: bool = False) -> bool:
+        """Reload the game when the stored copy moved past the cached one (its ``seq``, status or
+        ``updated_at`` differ, and the stamp is not this process's own last write); ``force``: reload
+        without asking (a commit lost the optimistic check). Caller holds the lock. True if reloaded.
+
+        Only on a shared store: with SQLite this process is the only writer. A game that ended
+        elsewhere leaves the index (its channel is free again)."""
+        if not self.store.shared or session.broken is not None:
+            return False
+        row = session.row
+        if not force:
+            version = await self.store.game_version(session.id)
+            if version is None:
+                return False
+            seq, updated, status = version
+            if seq == row.seq and status == row.status and updated in (row.updated_at,
+                                                                        self.store.own_stamp(session.id)):
+                return False
+            log.debug("game %s changed in another process (seq %s -> %s): reloading", session.id, row.seq, seq)
+        session.game = None
+        session.state_text = None
+        await self._load(session)
+        if session.row.status not in ("lobby", "running"):
+            self._forget(session)
+        return True
 
     async def _ensure_loaded(self, session: Session) -> None:
         if session.game is not None or session.broken is not None or session.row.status in ("lobby", "aborted"):
@@ -325,6 +359,9 @@ class SessionManager:
         for name, value in options.items():
             merged[name] = self._option_value(cls, name, value)
         existing = self.by_channel(channel_id)
+        if existing is not None and self.store.shared:
+            await self.get(existing.id)  # it may have ended in another process (then it leaves the index)
+            existing = self.by_channel(channel_id)
         if existing is not None:
             raise SessionError("err.channel_busy", game=existing.row.game, id=existing.id)
         lobby = [LobbyEntry(user=host.id, name=host.name, lang=host.lang, team=None)]
@@ -481,11 +518,28 @@ class SessionManager:
 
     async def _running(self, game_id: int) -> Session:
         session = await self.get(game_id)
+        self._check_running(session)
+        return session
+
+    @staticmethod
+    def _check_running(session: Session) -> None:
         if session.broken is not None:
             raise SessionError("err.game_broken", id=session.id)
         if session.row.status != "running" or session.game is None:
             raise SessionError("err.not_running")
+
+    async def _locked_running(self, game_id: int) -> Session:
+        """The running game's session for a move: a shared store checks it is current under the
+        lock (the caller enters ``session.lock`` and calls :meth:`_current`)."""
+        session = await self.get(game_id, refresh=False)
+        if not self.store.shared:
+            self._check_running(session)
         return session
+
+    async def _current(self, session: Session, *, force: bool = False) -> None:
+        """Under the lock: reload what another process changed, then the game must be running."""
+        await self._refresh(session, force=force)
+        self._check_running(session)
 
     async def _commit(self, session: Session, seat: int, user_id: int | None, action: Action,
                       meta: list[Event] | None = None, *, standing: bool = False) -> list[Event]:
@@ -602,7 +656,7 @@ class SessionManager:
                 action = legal[0]
             try:
                 events += await self._commit(session, seat, None, action)
-            except (SessionError, IllegalAction) as exc:
+            except (SessionError, IllegalAction, Conflict) as exc:
                 # the move before is committed and stays; the conceded seat waits for the next try
                 log.warning("game %s: automatic move of conceded seat %s refused (%s)", session.id, seat, exc)
                 break
@@ -617,33 +671,50 @@ class SessionManager:
         ``stamp`` is the number of actions the seat had made when the control was built; a
         control built before the seat's last action is stale (this makes double clicks safe).
         """
-        session = await self._running(game_id)
+        session = await self._locked_running(game_id)
         async with session.lock:
-            session.check_seat(user_id, seat, stamp)
-            game = session.game
-            assert game is not None
-            actor = seat in game.actors()
-            listed = actor and game.is_listed(seat, action)
-            # a standing preference (issue 10, ``Game.standing_actions``) is taken at any time
-            standing = not listed and game.is_standing(seat, action)
-            if not actor and not standing:
-                raise SessionError("err.not_your_turn")
-            if not listed and not standing:
-                # only what the game lists reaches its rules (a slash command can build any dict)
-                raise SessionError("err.not_legal")
-            if expect_seq is not None and session.row.seq != expect_seq:
-                raise SessionError("err.stale")  # a bot decided on an older state
-            if not bots.is_bot(user_id):
-                bots.note_acted(session.row.settings, seat)  # stored with the move
-            events = await self._commit(session, seat, user_id, action, standing=standing)
+            await self._current(session)
+            try:
+                events = await self._act_checked(session, user_id, seat, action, stamp, expect_seq)
+            except Conflict:
+                # another process committed a move of this game first: check this one again on what it
+                # stored, and apply it once more if still allowed (the seq check never lets both land)
+                await self._current(session, force=True)
+                try:
+                    events = await self._act_checked(session, user_id, seat, action, stamp, expect_seq)
+                except Conflict as exc:
+                    await self._refresh(session, force=True)
+                    raise SessionError("err.busy") from exc
             events += await self._autoplay(session)
             self._drop_if_done(session)
         self.on_change(game_id)
         return ActResult(session, events, seat)
 
+    async def _act_checked(self, session: Session, user_id: int, seat: int, action: Action, stamp: int | None,
+                           expect_seq: int | None) -> list[Event]:
+        """The checks and the commit of :meth:`act`; caller holds the lock."""
+        session.check_seat(user_id, seat, stamp)
+        game = session.game
+        assert game is not None
+        actor = seat in game.actors()
+        listed = actor and game.is_listed(seat, action)
+        # a standing preference (issue 10, ``Game.standing_actions``) is taken at any time
+        standing = not listed and game.is_standing(seat, action)
+        if not actor and not standing:
+            raise SessionError("err.not_your_turn")
+        if not listed and not standing:
+            # only what the game lists reaches its rules (a slash command can build any dict)
+            raise SessionError("err.not_legal")
+        if expect_seq is not None and session.row.seq != expect_seq:
+            raise SessionError("err.stale")  # a bot decided on an older state
+        if not bots.is_bot(user_id):
+            bots.note_acted(session.row.settings, seat)  # stored with the move
+        return await self._commit(session, seat, user_id, action, standing=standing)
+
     async def act_admin(self, game_id: int, user_id: int, action: Action) -> ActResult:
-        session = await self._running(game_id)
+        session = await self._locked_running(game_id)
         async with session.lock:
+            await self._current(session)
             game = session.game
             assert game is not None
             if action not in game.admin_actions():
@@ -657,10 +728,14 @@ class SessionManager:
     async def expire(self, game_id: int, seat: int) -> list[Event] | None:
         """A seat's deadline passed: apply the game's rule for an absent seat."""
         try:
-            session = await self._running(game_id)
+            session = await self._locked_running(game_id)
         except SessionError:
             return None
         async with session.lock:
+            try:
+                await self._current(session)
+            except SessionError:
+                return None
             game = session.game
             if session.row.status != "running" or game is None:
                 return None
@@ -674,7 +749,13 @@ class SessionManager:
                 return None
             meta = [{"type": "platform.timeout", "seat": seat}]
             bots.note_missed(session.row.settings, seat)  # stored with the timeout move
-            events = await self._commit(session, seat, None, action, meta=meta)
+            try:
+                events = await self._commit(session, seat, None, action, meta=meta)
+            except Conflict:
+                # another process moved first (a move in time, or this same deadline): it stands
+                await self._refresh(session, force=True)
+                log.info("game %s: seat %s's deadline found the game changed elsewhere; not fired", game_id, seat)
+                return None
             events += await self._autoplay(session)
             self._drop_if_done(session)
         self.on_change(game_id)
@@ -682,8 +763,9 @@ class SessionManager:
 
     async def concede(self, game_id: int, user_id: int, *, how: str = "conceded") -> Session:
         """The player leaves the game (``how``: "conceded", or "dropped" by the absent-player rule)."""
-        session = await self._running(game_id)
+        session = await self._locked_running(game_id)
         async with session.lock:
+            await self._current(session)
             seats = session.seats_of(user_id)
             if not seats:
                 raise SessionError("err.spectator")
@@ -714,8 +796,9 @@ class SessionManager:
         return session
 
     async def abort(self, game_id: int, by: int | None = None) -> Session:
-        session = await self.get(game_id)
+        session = await self.get(game_id, refresh=False)
         async with session.lock:
+            await self._refresh(session)
             if session.row.status not in ("lobby", "running"):
                 raise SessionError("err.not_running")
             if session.row.status == "running" and session.broken is None:
