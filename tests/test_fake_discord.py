@@ -334,7 +334,8 @@ async def guild_on_each_shard(fake: FakeDiscord) -> list[Guild]:
     found: dict[int, Guild] = {}
     while len(found) < 2:
         guild = fake.create_guild("G")
-        found.setdefault((guild.id >> 22) % 2, guild)
+        if found.setdefault((guild.id >> 22) % 2, guild) is not guild:
+            fake.guilds.pop(guild.id)  # a second one of the same shard: not wanted (nothing is connected yet)
         await asyncio.sleep(0.001)
     return [found[0], found[1]]
 
