@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from bot.games.coldwar import ColdWar
 from bot.games.pobeda import Pobeda
 from bot.games.pobeda.data import cell_index, cell_name
 from render import pobeda
@@ -153,6 +154,52 @@ async def test_board_zoom_private_post_and_personal_board(tmp_path: Path) -> Non
         hand = state["hands"][seat]
         now = {cell_name(i) for i, event in enumerate(state["layout"]) if event is not None and event in hand}
         assert marked_cells(decode_png(updated.attachments[0].data)) == now
+
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
+
+
+async def test_coldwar_board_zoom_and_personal_board(tmp_path: Path) -> None:
+    """Cold War (issue 13): the zooms (the target, each side) are autocompleted in the caller's language
+    and answered with a picture whose text reads at 400 px; a posted zoom is the public one; the DM
+    panel of the side to act carries its personal board."""
+    from render import coldwar_zoom
+    from render.phone_zoom import CAP_AT_400, cap_height, text_size
+    from tests.e2e.test_coldwar_e2e import open_coldwar
+
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"alice": "ru", "bob": "en-US"})
+        await open_coldwar(table, "alice", {"alice": 0, "bob": 1}, 100)
+        actor = table.by_id(last_turn_post(table).mentions[0])
+        panel = await wait_dm_panel(table, actor)
+        en = await fake.autocomplete(table.user("bob"), table.channel, "game board", "zoom")
+        ru = await fake.autocomplete(table.user("alice"), table.channel, "game board", "zoom")
+        assert [c["value"] for c in en] == [c["value"] for c in ru] == ["target", "side:0", "side:1"]
+        assert en[0]["name"].startswith("Target: ") and ru[0]["name"].startswith("Цель: ")
+        assert en[2]["name"].startswith("KGB") and ru[1]["name"].startswith("ЦРУ")
+
+        before = channel_posts(table)
+        zoomed = await fake.slash(table.user("bob"), table.channel, "game board", zoom="side:1")
+        assert zoomed.ephemeral and zoomed.attachments, zoomed.content
+        image = decode_png(zoomed.attachments[0].data)
+        assert image.width == coldwar_zoom.ZOOM_W and max(image.size) <= 2048
+        assert cap_height(text_size(image.width), "regular") * 400 / image.width >= CAP_AT_400
+        assert channel_posts(table) == before
+        typed = await fake.slash(table.user("alice"), table.channel, "game board", zoom="ЦРУ: группы, агенты, очки")
+        assert typed.ephemeral and typed.attachments
+
+        posted = await fake.slash(table.user("bob"), table.channel, "game board", zoom="target", post=True)
+        assert not posted.ephemeral and posted.attachments
+        assert channel_posts(table) == before + 1
+        # the posted zoom is drawn from the public view, in the host's language
+        row = game_row(table.db, table.channel.id)
+        game = ColdWar.from_json(row["state"])
+        public = dict(game.view(None), seat_names=["alice", "bob"])
+        expected = decode_png(coldwar_zoom.render_zoom(public, "ru", "target") or b"").convert("RGB")
+        assert decode_png(posted.attachments[0].data).convert("RGB").tobytes() == expected.tobytes()
+
+        assert panel.attachments, "the Cold War DM panel has no personal board"
+        assert decode_png(panel.attachments[0].data).width == coldwar_zoom.ZOOM_W
 
         await table.bot.stop()
         assert_clean_output(table.bot.output())
