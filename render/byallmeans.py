@@ -11,6 +11,8 @@
   It is the personal board of the seat's private panel (``bot/boards.py``).
 
 Both are drawn in full colour and mapped onto the game's fixed palette (``render/palettes.py``).
+The zooms of ``/game board zoom:`` (the field's halves and the players, readable at 400 px) are drawn by
+``render.byallmeans_zoom`` from the public part of the view.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 The frames and labels that never change (background, title, card and panel frames, the panels'
 headings) are drawn once per language and cached; a render copies that base, draws the view with
 cached text masks, and maps the result onto the game's fixed palette.
+
+For phones (issue 13): an event's text is written inside the target card (dark on light), and the
+zooms and the seat's personal board are drawn by ``render.coldwar_zoom`` (hooks at the end).
 """
 
 from __future__ import annotations

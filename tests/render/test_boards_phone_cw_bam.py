@@ -212,6 +212,24 @@ def test_coldwar_event_text_contrast_in_the_target_zoom(lang: str, drawn: list[D
         assert ink >= 20 and ratio >= CONTRAST, (item.label, ratio)
 
 
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_coldwar_captured_event_texts_in_a_side_zoom_have_4_5_contrast(lang: str, drawn: list[Drawn]) -> None:
+    """A side's captured events are listed with their texts (the bench KGB holds two): each line of
+    those texts contrasts 4.5:1 with its background on the sent picture."""
+    view = VIEWS["coldwar"]()[0][1]
+    events = [tid for tid in view["sides"][1]["trophies"] if tid in EVENTS]
+    assert len(events) >= 2
+    image = decode(coldwar.render_zoom(view, lang, "side:1") or b"")
+    probe = ImageDraw.Draw(image)
+    text = " ".join(" ".join(words(t("coldwar.evdesc." + tid, lang))) for tid in events)
+    lines = [d for d in drawn if len(d.label.split()) > 2 and d.label in text]
+    assert " ".join(d.label for d in lines) == text  # every word of both texts, in order
+    for item in lines:
+        box = probe.textbbox(item.xy, item.label, font=item.font, anchor=item.anchor)
+        ratio, ink = text_contrast(image, (box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3))
+        assert ink >= 20 and ratio >= CONTRAST, (item.label, ratio)
+
+
 def planned_game() -> ColdWar:
     """A game whose both agents X are chosen and secret (seeded play into the struggle)."""
     for seed in range(60, 90):
