@@ -51,7 +51,7 @@ def text_contrast(image: Image.Image, box: tuple[float, float, float, float]) ->
     """(contrast, ink pixels) of the text in ``box``: the background is the box's most common colour,
     the text's colour the one (of at least 8 pixels, not anti-aliasing strays) that contrasts most with it."""
     crop = image.convert("RGB").crop(tuple(round(v) for v in box))  # type: ignore[arg-type]
-    counts = sorted(crop.getcolors(1 << 16) or [], reverse=True)
+    counts: list[tuple[int, tuple[int, int, int]]] = sorted(crop.getcolors(1 << 16) or [], reverse=True)  # type: ignore[arg-type]
     background = counts[0][1]
     inks = [(contrast(colour, background), n) for n, colour in counts[1:] if n >= 8]
     return max(inks) if inks else (1.0, 0)
@@ -122,7 +122,7 @@ def words(text: str) -> list[str]:
 
 
 # ---- Cold War ---------------------------------------------------------------------------------
-def event_view(event: str | None = None) -> dict[str, Any]:
+def event_view(event: str | None = None) -> Any:
     """A struggle with an event target (seeded random play), its target replaced by ``event`` when given."""
     view = _public(_play(ColdWar.new([{}, {}], {}, 32), 32, 56), 2)
     assert view["target"] is not None and view["target"]["kind"] == "event"
@@ -230,7 +230,7 @@ def test_coldwar_captured_event_texts_in_a_side_zoom_have_4_5_contrast(lang: str
         assert ink >= 20 and ratio >= CONTRAST, (item.label, ratio)
 
 
-def planned_game() -> ColdWar:
+def planned_game() -> Any:
     """A game whose both agents X are chosen and secret (seeded play into the struggle)."""
     for seed in range(60, 90):
         game = _play(ColdWar.new([{}, {}], {}, seed), seed, 30)
