@@ -54,6 +54,17 @@ def custom_ids(message: Any, prefix: str) -> list[str]:
     return [c["custom_id"] for c in message.all_components() if c.get("custom_id", "").startswith(prefix)]
 
 
+PRIMARY = 1
+"""Discord's button style of a panel's choices; the standing preferences (issue 10, Godstorm) are
+secondary buttons in the last row, settable at any time, so a driver looking for the decision skips them."""
+
+
+def choice_ids(message: Any) -> list[str]:
+    """The action buttons of the decision the panel asks for (not the standing preferences)."""
+    return [c["custom_id"] for c in message.buttons
+            if str(c.get("custom_id", "")).startswith("tt:a:") and c.get("style") == PRIMARY]
+
+
 async def open_lobby(table: Table, host: str, game: str, players: list[str], **options: Any) -> Any:
     fake = table.fake
     r = await fake.slash(table.user(host), table.channel, "game new", game=game, **options)
@@ -111,7 +122,7 @@ def latest_panel(messages: list[Any], exclude: set[int] | None = None) -> Any | 
     for message in reversed(messages):
         if exclude and message.id in exclude:
             continue
-        if custom_ids(message, "tt:a:") or custom_ids(message, "tt:n:"):
+        if choice_ids(message) or custom_ids(message, "tt:n:"):
             return message
     return None
 
@@ -120,7 +131,7 @@ async def play_panel(fake: FakeDiscord, user: Any, message: Any, pick: int = 0, 
     """Drive a panel down to an action: choose option ``pick`` (or the last) at every level."""
     current = message
     for _ in range(max_depth):
-        buttons = custom_ids(current, "tt:a:")
+        buttons = choice_ids(current)
         if buttons:
             r = await fake.click(user, current, custom_id=buttons[min(pick, len(buttons) - 1)])
             return r
