@@ -15,18 +15,20 @@ statement is translated once (:func:`translate`) from the SQLite dialect:
 * the two-argument scalar ``MAX(a, b)``/``MIN(a, b)`` become ``GREATEST``/``LEAST``;
   ``INDEXED BY`` hints are dropped; ``instr(`` becomes ``strpos(``.
 
-One connection per process, statements one at a time (as aiosqlite runs them on its thread), so a
-transaction opened by the store's write lock behaves as it does on SQLite. Errors are re-raised as
+A pool of connections per process (:data:`POOL_SIZE`): a statement outside a transaction runs on
+any free connection, and a transaction (``BEGIN`` … ``COMMIT``/``ROLLBACK``) holds one connection for
+the task that opened it (see :class:`PgConnection`), so it behaves as on SQLite. Errors are re-raised as
 the DB-API classes of :mod:`sqlite3` (``IntegrityError`` for a violated constraint,
 ``OperationalError`` otherwise) so the callers' ``except sqlite3.…`` clauses hold for both.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextvars
 import re
 import sqlite3
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 PG_SCHEMES = ("postgresql://", "postgres://")
@@ -289,23 +291,52 @@ def _count(status: str) -> int:
     return int(tail) if tail.isdigit() else -1
 
 
+POOL_SIZE = 10
+"""Connections per process in :class:`PgConnection`'s pool: moves of different games commit at the same
+time, so their WAL flushes are shared (group commit) instead of queued behind one connection."""
+
+
+class _Bound:
+    """A pool connection held by one task: its open transaction (or a session lock) runs on it."""
+
+    __slots__ = ("conn", "depth")
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.depth = 0  # pinned sessions around it (:meth:`PgConnection.pinned`); 0: released at COMMIT
+
+
 class PgConnection:
-    """One asyncpg connection speaking the store's (SQLite) SQL; see the module's docstring."""
+    """A pool of asyncpg connections speaking the store's (SQLite) SQL; see the module's docstring.
+
+    A statement outside a transaction runs on any free connection of the pool; ``BEGIN`` takes one
+    for the task that issued it (a context variable), and that task's statements run on it until
+    ``COMMIT`` or ``ROLLBACK`` gives it back. So other tasks' reads never land inside (or see) an open
+    transaction, and transactions of different games may commit at once.
+    """
 
     dialect = "postgresql"
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, pool: Any) -> None:
         self._conn = conn
-        self._lock = asyncio.Lock()
+        self._pool = pool
+        self._bound: contextvars.ContextVar[_Bound | None] = contextvars.ContextVar(f"pg_bound_{id(self)}",
+                                                                                    default=None)
         self.schema = Dialect()
         self.row_factory: Any = None  # accepted and ignored (rows are always :class:`Row`)
 
     @classmethod
-    async def connect(cls, url: str) -> PgConnection:
+    async def connect(cls, url: str, pool_size: int = POOL_SIZE) -> PgConnection:
         import asyncpg  # optional dependency: pip install 'tabletop-bot[pg]'
 
         conn = await asyncpg.connect(url)
-        self = cls(conn)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min(2, pool_size), max_size=pool_size,
+                                             statement_cache_size=512, reset=_reset)
+        except BaseException:
+            await conn.close()
+            raise
+        self = cls(conn, pool)
         await self._learn_schema()
         return self
 
@@ -330,45 +361,105 @@ class PgConnection:
 
     @property
     def raw(self) -> Any:
-        """The asyncpg connection (for bulk copies; not for the store's statements)."""
+        """An asyncpg connection of its own (for bulk copies; not for the store's statements)."""
         return self._conn
+
+    @asynccontextmanager
+    async def pinned(self) -> AsyncIterator[None]:
+        """The task's statements inside run on one connection (a session-level advisory lock must be
+        released on the connection that took it); transactions inside use it too."""
+        bound = self._bound.get()
+        if bound is not None:
+            bound.depth += 1
+            try:
+                yield
+            finally:
+                bound.depth -= 1
+            return
+        bound = _Bound(await self._pool.acquire())
+        bound.depth = 1
+        token = self._bound.set(bound)
+        try:
+            yield
+        finally:
+            self._bound.reset(token)
+            await self._pool.release(bound.conn)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Result:
         return _Result(self, sql, tuple(params))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Cursor:
         tr = self.schema.translate(sql)
-        async with self._lock:
-            try:
-                await self._conn.executemany(tr.sql, [tuple(r) for r in rows])
-            except Exception as exc:  # noqa: BLE001 - re-raised as the DB-API class
-                raise _db_error(exc) from exc
+        bound = self._bound.get()
+        try:
+            if bound is not None:
+                await bound.conn.executemany(tr.sql, [tuple(r) for r in rows])
+            else:
+                async with self._pool.acquire() as conn:
+                    await conn.executemany(tr.sql, [tuple(r) for r in rows])
+        except Exception as exc:  # noqa: BLE001 - re-raised as the DB-API class
+            raise _db_error(exc) from exc
         return Cursor([], -1, None)
 
     async def _run(self, sql: str, params: Sequence[Any]) -> Cursor:
         tr = self.schema.translate(sql)
         if tr.kind == "noop":
             return Cursor([], -1, None)
-        async with self._lock:
+        bound = self._bound.get()
+        if bound is None and tr.sql == "BEGIN":
+            bound = _Bound(await self._pool.acquire())
+            self._bound.set(bound)
+        if bound is None:
+            async with self._pool.acquire() as conn:
+                cursor = await self._on(conn, tr, params)
+        else:
+            ends = tr.sql.upper() in ("COMMIT", "ROLLBACK", "END")
             try:
-                if tr.kind == "rows":
-                    records = await self._conn.fetch(tr.sql, *params)
-                    rows = _rows(records)
-                    if tr.returns_id:
-                        return Cursor([], len(rows), int(rows[0][0]) if rows else None)
-                    return Cursor(rows, len(rows) if not tr.sql.lstrip().upper().startswith("SELECT") else -1,
-                                  None)
-                status = await self._conn.execute(tr.sql, *params) if params else await self._conn.execute(tr.sql)
-            except Exception as exc:  # noqa: BLE001 - re-raised as the DB-API class
-                raise _db_error(exc) from exc
+                cursor = await self._on(bound.conn, tr, params)
+            except BaseException:
+                if tr.sql == "BEGIN" or ends:
+                    await self._unbind(bound)
+                raise
+            if ends:
+                await self._unbind(bound)
         self.schema.learn(sql)
+        return cursor
+
+    async def _unbind(self, bound: _Bound) -> None:
+        if bound.depth == 0:  # a transaction's own connection (a pinned one stays for the session)
+            self._bound.set(None)
+            await self._pool.release(bound.conn)
+
+    @staticmethod
+    async def _on(conn: Any, tr: Translated, params: Sequence[Any]) -> Cursor:
+        try:
+            if tr.kind == "rows":
+                records = await conn.fetch(tr.sql, *params)
+                rows = _rows(records)
+                if tr.returns_id:
+                    return Cursor([], len(rows), int(rows[0][0]) if rows else None)
+                return Cursor(rows, len(rows) if not tr.sql.lstrip().upper().startswith("SELECT") else -1, None)
+            status = await conn.execute(tr.sql, *params) if params else await conn.execute(tr.sql)
+        except Exception as exc:  # noqa: BLE001 - re-raised as the DB-API class
+            raise _db_error(exc) from exc
         return Cursor([], _count(status), None)
 
     async def commit(self) -> None:
         return None
 
     async def close(self) -> None:
-        await self._conn.close()
+        try:
+            await self._pool.close()
+        finally:
+            await self._conn.close()
+
+
+async def _reset(conn: Any) -> None:
+    """A connection back in the pool: only an open transaction is undone (asyncpg's default reset
+    is one more round trip after every statement; this pool sets no session state, and a session
+    lock is released by :meth:`PgConnection.pinned` before its connection goes back)."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
 
 
 def _rows(records: list[Any]) -> list[Row]:

@@ -67,9 +67,10 @@ class PgServer:
         subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
 
     @classmethod
-    def start(cls, bindir: Path, *, durable: bool = False) -> PgServer:
-        """Initialise and start; ``durable`` keeps fsync on (commits still do not wait for the
-        WAL flush, like SQLite's synchronous=NORMAL), otherwise nothing is flushed (tests)."""
+    def start(cls, bindir: Path, *, durable: bool = False, settings: dict[str, str] | None = None) -> PgServer:
+        """Initialise and start; ``durable``: PostgreSQL's defaults, every commit waits for its WAL
+        flush (fsync and synchronous_commit on, as a production server runs; the benchmarks),
+        otherwise nothing is flushed (tests). ``settings``: more server settings (``-c name=value``)."""
         root = Path(tempfile.mkdtemp(prefix="pg-test-"))
         if os.geteuid() == 0:
             entry = pwd.getpwnam("postgres")
@@ -77,9 +78,11 @@ class PgServer:
         server = cls(bindir, root, _free_port(), "postgres")
         server._run("initdb", "-D", str(server.data), "-U", server.user, "-A", "trust", "--no-sync",
                     "-E", "UTF8", "--locale=C")
-        opts = f"-p {server.port} -k {root} -c listen_addresses=127.0.0.1 -c synchronous_commit=off"
+        opts = f"-p {server.port} -k {root} -c listen_addresses=127.0.0.1"
         if not durable:
-            opts += " -c fsync=off -c full_page_writes=off"
+            opts += " -c synchronous_commit=off -c fsync=off -c full_page_writes=off"
+        for name, value in (settings or {}).items():
+            opts += f" -c {name}={value}"
         server._run("pg_ctl", "-D", str(server.data), "-l", str(root / "log"), "-o", opts, "-w", "start")
         return server
 
