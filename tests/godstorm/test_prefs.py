@@ -215,3 +215,44 @@ async def test_the_session_takes_a_preference_from_a_seat_not_to_act(tmp_path: P
         assert await verify(store, session.id)
     finally:
         await store.close()
+
+
+# ---- the private panel: its own section, also when it is not the seat's turn --------------------
+async def test_the_panel_offers_the_preferences_to_a_seat_not_to_act_and_at_the_root_of_a_turn(
+        tmp_path: Path) -> None:
+    import discord  # noqa: PLC0415
+
+    from bot.custom_ids import ActionId, parse  # noqa: PLC0415
+    from bot.panels import build_panel, find_action  # noqa: PLC0415
+
+    store = await Store.open(tmp_path / "panel.sqlite3")
+    try:
+        sessions = SessionManager(store)
+        session = await sessions.create(guild_id=1, channel_id=79, host=USERS[0], game_key="godstorm", options={})
+        for joining in USERS[1:]:
+            await sessions.join(session.id, joining)
+        session = await sessions.start(session.id, USERS[0].id, seed=11)
+        game = session.game
+        assert game is not None
+        actor = game.actors()[0]
+        idle = next(s for s in range(3) if s not in game.actors())
+        for lang in ("en", "ru"):
+            content, view = build_panel(session, idle, lang)
+            assert t("panel.waiting", lang) in content and game.standing_text(idle, lang) in content
+            buttons = [b for b in view.children if isinstance(b, discord.ui.Button)]
+            assert [b.style for b in buttons] == [discord.ButtonStyle.secondary] * 3 and {b.row for b in buttons} == {4}
+            found = []
+            for b in buttons:
+                control = parse(str(b.custom_id))
+                assert isinstance(control, ActionId) and control.seat == idle
+                found.append(find_action(game, session.id, idle, control.stamp, control.tag))
+            assert found == game.standing_actions(idle)  # each button is one preference, found at click time
+            assert buttons[0].label == " · ".join([t("godstorm.ui.act.dice_pref", lang), t("godstorm.ui.pref_one", lang)])
+        # the seat to act: its choices (primary) and, at the panel's first level, the same section
+        content, view = build_panel(session, actor, "en")
+        secondary = [b for b in view.children if isinstance(b, discord.ui.Button)
+                     and b.style == discord.ButtonStyle.secondary]
+        assert len(secondary) == 3 and game.standing_text(actor, "en") in content
+        assert t("panel.waiting", "en") not in content
+    finally:
+        await store.close()
