@@ -31,6 +31,9 @@ Figures (keys of the JSON object):
   game played by the strong bot, moves 2.5 s apart on a virtual clock) through the real ``Publisher``,
   with ``godstorm_uploads_per_turn`` and ``godstorm_moves_per_turn``; the ``_uncoalesced`` figures
   are the same turns published as before issue 13 (an edit and a board upload after every move);
+- ``pg_step_commit_ms_p50`` / ``_p99``, ``pg_actions_per_s`` (issue 14): two bot processes sharing a
+  throwaway PostgreSQL, 50 channels split between them (``python -m bot.bench_pg`` explains the phases),
+  ``pg_shared_*`` the same with both processes acting on all 50 games, ``pg_1proc_*`` one process;
 - ``publish_retry_ms_p50``: a Discord outage (every post refused with 503) while games publish, through
   the real ``Publisher`` with a stub channel: time from Discord answering again to each lost post
   being delivered.
@@ -502,10 +505,13 @@ async def run(quick: bool) -> dict[str, Any]:
 
 
 async def bench_pg(key: str, quick: bool) -> dict[str, Any]:
-    """The same step and throughput figures on PostgreSQL (issue 14, phase 1: one process): a
-    throwaway local server (fsync on, commits not waiting for the WAL flush, as SQLite's
-    synchronous=NORMAL), ``pg_step_commit_ms_p50/p99`` one game at a time and ``pg_actions_per_s``
-    over 50 channels at once. No keys (and ``pg_skipped`` saying why) without PostgreSQL or asyncpg."""
+    """PostgreSQL (issue 14) on a throwaway local server with PostgreSQL's durable defaults (fsync and
+    synchronous_commit on: every commit waits for its WAL flush). ``pg_step_commit_ms_p50/p99`` and
+    ``pg_actions_per_s`` are two bot processes and 50 channels (:mod:`bot.bench_pg`, which also gives the
+    ``pg_shared_*`` figures of both processes acting on the same games); ``pg_1proc_*`` are one
+    process: steps one game at a time, throughput over 50 channels. No keys (and ``pg_skipped`` saying
+    why) without PostgreSQL or asyncpg."""
+    from bot.bench_pg import bench_cluster
     from bot.pg_temp import PgServer, find_binaries
 
     bindir, why = find_binaries()
@@ -515,10 +521,12 @@ async def bench_pg(key: str, quick: bool) -> dict[str, Any]:
     try:
         steps = await bench_steps(await server.fresh_database("steps"), key, 300 if quick else 2000)
         tp = await bench_throughput(await server.fresh_database("tp"), key, 50, 2.0 if quick else 6.0)
+        cluster = await bench_cluster(server, key, seconds=2.0 if quick else 6.0)
     finally:
         server.stop()
-    return {"pg_step_commit_ms_p50": steps["step_commit_ms_p50"], "pg_step_commit_ms_p99": steps["step_commit_ms_p99"],
-            "pg_actions_per_s": tp["actions_per_s"], "pg_throughput_channels": tp["throughput_channels"]}
+    return {"pg_1proc_step_commit_ms_p50": steps["step_commit_ms_p50"],
+            "pg_1proc_step_commit_ms_p99": steps["step_commit_ms_p99"],
+            "pg_1proc_actions_per_s": tp["actions_per_s"], **cluster}
 
 
 def bench_byallmeans(seeds: int) -> dict[str, float]:
