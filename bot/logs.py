@@ -3,7 +3,8 @@ lines of several bot processes. The default ``text`` format is unchanged.
 
 Each object has ``time`` (UTC, ISO 8601 with milliseconds), ``level``, ``logger``, ``message``,
 ``shards`` (this process's shard ids; ``[0]`` unsharded, ``"auto"`` when Discord picks the count),
-``game_id`` when the record carries one (``log.info(..., extra={"game_id": id})``), and
+``game_id`` when the record carries one (``extra={"game_id": id}``, or the argument the project's
+log lines put after the word "game", as in ``log.info("game %s: ...", game_id)``), and
 ``exception`` (the formatted traceback) when there is one.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from datetime import UTC, datetime
 
 from bot.config import Config
@@ -21,6 +23,32 @@ def process_shards(config: Config) -> list[int] | str:
         return [0]
     own = config.own_shards
     return list(own) if own is not None else "auto"
+
+
+PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[a-zA-Z%]")
+
+
+def logged_game_id(record: logging.LogRecord) -> int | None:
+    """The game id of a record: ``extra={"game_id": ...}``, else the argument whose placeholder
+    follows the word "game" in the format string ("game %s", "of game %s")."""
+    explicit = getattr(record, "game_id", None)
+    if explicit is not None:
+        return int(explicit)
+    if not isinstance(record.msg, str) or not isinstance(record.args, tuple):
+        return None
+    index = 0
+    for match in PLACEHOLDER.finditer(record.msg):
+        if match.group() == "%%":
+            continue
+        if record.msg[:match.start()].endswith("game ") and index < len(record.args):
+            value = record.args[index]
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.isdigit():
+                return int(value)
+            return None
+        index += 1
+    return None
 
 
 class JsonFormatter(logging.Formatter):
@@ -37,7 +65,7 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
             "shards": self.shards,
         }
-        game_id = getattr(record, "game_id", None)
+        game_id = logged_game_id(record)
         if game_id is not None:
             entry["game_id"] = game_id
         if record.exc_info:

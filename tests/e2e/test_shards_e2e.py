@@ -114,3 +114,4 @@ async def test_one_process_with_two_shards_plays_from_channel_and_dms(tmp_path: 
         assert lines and all(line["shards"] == [0, 1] for line in lines)
         assert {"time", "level", "logger", "message"} <= set(lines[0])
         assert any(line["message"].startswith("ready as") for line in lines)
+        assert any(line.get("game_id") == row["id"] for line in lines)  # "game %s: ..." lines carry it

@@ -16,7 +16,7 @@ import pytest
 from bot.app import TabletopBot, create_bot
 from bot.config import Config, load_config
 from bot.health import HealthServer
-from bot.logs import JsonFormatter, handler_for, process_shards
+from bot.logs import JsonFormatter, handler_for, logged_game_id, process_shards
 from bot.shards import ShardLinks
 from bot.store import Store
 
@@ -150,3 +150,18 @@ def test_json_lines_carry_shards_and_game_id(tmp_path: Path) -> None:
     assert process_shards(config(tmp_path)) == [0] and process_shards(config(tmp_path, SHARD_COUNT="auto")) == "auto"
     assert handler_for(config(tmp_path)) is None
     assert isinstance(handler_for(config(tmp_path, LOG_FORMAT="json")).formatter, JsonFormatter)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("msg", "args", "game_id"), [
+    ("game %s: change forwarded to the publisher", (12,), 12),
+    ("could not refresh the DM panel of game %s: %s", ("34", "boom"), 34),
+    ("%d%% done; reminder of game %s seat %s failed", (50, 7, 2), 7),
+    ("%d unfinished games cannot be indexed", (3,), None),  # "games", not a game id
+    ("game %s (%s) in channel %s", ("pobeda",), None),  # not an id
+    ("stats: recorded %d games", (5,), None),
+    ("restored %d unfinished games", (), None),
+])
+def test_game_id_is_taken_from_the_argument_after_game(msg: str, args: tuple[object, ...],
+                                                       game_id: int | None) -> None:
+    assert logged_game_id(record(msg, *args)) == game_id
+    assert logged_game_id(record(msg, *args, game_id=99)) == 99  # an explicit one wins
