@@ -4,9 +4,10 @@ shard 1, so its channel's interactions reach the bot there, while every DM inter
 shard 0. Also: /readyz follows the shards, the commands are synced once, logs are JSON lines with
 the shard ids.
 
-Two processes on one SQLite file are not a supported deployment (each would publish and fire
-deadlines on its own; several processes share PostgreSQL instead), so there is no such test here;
-the two-process PostgreSQL test uses :func:`tests.e2e.shards.start_shard_bot` too.
+Two processes with one shard each on one PostgreSQL: sync once, each answers only its shard's
+events. Two processes on one SQLite file are not a deployment this project supports (several
+processes share PostgreSQL; the bot warns at start), so there is no such test. The two-process game
+with a process killed mid-game uses :func:`tests.e2e.shards.start_shard_bot` too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests import pg_server as pg
 from tests.e2e.helpers import (
     Table,
     actor_ids,
@@ -32,8 +34,10 @@ from tests.e2e.helpers import (
 )
 from tests.e2e.shards import free_port, guild_on_shard, json_log_lines, start_shard_bot
 from tests.fake_discord import FakeDiscord
+from tests.pg_server import PgServer, new_pg_url
 
 pytestmark = pytest.mark.e2e
+pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 
 async def readyz(port: int) -> tuple[int, dict[str, Any]]:
@@ -115,3 +119,44 @@ async def test_one_process_with_two_shards_plays_from_channel_and_dms(tmp_path: 
         assert {"time", "level", "logger", "message"} <= set(lines[0])
         assert any(line["message"].startswith("ready as") for line in lines)
         assert any(line.get("game_id") == row["id"] for line in lines)  # "game %s: ..." lines carry it
+
+
+async def test_two_processes_split_the_shards(tmp_path: Path, pg_server: PgServer | None) -> None:
+    """Processes with SHARD_IDS=0 and SHARD_IDS=1 of 2 on one PostgreSQL: only the first syncs the
+    commands; a guild-1 channel is answered by the second alone and DMs by the first alone (each
+    keeps working while the other process is stopped). The game across processes, and a process
+    killed mid-game, are the cross-process tests' part."""
+    url = await new_pg_url(pg_server, "shards")
+    async with FakeDiscord(shard_count=2) as fake:
+        guild = await guild_on_shard(fake, 1, 2)
+        channel = fake.create_channel(guild, "games")
+        alice = fake.create_user("alice")
+        fake.add_member(guild, alice)
+        ports = [free_port(), free_port()]
+        first = await start_shard_bot(fake, tmp_path / "unused0.sqlite3", shard_count=2, shard_ids=[0],
+                                      guild_ids=[guild.id], database_url=url,
+                                      extra_env={"HEALTH_PORT": str(ports[0])})
+        second = await start_shard_bot(fake, tmp_path / "unused1.sqlite3", shard_count=2, shard_ids=[1],
+                                       guild_ids=[guild.id], database_url=url,
+                                       extra_env={"HEALTH_PORT": str(ports[1])})
+        assert [g for _, g in fake.sync_log] == [guild.id, None]  # one guild PUT (+ /mygames globally), once
+        assert "not synced by this process" in second.output()
+        for port, shards in zip(ports, ({"0": True}, {"1": True}), strict=True):
+            assert await readyz(port) == (200, {"ready": True, "shards": shards, "store": "ok"})
+
+        await first.stop()  # shard 0 gone: the channel of guild 1 still answers, DMs cannot
+        status = await fake.slash(alice, channel, "game status", timeout=20)
+        assert status.ephemeral and status.content
+        with pytest.raises(RuntimeError, match="shard 0"):
+            await fake.slash(alice, fake.open_dm_channel(alice), "mygames", timeout=1)
+        await first.start()
+        await second.stop()  # and the other way round
+        dm = await fake.slash(alice, fake.open_dm_channel(alice), "mygames", timeout=20)
+        assert dm.content and dm.channel.guild_id is None
+        with pytest.raises(RuntimeError, match="shard 1"):
+            await fake.slash(alice, channel, "game status", timeout=1)
+        await first.stop()
+        for bot in (first, second):
+            assert bot.returncode == 0
+            assert_clean_output(bot.output())
+        assert not (tmp_path / "unused0.sqlite3").exists() and not (tmp_path / "unused1.sqlite3").exists()
