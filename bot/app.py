@@ -15,7 +15,8 @@ from discord.ext import commands
 from bot import lifecycle
 from bot.bots import BotDriver
 from bot.cluster import TIMER as TIMER_LEASE
-from bot.config import Config
+from bot.cluster import refresh_due
+from bot.config import Config, ConfigError
 from bot.delivery import Publisher
 from bot.health import HealthServer
 from bot.i18n import lang_of, t
@@ -145,8 +146,10 @@ class TabletopBot(commands.Bot):
     def __init__(self, config: Config, **shard_options: Any) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
+        # max_messages=None: no cache of received messages (nothing reads it; at discord.py's default of
+        # 1000 it kept each post's content and components and filled for hours: the soak measured it)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), **shard_options)
+                         allowed_mentions=discord.AllowedMentions.none(), max_messages=None, **shard_options)
         self.config = config
         self.store: Store
         self.sessions: SessionManager
@@ -179,7 +182,12 @@ class TabletopBot(commands.Bot):
         await super().__aenter__()
         if self.config.health_port is not None:  # up before login, so liveness answers during a Discord outage
             self.health = HealthServer(self.readiness, self.config.health_port)
-            await self.health.start()
+            try:
+                await self.health.start()
+            except OSError as exc:
+                self.health = None
+                raise ConfigError(f"HEALTH_PORT {self.config.health_port}: cannot listen on 127.0.0.1 "
+                                  f"({exc.strerror or exc}); pick a free port") from None
         return self
 
     async def readiness(self) -> tuple[bool, dict[str, Any]]:
@@ -306,8 +314,10 @@ class TabletopBot(commands.Bot):
         # reminders (half time, shortly before the end) and deadlines; a paused game's are held.
         # Several processes on one PostgreSQL: only the holder of the timer lease fires them (#14)
         cluster = getattr(self.publisher, "cluster", None)
-        if cluster is not None and not await cluster.claim(TIMER_LEASE):
-            return
+        if cluster is not None:
+            if not await cluster.claim(TIMER_LEASE):
+                return
+            await refresh_due(self.sessions, now)
         await lifecycle.tick(self.sessions, self.publisher, now, self.sessions.expire)
 
     async def close(self) -> None:

@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 
 from bot.app import TabletopBot, create_bot
-from bot.config import Config, load_config
+from bot.config import Config, ConfigError, load_config
 from bot.health import HealthServer
 from bot.logs import JsonFormatter, handler_for, logged_game_id, process_shards
 from bot.shards import ShardLinks
@@ -165,3 +165,44 @@ def test_game_id_is_taken_from_the_argument_after_game(msg: str, args: tuple[obj
                                                        game_id: int | None) -> None:
     assert logged_game_id(record(msg, *args)) == game_id
     assert logged_game_id(record(msg, *args, game_id=99)) == 99  # an explicit one wins
+
+
+async def test_a_taken_health_port_stops_the_bot_with_one_line(tmp_path: Path) -> None:
+    async def readiness() -> tuple[bool, dict[str, Any]]:
+        return True, {}
+
+    taken = HealthServer(readiness, port=0)
+    await taken.start()
+    try:
+        bot = create_bot(replace(config(tmp_path), health_port=taken.port))
+        with pytest.raises(ConfigError, match=f"HEALTH_PORT {taken.port}: cannot listen on 127.0.0.1"):
+            async with bot:
+                pass
+        assert bot.health is None
+        await bot.close()
+    finally:
+        await taken.close()
+
+
+async def test_python_m_bot_exits_2_on_a_taken_health_port(tmp_path: Path) -> None:
+    import asyncio
+    import os
+
+    async def readiness() -> tuple[bool, dict[str, Any]]:
+        return True, {}
+
+    taken = HealthServer(readiness, port=0)
+    await taken.start()
+    try:
+        env = {**os.environ, "DISCORD_TOKEN": "x", "DATABASE_PATH": str(tmp_path / "t.sqlite3"),
+               "HEALTH_PORT": str(taken.port), "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"}
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", env=env,
+                                                    cwd=Path(__file__).resolve().parents[2],
+                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(proc.communicate(), timeout=60)
+    finally:
+        await taken.close()
+    assert proc.returncode == 2
+    lines = err.decode().strip().splitlines()
+    assert lines[-1].startswith(f"error: HEALTH_PORT {taken.port}: cannot listen"), err.decode()
+    assert "Traceback" not in err.decode()
