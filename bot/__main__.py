@@ -222,6 +222,8 @@ def main() -> None:
         point_at_api(config.api_base)
     try:
         asyncio.run(run(config))
+    except ConfigError as exc:  # found once running, e.g. HEALTH_PORT taken
+        fail(str(exc))
     except discord.LoginFailure:
         fail("DISCORD_TOKEN was rejected by Discord: check the token in the DISCORD_TOKEN environment variable")
     except discord.PrivilegedIntentsRequired:
