@@ -27,6 +27,7 @@ from tests.e2e.coldwar_play import is_button_for
 from tests.e2e.helpers import (
     Table,
     assert_clean_output,
+    choice_ids,
     custom_ids,
     db_query,
     game_row,
@@ -65,7 +66,8 @@ async def operate(table: Table, user: Any, panel: Any, game: Game, seat: int, ac
         buttons = [c for c in custom_ids(current, "tt:a:") if is_button_for(table, c, action)]
         if buttons:
             return await fake.click(user, current, custom_id=buttons[0])
-        assert not custom_ids(current, "tt:a:"), f"{action} is not among the buttons of {current.content!r}"
+        # (the standing preferences, secondary buttons beside the choices, are no decision: issue 10)
+        assert not choice_ids(current), f"{action} is not among the buttons of {current.content!r}"
         # a level with a single group is skipped by the panel (shown as its heading): match any deeper label
         options: list[tuple[str, str]] = []
         for index in range(depth, len(path)):
