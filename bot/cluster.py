@@ -28,6 +28,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.sessions import SessionError, SessionManager
 from bot.store import CHANGED_CHANNEL, Store
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,18 @@ def new_owner() -> str:
     """This process's name in the ``leases`` table: host, pid and a random part (a restarted
     process with a reused pid is another owner)."""
     return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+async def refresh_due(sessions: SessionManager, now: float) -> None:
+    """Before the timer fires anything: bring the games with a due reminder or deadline up to date
+    (a pause, a move or a reminder sent by another process changes what is due and whether)."""
+    store = sessions.store
+    due = {g for g, _ in await store.due_reminders(now)} | {g for g, _ in await store.due_deadlines(now)}
+    for game_id in sorted(due):
+        try:
+            await sessions.get(game_id)
+        except SessionError:
+            pass  # gone or broken: the tick itself deals with it
 
 
 class Cluster:

@@ -254,10 +254,19 @@ class SessionManager:
             log.debug("game %s changed in another process (seq %s -> %s): reloading", session.id, row.seq, seq)
         session.game = None
         session.state_text = None
+        self.store.forget_stamp(session.id)  # what is stored now is what the next commit expects
         await self._load(session)
         if session.row.status not in ("lobby", "running"):
             self._forget(session)
         return True
+
+    def _expected_stamp(self, session: Session) -> float | None:
+        """The ``updated_at`` a commit expects on a shared store (None: SQLite, no such check): this
+        process's last write, else the stored value it loaded."""
+        if not self.store.shared:
+            return None
+        own = self.store.own_stamp(session.id)
+        return own if own is not None else session.row.updated_at
 
     async def _ensure_loaded(self, session: Session) -> None:
         if session.game is not None or session.broken is not None or session.row.status in ("lobby", "aborted"):
@@ -613,6 +622,7 @@ class SessionManager:
             settings=row.settings, seat=seat, user_id=user_id, action=action, events=stored_events,
             state_text=state_text,
             deadlines=None if deadlines == session.deadlines else self._deadline_rows(deadlines),
+            expect_updated=self._expected_stamp(session),
         )
         row.seq, row.status, row.seat_counts = new_seq, status, seat_counts
         session.state_text = state_text
@@ -719,7 +729,11 @@ class SessionManager:
             assert game is not None
             if action not in game.admin_actions():
                 raise SessionError("err.stale")
-            events = await self._commit(session, ADMIN, user_id, action)
+            try:
+                events = await self._commit(session, ADMIN, user_id, action)
+            except Conflict as exc:  # another process moved first: the moderator looks again
+                await self._refresh(session, force=True)
+                raise SessionError("err.busy") from exc
             events += await self._autoplay(session)
             self._drop_if_done(session)
         self.on_change(game_id)

@@ -312,11 +312,15 @@ class Store:
     _COMMIT = ("UPDATE games SET state = ?, seq = ?, status = ?, seat_counts = ?, settings = ?, updated_at = ?"
                " WHERE id = ? AND seq = ?")
     # on PostgreSQL the same statement tells the other processes (delivered when the transaction commits)
-    _COMMIT_PG = _COMMIT + f" RETURNING pg_notify('{CHANGED_CHANNEL}', CAST(id AS TEXT))"
+    _NOTIFY = f" RETURNING pg_notify('{CHANGED_CHANNEL}', CAST(id AS TEXT))"
+
+    def _commit_sql(self, guard_updated: bool) -> str:
+        sql = self._COMMIT + (" AND updated_at = ?" if guard_updated else "")
+        return sql + self._NOTIFY if self.shared else sql
     # a move that leaves the deadlines as they were, on PostgreSQL: the seq-checked update and the
     # action's row in one statement (its own transaction), one round trip instead of four
     _COMMIT_ONE_PG = (
-        f"WITH moved AS ({_COMMIT} RETURNING id, pg_notify('{CHANGED_CHANNEL}', CAST(id AS TEXT)))"
+        f"WITH moved AS ({_COMMIT}{{guard}} RETURNING id, pg_notify('{CHANGED_CHANNEL}', CAST(id AS TEXT)))"
         " INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
         " SELECT id, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT),"
         " CAST(? AS DOUBLE PRECISION) FROM moved RETURNING game_id"
@@ -350,6 +354,17 @@ class Store:
     def own_stamp(self, game_id: int) -> float | None:
         """The ``updated_at`` of this process's last write to the game (None: none remembered)."""
         return self._stamps.get(game_id)
+
+    def forget_stamp(self, game_id: int) -> None:
+        """The game was loaded again: the stored ``updated_at`` is the one to expect now."""
+        self._stamps.pop(game_id, None)
+
+    async def _touch(self, game_id: int) -> None:
+        """Shared store, inside a transaction: a change of the game's deadlines or reminders moves its
+        ``updated_at`` so the other processes load them again (SQLite: nothing to tell)."""
+        if self.shared:
+            await self.db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
+                                  (self._stamp(game_id, time.time()), game_id))
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -514,17 +529,21 @@ class Store:
         events: list[dict[str, Any]],
         state_text: str,
         deadlines: Iterable[Deadline] | None = None,
+        expect_updated: float | None = None,
     ) -> None:
         """Append the action and store the new state atomically.
 
-        Raises :class:`Conflict` when the stored game is no longer at ``old_seq``; nothing is
-        written then.
+        Raises :class:`Conflict` when the stored game is no longer at ``old_seq`` (or, with
+        ``expect_updated``, was changed without a move since: a concession, a pause, a vote in
+        another process); nothing is written then.
         """
         now = time.time()
+        guard = (expect_updated,) if expect_updated is not None else ()
         if self.shared and deadlines is None:
-            cur = await self.db.execute(self._COMMIT_ONE_PG, (
-                state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq,
-                new_seq, seat, user_id, dumps(action), dumps(events), now))
+            cur = await self.db.execute(
+                self._COMMIT_ONE_PG.format(guard=" AND updated_at = ?" if guard else ""),
+                (state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq, *guard,
+                 new_seq, seat, user_id, dumps(action), dumps(events), now))
             if cur.rowcount != 1:
                 raise Conflict(game_id)
             self._stamp(game_id, now)
@@ -533,10 +552,8 @@ class Store:
             # the seq check first: a second process racing for the same seq waits on the row lock and
             # then updates nothing (Conflict) instead of failing on the action's key, which would leave
             # the PostgreSQL transaction aborted under the reads that share the connection until ROLLBACK
-            cur = await self.db.execute(
-                self._COMMIT_PG if self.shared else self._COMMIT,
-                (state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq),
-            )
+            cur = await self.db.execute(self._commit_sql(bool(guard)), (
+                state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq, *guard))
             if cur.rowcount != 1:
                 raise Conflict(game_id)
             await self.db.execute(
@@ -699,6 +716,7 @@ class Store:
     async def commit_deadlines(self, game_id: int, deadlines: Iterable[Deadline]) -> None:
         async with self.transaction():
             await self._replace_deadlines(game_id, deadlines)
+            await self._touch(game_id)
 
     async def deadlines(self, game_id: int) -> list[Deadline]:
         async with self.db.execute(
@@ -714,9 +732,7 @@ class Store:
             return [DueSeat(r[0], r[1]) for r in await cur.fetchall()]
 
     async def clear_reminder(self, game_id: int, seat: int) -> None:
-        await self.write(
-            "UPDATE deadlines SET remind_at = NULL WHERE game_id = ? AND seat = ?", (game_id, seat)
-        )
+        await self.set_reminder(game_id, seat, None)
 
     async def due_deadlines(self, now: float) -> list[DueSeat]:
         async with self.db.execute(
@@ -731,6 +747,12 @@ class Store:
             cur = await db.execute(
                 "UPDATE deadlines SET due_at = due_at + ?, remind_at = remind_at + ?", (seconds, seconds)
             )
+            if self.shared:  # the other processes load the moved deadlines again
+                now = time.time()
+                async with db.execute("UPDATE games SET updated_at = ? WHERE id IN (SELECT game_id FROM deadlines)"
+                                      " RETURNING id", (now,)) as touched:
+                    for row in await touched.fetchall():
+                        self._stamp(int(row[0]), now)
             return cur.rowcount
 
     # ---- install-wide settings ---------------------------------------------------------
@@ -839,9 +861,13 @@ class Store:
 
     async def set_reminder(self, game_id: int, seat: int, remind_at: float | None) -> None:
         """The seat's next reminder time (None: no more reminders for this deadline)."""
-        await self.write(
-            "UPDATE deadlines SET remind_at = ? WHERE game_id = ? AND seat = ?", (remind_at, game_id, seat)
-        )
+        sql = "UPDATE deadlines SET remind_at = ? WHERE game_id = ? AND seat = ?"
+        if not self.shared:
+            await self.write(sql, (remind_at, game_id, seat))
+            return
+        async with self.transaction():
+            await self.db.execute(sql, (remind_at, game_id, seat))
+            await self._touch(game_id)
 
     async def save_settings(self, game_id: int, settings: GameSettings) -> None:
         """Replace a game's settings only (a paused clock, a vote in progress)."""

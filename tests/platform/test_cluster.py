@@ -27,7 +27,7 @@ from bot.config import Config
 from bot.delivery import Publisher
 from bot.games import registry
 from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import SCHEMA_VERSION, SchemaTooNew, Store
+from bot.store import SCHEMA_VERSION, Conflict, Deadline, GameSettings, SchemaTooNew, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 
@@ -349,22 +349,28 @@ async def test_concurrent_claims_have_one_winner(pair: tuple[Node, Node, Clock])
 
 # ---- deadlines --------------------------------------------------------------------------------------
 class Recorder:
-    def __init__(self, store: Store) -> None:
-        self.cluster = Cluster(store, clock=time.time)
-        self.reminded: list[tuple[int, int]] = []
+    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+        self.cluster = Cluster(store, clock=clock or time.time)
+        self.reminded: list[tuple[int, int, str | None]] = []
 
     async def remind(self, game_id: int, seat: int, kind: str | None = None) -> None:
-        self.reminded.append((game_id, seat))
+        self.reminded.append((game_id, seat, kind))
 
     def request(self, game_id: int) -> None:
         pass
 
 
-def ticker(node: Node, tmp_path: Path) -> TabletopBot:
+def ticker(node: Node, tmp_path: Path, clock: Clock | None = None) -> TabletopBot:
     bot = TabletopBot(Config(token="x", database_path=tmp_path / "unused.sqlite3"))
     bot.store, bot.sessions = node.store, node.sessions
-    bot.publisher = Recorder(node.store)  # type: ignore[assignment]
+    bot.publisher = Recorder(node.store, clock)  # type: ignore[assignment]
     return bot
+
+
+def reminded(bot: TabletopBot) -> list[tuple[int, int, str | None]]:
+    recorder = bot.publisher
+    assert isinstance(recorder, Recorder)
+    return recorder.reminded
 
 
 async def timeouts(store: Store, game_id: int) -> list[int]:
@@ -383,8 +389,89 @@ async def test_a_deadline_fires_once_with_two_timers(pair: tuple[Node, Node, Clo
     assert len(await timeouts(a.store, game_id)) == 1  # one seat's deadline passed: one timeout
     holders = [bot.publisher.cluster.held for bot in bots if bot.publisher.cluster is not None]
     assert sorted(len(h) for h in holders) == [0, 1]  # one process holds the timer
-    reminded = [r for bot in bots for r in bot.publisher.reminded]  # type: ignore[attr-defined]
-    assert len(reminded) == len(set(reminded))
+    sent = [r for bot in bots for r in reminded(bot)]
+    assert len(sent) == len(set(sent))
+
+
+async def test_a_timer_taking_over_sends_neither_a_reminder_again_nor_a_paused_deadline(
+        pair: tuple[Node, Node, Clock], tmp_path: Path) -> None:
+    """A fires the half-time reminder, then stops renewing the timer lease; B, which had the game
+    cached from before, takes the timer over: it sends the final reminder only (not the half-time one
+    again). A pauses the game's clock; B's timer does not let its deadline pass."""
+    a, b, clock = pair
+    span = 600  # reminders at 300 s and 60 s before the end (bot/reminders.py)
+    game_id = await toy_game(a, channel=508, deadline_s=span)
+    await b.sessions.get(game_id)  # B's copy: the reminder still at half time
+    first, second = ticker(a, tmp_path, clock), ticker(b, tmp_path, clock)
+    clock.now += span / 2 + 1
+    await first.tick(clock.now)
+    assert [k for _, _, k in reminded(first)] == ["half"]
+    clock.now += cluster_mod.LEASE_S + 1  # A's timer lease is not renewed: B's turn
+    await second.tick(clock.now)
+    assert reminded(second) == []  # the final reminder is not due yet; the half one was sent
+    clock.now = (await a.store.deadlines(game_id))[0].due_at - 1  # the final reminder is due
+    await second.tick(clock.now)
+    assert [k for _, _, k in reminded(second)] == ["final"]
+    from bot import lifecycle
+
+    await lifecycle.pause(a.sessions, game_id, ALICE.id, clock.now)  # in A; B's copy is not paused
+    clock.now += span
+    await second.tick(clock.now)
+    assert await timeouts(a.store, game_id) == []
+    assert [x.seq for x in await a.store.actions(game_id)] == []
+
+
+@pytest.mark.parametrize("deadlines", [None, [Deadline(0, 5.0, None)]], ids=["same-deadlines", "new-deadlines"])
+async def test_a_commit_expecting_an_older_change_stamp_is_refused(pair: tuple[Node, Node, Clock],
+                                                                   deadlines: list[Deadline] | None) -> None:
+    """Both forms of the commit (one statement when the deadlines stay, a transaction otherwise)."""
+    a, _, _ = pair
+    game_id = await toy_game(a, channel=510)
+    version = await a.store.game_version(game_id)
+    assert version is not None
+
+    async def commit(expect: float) -> None:
+        await a.store.commit_action(game_id, old_seq=0, new_seq=1, status="running", seat_counts=[1, 0],
+                                    settings=GameSettings(), seat=0, user_id=ALICE.id, action={"type": "add", "n": 1},
+                                    events=[], state_text="{}", deadlines=deadlines, expect_updated=expect)
+
+    with pytest.raises(Conflict):
+        await commit(version[1] - 0.5)
+    assert await a.store.actions(game_id) == []
+    await commit(version[1])
+    assert [x.seq for x in await a.store.actions(game_id)] == [1]
+
+
+async def test_a_concession_racing_a_move_elsewhere_is_kept(pair: tuple[Node, Node, Clock]) -> None:
+    """B reads the game, then A records a concession (no move: seq stays) before B commits: B's
+    commit is refused (the game changed since B read it), B reloads, applies its move once on top,
+    and the concession stands."""
+    a, b, _ = pair
+    carol = UserInfo(3, "carol")
+    session = await a.sessions.create(guild_id=5, channel_id=509, host=ALICE, game_key="toy", options={})
+    await a.sessions.join(session.id, BOB)
+    await a.sessions.join(session.id, carol)
+    await a.sessions.start(session.id, ALICE.id, seed=7)
+    game_id = session.id
+    assert session.game is not None
+    seat = session.game.actors()[0]
+    other = next(s for s in range(3) if s != seat)
+    other_user = (session.row.seat_users or [])[other][0]
+    mover = (session.row.seat_users or [])[seat][0]
+    await b.sessions.get(game_id)
+    real_version = b.store.game_version
+    seen = await real_version(game_id)
+
+    async def read_before_the_concession(gid: int) -> tuple[int, float, str] | None:
+        await a.sessions.concede(gid, other_user)  # lands between B's read and B's commit
+        b.store.game_version = real_version  # type: ignore[method-assign]
+        return seen
+
+    b.store.game_version = read_before_the_concession  # type: ignore[method-assign,assignment]
+    await b.sessions.act(game_id, mover, seat, {"type": "add", "n": 1})
+    row = await a.store.load_game(game_id)
+    assert row is not None and row.seq == 1 and row.settings.conceded == [other]
+    assert [x.seq for x in await a.store.actions(game_id)] == [1]
 
 
 async def test_without_the_timer_lease_the_seq_check_still_fires_a_deadline_once(pair: tuple[Node, Node, Clock]
