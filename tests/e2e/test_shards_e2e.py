@@ -32,7 +32,7 @@ from tests.e2e.helpers import (
     turn_posts,
     wait_dm_panel,
 )
-from tests.e2e.shards import free_port, guild_on_shard, json_log_lines, start_shard_bot
+from tests.e2e.shards import ShardBot, free_port, guild_on_shard, json_log_lines, start_shard_bot
 from tests.fake_discord import FakeDiscord
 from tests.pg_server import PgServer, new_pg_url
 
@@ -43,6 +43,18 @@ pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture
 async def readyz(port: int) -> tuple[int, dict[str, Any]]:
     async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/readyz") as answer:
         return answer.status, await answer.json()
+
+
+async def ready_soon(port: int, timeout: float = 15.0, wanted: int = 200) -> tuple[int, dict[str, Any]]:
+    """/readyz once it answers ``wanted`` (the fake sees a shard come or go a moment before the bot
+    has read its READY or noticed the close), or its last answer after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        status, body = await readyz(port)
+        if status == wanted or loop.time() > deadline:
+            return status, body
+        await asyncio.sleep(0.1)
 
 
 async def move(table: Table, *, from_channel: bool) -> None:
@@ -84,7 +96,7 @@ async def test_one_process_with_two_shards_plays_from_channel_and_dms(tmp_path: 
         # the identifies named both shards of 2, from the one process, and the commands went out once
         assert sorted(d["shard"] for _, d in fake.identifies) == [[0, 2], [1, 2]]
         assert [g for _, g in fake.sync_log if g == guild.id] == [guild.id]
-        status, body = await readyz(port)
+        status, body = await ready_soon(port)
         assert (status, body) == (200, {"ready": True, "shards": {"0": True, "1": True}, "store": "ok"})
 
         lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])  # on shard 1
@@ -99,15 +111,11 @@ async def test_one_process_with_two_shards_plays_from_channel_and_dms(tmp_path: 
         fake.gateway_down = True
         await fake.disconnect_gateway(shard=1)
         await fake.wait_for(lambda: not fake.shard_connected(1), timeout=5)
-        status, body = await readyz(port)
+        status, body = await ready_soon(port, wanted=503)
         assert status == 503 and body["shards"] == {"0": True, "1": False}, body
         fake.gateway_down = False
         await fake.wait_for(lambda: fake.shard_connected(1), timeout=30)
-        for _ in range(50):
-            status, body = await readyz(port)
-            if status == 200:
-                break
-            await asyncio.sleep(0.1)
+        status, body = await ready_soon(port)
         assert status == 200, body
         await move(table, from_channel=True)  # shard 1 resumed: the channel answers again
 
@@ -142,7 +150,7 @@ async def test_two_processes_split_the_shards(tmp_path: Path, pg_server: PgServe
         assert [g for _, g in fake.sync_log] == [guild.id, None]  # one guild PUT (+ /mygames globally), once
         assert "not synced by this process" in second.output()
         for port, shards in zip(ports, ({"0": True}, {"1": True}), strict=True):
-            assert await readyz(port) == (200, {"ready": True, "shards": shards, "store": "ok"})
+            assert await ready_soon(port) == (200, {"ready": True, "shards": shards, "store": "ok"})
 
         await first.stop()  # shard 0 gone: the channel of guild 1 still answers, DMs cannot
         status = await fake.slash(alice, channel, "game status", timeout=20)
@@ -160,3 +168,18 @@ async def test_two_processes_split_the_shards(tmp_path: Path, pg_server: PgServe
             assert bot.returncode == 0
             assert_clean_output(bot.output())
         assert not (tmp_path / "unused0.sqlite3").exists() and not (tmp_path / "unused1.sqlite3").exists()
+
+
+async def test_auto_takes_the_count_discord_recommends(tmp_path: Path) -> None:
+    async with FakeDiscord(shard_count=3) as fake:
+        guild = await guild_on_shard(fake, 2, 3)
+        port = free_port()
+        bot = ShardBot(fake, tmp_path / "bot.sqlite3", [0, 1, 2], guild_ids=[guild.id],
+                       extra_env={"SHARD_COUNT": "auto", "HEALTH_PORT": str(port)})
+        await bot.start(timeout=90)
+        assert sorted(d["shard"] for _, d in fake.identifies) == [[0, 3], [1, 3], [2, 3]]
+        ready = await ready_soon(port)
+        assert ready == (200, {"ready": True, "shards": {"0": True, "1": True, "2": True}, "store": "ok"}), ready
+        await bot.stop()
+        assert bot.returncode == 0
+        assert_clean_output(bot.output())
