@@ -17,6 +17,7 @@ import aiohttp
 import discord
 import yarl
 
+from bot import memdebug
 from bot.config import Config, ConfigError, load_config
 
 log = logging.getLogger("bot")
@@ -152,6 +153,7 @@ async def run(config: Config) -> None:
     bot = create_bot(config)  # sharded when SHARD_COUNT is set, else exactly as before
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
+    memdebug.start(loop)  # off unless TABLETOP_TRACEMALLOC is set (an operator's diagnostic)
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:
             loop.add_signal_handler(sig, stop.set)
@@ -208,6 +210,7 @@ def setup_logging(config: Config) -> None:
 
 
 def main() -> None:
+    memdebug.tune_malloc()  # first, before any thread: big render buffers must not pile up in arenas
     try:
         config = load_config()
     except ConfigError as exc:

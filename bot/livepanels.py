@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -76,7 +77,9 @@ class LivePanels:
     def __init__(self, publisher: Publisher) -> None:
         self.publisher = publisher
         self._locks: limits.Lru[tuple[int, int], asyncio.Lock] = limits.Lru(limits.NOTICES)
-        self._ephemeral: limits.Lru[tuple[int, int], Ephemeral] = limits.Lru(limits.NOTICES)
+        # (game, user) -> the newest ephemeral panel, oldest first; entries past EPHEMERAL_TTL can no longer be
+        # edited and are dropped (each holds its interaction, with the message it came from)
+        self._ephemeral: OrderedDict[tuple[int, int], Ephemeral] = OrderedDict()
 
     def lock(self, game_id: int, user_id: int) -> asyncio.Lock:
         lock = self._locks.get((game_id, user_id))
@@ -122,7 +125,7 @@ class LivePanels:
     async def _after_ephemeral(self, session: Session, user_id: int, seat: int, entry: Ephemeral) -> None:
         async with self.lock(session.id, user_id):
             await self._retire_ephemeral(session.id, user_id, keep=entry)
-            self._ephemeral[(session.id, user_id)] = entry
+            self._remember(session.id, user_id, entry)
             await self._refresh_dm(session, user_id, seat)
 
     # ---- the DM panel ------------------------------------------------------------------
@@ -190,6 +193,18 @@ class LivePanels:
                                           {"seat": seat, "stamp": stamp})
 
     # ---- ephemerals --------------------------------------------------------------------
+    def _remember(self, game_id: int, user_id: int, entry: Ephemeral) -> None:
+        """Keep ``entry`` as the user's live ephemeral panel; forget the ones too old to edit (a user who
+        never opens that game's panel again would otherwise keep the last one for good)."""
+        self._ephemeral.pop((game_id, user_id), None)
+        self._ephemeral[(game_id, user_id)] = entry
+        now = time.monotonic()
+        while self._ephemeral:
+            key, oldest = next(iter(self._ephemeral.items()))
+            if now - oldest.at <= EPHEMERAL_TTL and len(self._ephemeral) <= limits.NOTICES:
+                break
+            del self._ephemeral[key]
+
     async def _retire_ephemeral(self, game_id: int, user_id: int, keep: Ephemeral | None) -> None:
         old = self._ephemeral.get((game_id, user_id))
         if old is None or (keep is not None and old.key() == keep.key()):
