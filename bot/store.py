@@ -21,6 +21,7 @@ from typing import Any, ClassVar, NamedTuple, cast
 
 import aiosqlite
 
+from bot.config import ConfigError
 from bot.db import PgConnection, is_pg_url
 
 log = logging.getLogger(__name__)
@@ -131,8 +132,9 @@ MIGRATION_LOCK = 0x7AB1E70B
 """PostgreSQL advisory lock key held while the schema is migrated (one process at a time)."""
 
 
-class SchemaTooNew(RuntimeError):
-    """The database was migrated by a newer version of the bot than this one."""
+class SchemaTooNew(ConfigError, RuntimeError):
+    """The database was migrated by a newer version of the bot than this one (``python -m bot``
+    stops with its one line, as for any configuration problem)."""
 
 
 class ChannelBusy(Exception):

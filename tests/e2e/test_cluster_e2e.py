@@ -23,6 +23,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from bot.store import SCHEMA_VERSION, Store
 from tests import pg_server as pg
 from tests.e2e.helpers import (
     Table,
@@ -36,8 +37,8 @@ from tests.e2e.helpers import (
     turn_posts,
     wait_dm_panel,
 )
-from tests.e2e.shards import guild_on_shard, start_shard_bot
-from tests.fake_discord import FakeDiscord
+from tests.e2e.shards import ROOT, guild_on_shard, start_shard_bot
+from tests.fake_discord import BotProcess, FakeDiscord
 from tests.pg_server import PgServer, new_pg_url
 
 pytestmark = pytest.mark.e2e
@@ -197,3 +198,21 @@ async def test_two_processes_share_a_game_and_survive_a_kill(tmp_path: Path, pg_
               f"{sum(posts.values())} channel POSTs ({sum(n - 1 for n in posts.values() if n > 1)} repeated "
               f"nonces); process {0 if victim is p0 else 1} held the lease and was killed, process {0 if survivor is p0 else 1} "
               f"announced the move {took_over:.1f} s later")
+
+
+async def test_a_bot_older_than_the_database_refuses_to_start(tmp_path: Path, pg_server: PgServer | None) -> None:
+    """Another process migrated the database further than this bot knows: it stops at once with one
+    line naming the problem (exit status 2, no traceback), changing nothing."""
+    url = await new_pg_url(pg_server, "old")
+    store = await Store.open(url)
+    await store.write("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    await store.close()
+    async with FakeDiscord() as fake:
+        bot = BotProcess(fake, tmp_path / "unused.sqlite3", extra_env={"DATABASE_URL": url}, cwd=ROOT)
+        with pytest.raises(RuntimeError, match="exited with 2"):
+            await bot.start(timeout=60)
+        output = bot.output()
+    assert "Traceback" not in output, output[-3000:]
+    last = output.strip().splitlines()[-1]
+    assert last.startswith(f"error: the database's schema version {SCHEMA_VERSION + 1} is newer than this bot's"), last
+    assert [r["version"] for r in await query(url, "SELECT version FROM schema_version")] == [SCHEMA_VERSION + 1]
