@@ -22,6 +22,10 @@ Each variant runs two phases in both processes at once:
   spread over the channels on a fixed schedule: the per-move latency figures come from it (in a
   closed loop latency is only the channels' queueing, concurrency divided by throughput).
 
+``*cpu_ms_per_action`` (saturated phase): CPU time of both workers and of the server's processes per
+move, and ``*server_cpu_ms_per_action`` the server's part; on a busy machine the rate reflects the
+other load, while this tells what two idle cores could sustain (about 2,000 divided by it).
+
 A move's latency is :meth:`SessionManager.act` (lock, listed check, rules, the one transaction);
 deciding the move is outside it. Decisions are the random policy's (``bot.games.ai.RandomPolicy``),
 which reads only the legal list: a human's decision costs the server nothing, so no view is built.
@@ -33,6 +37,7 @@ import argparse
 import asyncio
 import json
 import math
+import os
 import sqlite3
 import subprocess
 import sys
@@ -109,11 +114,37 @@ class Worker:
             self.proc.wait()
 
 
+def server_cpu_s(data_dir: Path | None) -> float | None:
+    """CPU seconds used so far by the PostgreSQL server of ``data_dir``: its postmaster (with the
+    children it has reaped) and its live processes (from /proc; None where there is none)."""
+    if data_dir is None:
+        return None
+    try:
+        postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # exited meanwhile
+            pid, ppid = int(entry.name), int(fields[1])
+            if pid == postmaster:
+                total += sum(int(f) for f in fields[11:15]) / tick  # utime stime cutime cstime
+            elif ppid == postmaster:
+                total += (int(fields[11]) + int(fields[12])) / tick
+        return total
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def run_variant(url: str, key: str, queues: list[list[int]], *, processes: int, shared: bool,
-                phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+                phases: list[dict[str, Any]], data_dir: Path | None = None) -> list[dict[str, Any]]:
     """Start the workers on their channels, run ``phases`` in all of them at once; per phase the
     merged result (every latency, total moves and conflicts, the wall time from the first start to
-    the last end)."""
+    the last end, the CPU seconds of the workers and of the server of ``data_dir``)."""
     workers = []
     for p in range(processes):
         mine = queues if shared else queues[p::processes]
@@ -123,10 +154,16 @@ def run_variant(url: str, key: str, queues: list[list[int]], *, processes: int, 
             w.receive()  # ready: connected, first games loaded
         merged = []
         for phase in phases:
+            server_before = server_cpu_s(data_dir)
             for w in workers:
                 w.send({**phase, "processes": processes})
             answers = [w.receive() for w in workers]
+            server_after = server_cpu_s(data_dir)
+            server_cpu = (server_after - server_before if server_after is not None and server_before is not None
+                          else math.nan)
             merged.append({
+                "cpu_s": sum(a["cpu_s"] for a in answers) + server_cpu,
+                "server_cpu_s": server_cpu,
                 "latencies": [t for a in answers for t in a["latencies"]],
                 "moves": sum(a["moves"] for a in answers),
                 "conflicts": sum(a["conflicts"] for a in answers),
@@ -144,6 +181,10 @@ def summary(prefix: str, phase: str, result: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if phase == "saturate":
         out[f"{prefix}actions_per_s"] = round(result["moves"] / result["seconds"], 1)
+        if result["moves"] and math.isfinite(result["cpu_s"]):
+            # CPU of both workers and the server per move: what bounds the rate on an idle machine
+            out[f"{prefix}cpu_ms_per_action"] = round(result["cpu_s"] * 1000 / result["moves"], 3)
+            out[f"{prefix}server_cpu_ms_per_action"] = round(result["server_cpu_s"] * 1000 / result["moves"], 3)
         out[f"{prefix}saturated_step_ms_p50"] = round(percentile(lat, 0.5), 3)
         out[f"{prefix}saturated_step_ms_p99"] = round(percentile(lat, 0.99), 3)
     else:
@@ -169,7 +210,8 @@ async def bench_cluster(server: Any, key: str, *, processes: int = 2, channels: 
         url = await server.fresh_database(f"bench_{variant}")
         queues = await create_games(url, key, channels, per_channel, players)
         results = await asyncio.to_thread(run_variant, url, key, queues, processes=processes,
-                                          shared=variant == "shared", phases=phases)
+                                          shared=variant == "shared", phases=phases,
+                                          data_dir=getattr(server, "data", None))
         for phase, result in zip(phases, results, strict=True):
             out.update(summary(prefix, phase["mode"], result))
         out[f"{prefix}exhausted_channels"] = sum(r["exhausted"] for r in results)
@@ -226,6 +268,7 @@ class Player:
         latencies: list[float] = []
         counts = {"ok": 0, "conflict": 0, "done": 0}
         start = time.monotonic()  # system-wide clock: comparable with the other worker's
+        cpu_start = time.process_time()
         stop_at = start + seconds
         # paced: ``rate`` moves a second from all the channel loops of all the processes together
         interval = len(self.queues) * processes / rate if mode == "paced" else 0.0
@@ -245,7 +288,8 @@ class Player:
 
         await asyncio.gather(*[loop(i) for i in range(len(self.queues))])
         return {"latencies": latencies, "moves": counts["ok"], "conflicts": counts["conflict"],
-                "exhausted": counts["done"], "start": start, "end": time.monotonic()}
+                "exhausted": counts["done"], "start": start, "end": time.monotonic(),
+                "cpu_s": time.process_time() - cpu_start}
 
 
 async def worker_main(config: dict[str, Any], stdin: IO[str], stdout: IO[str]) -> None:
