@@ -224,7 +224,7 @@ class ColdWarDriver:
             assert options, f"no select option {label!r} for {action} on {current.content!r}"
             r = await self.fake.select(user, current, values=[options[0][1]], custom_id=options[0][0])
             self.stats.selects += 1
-            if r.content.startswith(("✅", "⛔")):
+            if r.answered.startswith(("✅", "⛔")):
                 return r
             current = r.message
         raise AssertionError(f"the panel did not lead to {action}")
@@ -304,10 +304,11 @@ class ColdWarDriver:
     async def perform(self, game: ColdWar, move: Move) -> None:
         seat, kind, user, action = move.seat, move.kind, move.user, move.action
         r = await self.operate(user, move.panel, game, seat, action)
-        assert r.content.startswith("✅"), (action, r.content)
+        # the answer, not the live message: the publisher may already have brought the panel up to date
+        assert r.answered.startswith("✅"), (action, r.answered)
         if kind == "plan":  # the click response confirms the secret choice (in the DM only)
             name = t(f"coldwar.agent.{action['agent']}", user_lang(user))
-            assert t("coldwar.evt.agent_chosen", user_lang(user), agent=name) in r.content, r.content
+            assert t("coldwar.evt.agent_chosen", user_lang(user), agent=name) in r.answered, r.answered
             self.stats.plans_via_dm += 1
         self.cont[seat] = (user, r.message)
         self.last = (seat, user, move.how, move.panel)

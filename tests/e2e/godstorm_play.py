@@ -80,7 +80,7 @@ class RiskPlayer:
     async def risk(self, user: Any, sub: str, **options: Any) -> Any:
         r = await self.fake.slash(user, self.table.channel, f"risk {sub}", options=options)
         assert r.ephemeral, r.content
-        assert r.content.startswith("✅"), (sub, options, r.content)
+        assert r.answered.startswith("✅"), (sub, options, r.content)
         self.log.risk_commands[sub] = self.log.risk_commands.get(sub, 0) + 1
         return r
 
@@ -88,7 +88,7 @@ class RiskPlayer:
         r = await self.fake.slash(user, self.table.channel, "game hand")
         assert r.ephemeral
         done = await play_panel(self.fake, user, r.message, pick=pick)
-        assert done.content.startswith("✅"), done.content
+        assert done.answered.startswith("✅"), done.content
         self.log.panels += 1
         return done
 
@@ -209,7 +209,7 @@ class RiskPlayer:
             assert t("godstorm.prompt.bid", self.lang_of(user), n=faith) in panel.content, panel.content
             bid = min(faith, (seat + game.s.epoch) % 3)
             done = await play_panel(self.fake, user, panel, pick=bid)
-            assert done.content.startswith("✅"), done.content
+            assert done.answered.startswith("✅"), done.content
             assert t("godstorm.evt.bid_secret", self.lang_of(user), n=bid) in done.content, done.content
             bids[seat] = bid
             if not panel.ephemeral:

@@ -140,7 +140,7 @@ async def play_panel(fake: FakeDiscord, user: Any, message: Any, pick: int = 0, 
         options = selects[0]["options"]
         value = options[min(pick, len(options) - 1)]["value"]
         r = await fake.select(user, current, values=[value], custom_id=selects[0]["custom_id"])
-        if r.content.startswith(("✅", "⛔")):
+        if r.answered.startswith(("✅", "⛔")):
             return r
         current = r.message
     raise AssertionError("panel did not reach an action")

@@ -103,7 +103,7 @@ async def test_hundred_board_calls_render_once_and_cool_down_per_user(tmp_path: 
         assert hand.ephemeral
         panel = hand.message
         r = await play_panel(fake, actor, panel)
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.content
         post = await fake.wait_for(lambda: next((m for m in turn_posts(table) if m.mentions and m.id > first_post.id),
                                                 None), timeout=20)
         new_png = post.attachments[0].data

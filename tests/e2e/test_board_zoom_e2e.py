@@ -143,7 +143,7 @@ async def test_board_zoom_private_post_and_personal_board(tmp_path: Path) -> Non
 
         # a move from the DM panel: the answer comes at once, then the panel's board follows the new hand
         played = await play_panel(fake, actor, panel)
-        assert played.content.startswith("✅"), played.content
+        assert played.answered.startswith("✅"), played.content
 
         def refreshed() -> object:
             message = fake.message(panel.id)

@@ -81,7 +81,7 @@ async def operate(table: Table, user: Any, panel: Any, game: Game, seat: int, ac
         if not options:
             raise LookupError(f"no select option of {path[depth:]} for {action} on {current.content!r}")
         r = await fake.select(user, current, values=[options[0][1]], custom_id=options[0][0])
-        if r.content.startswith(("✅", "⛔")):
+        if r.answered.startswith(("✅", "⛔")):
             return r
         current = r.message
     raise AssertionError(f"the panel did not lead to {action}")
@@ -160,10 +160,10 @@ async def play_practice(table: Table, user: Any, style: str = "quick", limit: in
             assert stale < 20, "the panels never offered the move"
             panel = None
             continue
-        if r.content.startswith("⛔"):  # a panel from before the bot's move: ask for a fresh one
+        if r.answered.startswith("⛔"):  # a panel from before the bot's move: ask for a fresh one
             panel = None
             continue
-        if not r.content.startswith("✅"):
+        if not r.answered.startswith("✅"):
             out = table.bot.output()
             start = out.find("Traceback")
             raise AssertionError(f"{r.content}\n{out[max(0, start - 1500):start + 4000] if start >= 0 else out[-3000:]}")
@@ -274,7 +274,7 @@ async def test_absent_player_is_replaced_by_a_bot_then_reclaims(tmp_path: Path) 
         await fake.wait_for(lambda: "🤖 Bot (quick)" in fake.message(lobby.id).text, timeout=10)
         r = await fake.select(alice, r.message, values=remove, custom_id=custom_ids(r.message, "ttb:a:")[0])
         r = await fake.select(alice, r.message, values=["bot:2"], custom_id=custom_ids(r.message, "ttb:o:")[0])
-        assert not r.content.startswith("⛔"), r.content
+        assert not r.answered.startswith("⛔"), r.content
         await fake.wait_for(lambda: "🤖 Bot (" not in fake.message(lobby.id).text, timeout=10)
         assert "after 2 missed deadlines in a row a bot takes the seat" in fake.message(lobby.id).text
         for user in (bob, carol):
@@ -295,7 +295,7 @@ async def test_absent_player_is_replaced_by_a_bot_then_reclaims(tmp_path: Path) 
                     action = decide(game, seat, policy_for("pobeda", "quick"), 90_000 + row["seq"])
                     hand = await fake.slash(user, table.channel, "game hand")
                     done = await operate(table, user, hand.message, game, seat, action)
-                    assert done.content.startswith(("✅", "⛔")), done.content
+                    assert done.answered.startswith(("✅", "⛔")), done.content
                 else:
                     await asyncio.sleep(0.2)
 
@@ -342,7 +342,7 @@ async def test_absent_player_is_replaced_by_a_bot_then_reclaims(tmp_path: Path) 
         action = decide(game, carol_seat, policy_for("pobeda", "quick"), 1)
         hand = await fake.slash(carol, table.channel, "game hand")
         done = await operate(table, carol, hand.message, game, carol_seat, action)
-        assert done.content.startswith("✅"), done.content
+        assert done.answered.startswith("✅"), done.content
         last = db_query(table.db, "SELECT seat, user_id FROM actions WHERE game_id = ? AND seq = ?", (gid, before + 1))
         assert last == [(carol_seat, carol.id)]
         await table.bot.stop()

@@ -73,7 +73,7 @@ async def test_a_broken_game_is_told_once_listed_aborted_and_harms_no_other(tmp_
         # the controls of posts from before the fault answer the same
         old_post = [m for m in fake.channel_messages(table.channel) if custom_ids(m, "tt:p:")][-1]
         r = await fake.click(bob, old_post, custom_id=custom_ids(old_post, "tt:p:")[0])
-        assert r.ephemeral and r.content.startswith("⛔") and "cannot be loaded" in r.content
+        assert r.ephemeral and r.answered.startswith("⛔") and "cannot be loaded" in r.content
         await asyncio.sleep(1.0)
         assert len(notices()) == 1 and "/game abort" in notices()[0].content
 
@@ -86,14 +86,14 @@ async def test_a_broken_game_is_told_once_listed_aborted_and_harms_no_other(tmp_
         before = game_row(table.db, other.channel.id)["seq"]
         user, panel = await actor_panel(other)
         r = await play_panel(fake, user, panel)
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.content
         assert game_row(table.db, other.channel.id)["seq"] == before + 1
 
         # the host ends the broken game; the channel is free again
         abort = await fake.slash(alice, table.channel, "game abort")
         assert abort.ephemeral and custom_ids(abort.message, "tt:x:"), abort.content
         done = await fake.click(alice, abort.message, custom_id=custom_ids(abort.message, "tt:x:")[0])
-        assert done.content.startswith("✅")
+        assert done.answered.startswith("✅")
         assert db_query(table.db, "SELECT status FROM games WHERE channel_id = ?", (table.channel.id,)) == [("aborted",)]
         again = await fake.slash(alice, table.channel, "game new", game="pobeda")
         assert not again.ephemeral and again.embeds

@@ -61,9 +61,9 @@ async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) 
         own = decks.preset("press")[:30] + decks.preset("cityhall")[30:]  # no preset, still legal
         assert not decks.validate(own), decks.validate(own)
         r = await fake.slash(bob, table.channel, "bam deck import", codes=" ".join(own[:39]))
-        assert r.ephemeral and r.content.startswith("⛔") and "39" in r.content, r.content
+        assert r.ephemeral and r.answered.startswith("⛔") and "39" in r.content, r.content
         r = await fake.slash(bob, table.channel, "bam deck import", codes=decks.export(own))
-        assert r.ephemeral and r.content.startswith("✅"), r.content
+        assert r.ephemeral and r.answered.startswith("✅"), r.content
         r = await fake.slash(alice, table.channel, "bam deck export", preset="cityhall")
         assert r.ephemeral and decks.export(decks.preset("cityhall")) in r.content
         started = await start_lobby(table, "alice", lobby)
@@ -97,7 +97,7 @@ async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) 
                     want = " · ".join(game.panel_path(seat, action, "en")[2:])
                     opts["where"] = next(c["value"] for c in wheres if c["name"] == want)
                 result = await fake.slash(alice, table.channel, "bam play", **opts)
-                assert result.ephemeral and result.content.startswith("✅"), result.content
+                assert result.ephemeral and result.answered.startswith("✅"), result.content
                 fast_plays += 1
             if user is alice and result is None:
                 panel = latest_panel(fake.dm_messages(alice))
@@ -106,7 +106,7 @@ async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) 
                         result = await operate(table, alice, panel, game, seat, action)
                     except (LookupError, AssertionError):
                         result = None  # an older DM panel: the move goes through /game hand below
-                    if result is not None and result.content.startswith("✅"):
+                    if result is not None and result.answered.startswith("✅"):
                         dm_moves += 1
                     else:
                         result = None
@@ -114,7 +114,7 @@ async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) 
                 result = await operate(table, user, await hand_panel(table, user), game, seat, action)
                 if user is bob:
                     fallback_moves += 1
-            assert result.content.startswith("✅"), (result.content, table.bot.output()[-3000:])
+            assert result.answered.startswith("✅"), (result.content, table.bot.output()[-3000:])
             moves += 1
         row, game = await settled(table)
         assert row["status"] == "finished", f"not finished after {moves} moves"

@@ -189,7 +189,7 @@ async def test_rest_outage_in_the_middle_of_a_move(tmp_path: Path) -> None:
         fake.fail_requests(503, f"/channels/{table.channel.id}/messages", method="POST", count=2)
         user = table.by_id(last_turn_post(table).mentions[0])
         r = await play_panel(fake, user, await wait_dm_panel(table, user))
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.content
         fake.rest_outage = True  # the move is committed and answered; announcing it fails from here on
         outage_start = time.monotonic()
         assert game_row(table.db, table.channel.id)["seq"] > seq
@@ -253,9 +253,9 @@ async def turn_without_board(table: Table, user: Any) -> None:
         lambda: latest_panel(fake.dm_messages(user), table.used_panels), timeout=20)
     table.used_panels.add(panel.id)
     r = await play_panel(fake, user, panel)
-    assert r.content.startswith("✅"), r.content
+    assert r.answered.startswith("✅"), r.content
     while latest_panel([r.message]) is not None:
         r = await play_panel(fake, user, r.message)
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.content
     await fake.wait_for(lambda: (row := game_row(table.db, table.channel.id))["seq"] > seq
                         and row["published_seq"] == row["seq"], timeout=20)

@@ -84,7 +84,7 @@ async def drive(table: Table, user: Any, message: Any, *wanted: str, max_depth: 
             todo = todo[1:]
         option = hit or options[0]
         r = await table.fake.select(user, current, values=[option["value"]], custom_id=selects[0]["custom_id"])
-        if r.content.startswith(("✅", "⛔")):
+        if r.answered.startswith(("✅", "⛔")):
             return r
         current = r.message
     raise AssertionError("the panel did not reach an action")
@@ -126,7 +126,7 @@ async def test_sky_answer_from_a_dm_while_the_attacker_waits_then_no_answer(tmp_
         await inject(table, sky_position(600))
         attacker, defender = seat_user(table, 0), seat_user(table, 1)
         r = await fake.slash(attacker, table.channel, "risk attack", options={"from": "Gaul", "to": "Iberia", "dice": 3})
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.content
         assert "may answer the attack from Gaul on Iberia" in r.content, r.content  # the attacker is told it waits
         status = await fake.slash(attacker, table.channel, "game status")
         assert "Waiting for the answer" in status.content + str(status.message.embeds), status.content
@@ -136,7 +136,7 @@ async def test_sky_answer_from_a_dm_while_the_attacker_waits_then_no_answer(tmp_
         name = CARDS["men_become_warriors"].name["en"]
         panel = await dm_panel_with(table, defender, name)
         r = await drive(table, defender, panel, name)
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.content
         g = stored(table)
         assert g.s.terr["Iberia"].armies == 3 + 3  # «Gain 3 armies in the defending territory»
         assert g.decision() == "answer" and g.actors() == [1]  # the window stays open for more Sky cards
@@ -147,7 +147,7 @@ async def test_sky_answer_from_a_dm_while_the_attacker_waits_then_no_answer(tmp_
         panel = await dm_panel_with(table, defender, no)
         seq = game_row(table.db, table.channel.id)["seq"]
         r = await drive(table, defender, panel, no)
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.content
         g = stored(table)
         assert g.decision() == "turn" and g.actors() == [0] and game_row(table.db, table.channel.id)["seq"] == seq + 1
         assert 4 <= g.s.terr["Iberia"].armies <= 5  # one roll of 3 dice against 2: at most two lost
@@ -160,7 +160,7 @@ async def test_a_window_left_alone_times_out_and_a_war_card_is_announced(tmp_pat
         await inject(table, sky_position(2))
         attacker = seat_user(table, 0)
         r = await fake.slash(attacker, table.channel, "risk attack", options={"from": "Gaul", "to": "Iberia", "dice": 3})
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.content
         assert stored(table).decision() == "answer"
         # nobody answers: after the window (2 s here) the platform plays "no answer" and the attack rolls
         await fake.wait_for(lambda: stored(table).decision() != "answer", timeout=30)
@@ -185,7 +185,7 @@ async def test_a_window_left_alone_times_out_and_a_war_card_is_announced(tmp_pat
         assert [c["value"] for c in suggested] == ["the_faithful_gather"], suggested
         assert await fake.autocomplete(seat_user(table, 1), table.channel, "risk play", focused="card") == []
         r = await drive(table, attacker, hand.message, t("godstorm.m.act.play", "en"), name)
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.content
         assert stored(table).s.terr["Gaul"].armies == 4 + 2  # «2 armies in each of your temples»
         await fake.wait_for(lambda: name in channel_text(table), timeout=20)
         assert CARDS["the_faithful_gather"].text["en"] in channel_text(table)

@@ -402,6 +402,10 @@ class InteractionResult:
     sent_at: float = field(default_factory=time.monotonic)
     responded: asyncio.Event = field(default_factory=asyncio.Event)
     completed: asyncio.Event = field(default_factory=asyncio.Event)
+    answer: MessageVersion | None = None
+    """The message as the bot's answer first left it (the callback's message, a filled "thinking…"
+    message or the first edit of the original): ``message`` is live, and a later edit (say the
+    publisher bringing a DM panel up to date) may already have replaced what the click answered."""
 
     @property
     def deferred(self) -> bool:
@@ -410,6 +414,11 @@ class InteractionResult:
     @property
     def content(self) -> str:
         return self.message.content if self.message else ""
+
+    @property
+    def answered(self) -> str:
+        """The content the bot answered with (``content`` may show a later edit already)."""
+        return self.answer.content if self.answer is not None else self.content
 
     @property
     def ephemeral(self) -> bool:

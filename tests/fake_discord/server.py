@@ -1589,6 +1589,12 @@ class FakeDiscord:
         existing[:] = [c for c in existing if c["id"] != rec["id"]] + [rec]
         return 201, rec
 
+    @staticmethod
+    def _answered(res: InteractionResult, msg: Message | None) -> None:
+        """Keep the first state of the message that answers ``res`` (see ``InteractionResult.answer``)."""
+        if res.answer is None and msg is not None and not msg.loading:
+            res.answer = msg.version
+
     async def _h_callback(self, req: _Req, iid: str, token: str) -> tuple[int, Any]:
         res = self._by_token.get(token)
         if res is None or res.id != int(iid):
@@ -1605,6 +1611,7 @@ class FakeDiscord:
         if ctype == 4:
             res.message = self._create_message(res.channel, data, req.files, interaction=res)
             resource["message"] = self._message_payload(res.message)
+            self._answered(res, res.message)
             res.completed.set()
         elif ctype == 5:
             msg = Message(
@@ -1628,6 +1635,7 @@ class FakeDiscord:
             if ctype == 7:
                 self._edit_message(res.source_message, data, req.files)
                 resource["message"] = self._message_payload(res.source_message)
+                self._answered(res, res.source_message)
                 res.completed.set()
         elif ctype == 8:
             res.choices = list(data.get("choices") or [])
@@ -1667,6 +1675,7 @@ class FakeDiscord:
             # The first follow-up after a deferred response fills in the "thinking…" message.
             msg = res.message
             self._fill_deferred(msg, payload, req.files)
+            self._answered(res, msg)
         else:
             msg = self._create_message(res.channel, payload, req.files, interaction=res)
             res.followups.append(msg)
@@ -1699,6 +1708,7 @@ class FakeDiscord:
         else:
             self._edit_message(msg, req.json or {}, req.files)
         if mid == "@original":
+            self._answered(res, msg)
             res.completed.set()
         return 200, self._message_payload(msg)
 
