@@ -24,6 +24,7 @@ the DB-API classes of :mod:`sqlite3` (``IntegrityError`` for a violated constrai
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import re
 import sqlite3
@@ -299,11 +300,12 @@ time, so their WAL flushes are shared (group commit) instead of queued behind on
 class _Bound:
     """A pool connection held by one task: its open transaction (or a session lock) runs on it."""
 
-    __slots__ = ("conn", "depth")
+    __slots__ = ("conn", "depth", "task")
 
     def __init__(self, conn: Any) -> None:
         self.conn = conn
         self.depth = 0  # pinned sessions around it (:meth:`PgConnection.pinned`); 0: released at COMMIT
+        self.task = asyncio.current_task()  # a task started inside inherits the variable, not the connection
 
 
 class PgConnection:
@@ -364,11 +366,16 @@ class PgConnection:
         """An asyncpg connection of its own (for bulk copies; not for the store's statements)."""
         return self._conn
 
+    def _held(self) -> _Bound | None:
+        """The connection the current task holds (its transaction or pinned session), if any."""
+        bound = self._bound.get()
+        return bound if bound is not None and bound.task is asyncio.current_task() else None
+
     @asynccontextmanager
     async def pinned(self) -> AsyncIterator[None]:
         """The task's statements inside run on one connection (a session-level advisory lock must be
         released on the connection that took it); transactions inside use it too."""
-        bound = self._bound.get()
+        bound = self._held()
         if bound is not None:
             bound.depth += 1
             try:
@@ -390,7 +397,7 @@ class PgConnection:
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Cursor:
         tr = self.schema.translate(sql)
-        bound = self._bound.get()
+        bound = self._held()
         try:
             if bound is not None:
                 await bound.conn.executemany(tr.sql, [tuple(r) for r in rows])
@@ -405,7 +412,7 @@ class PgConnection:
         tr = self.schema.translate(sql)
         if tr.kind == "noop":
             return Cursor([], -1, None)
-        bound = self._bound.get()
+        bound = self._held()
         if bound is None and tr.sql == "BEGIN":
             bound = _Bound(await self._pool.acquire())
             self._bound.set(bound)
