@@ -141,14 +141,15 @@ def server_cpu_s(data_dir: Path | None) -> float | None:
 
 
 def run_variant(url: str, key: str, queues: list[list[int]], *, processes: int, shared: bool,
-                phases: list[dict[str, Any]], data_dir: Path | None = None) -> list[dict[str, Any]]:
+                phases: list[dict[str, Any]], data_dir: Path | None = None, pool_size: int | None = None
+                ) -> list[dict[str, Any]]:
     """Start the workers on their channels, run ``phases`` in all of them at once; per phase the
     merged result (every latency, total moves and conflicts, the wall time from the first start to
     the last end, the CPU seconds of the workers and of the server of ``data_dir``)."""
     workers = []
     for p in range(processes):
         mine = queues if shared else queues[p::processes]
-        workers.append(Worker({"url": url, "key": key, "queues": mine, "seed": p + 1}))
+        workers.append(Worker({"url": url, "key": key, "queues": mine, "seed": p + 1, "pool_size": pool_size}))
     try:
         for w in workers:
             w.receive()  # ready: connected, first games loaded
@@ -196,8 +197,8 @@ def summary(prefix: str, phase: str, result: dict[str, Any]) -> dict[str, Any]:
 
 
 async def bench_cluster(server: Any, key: str, *, processes: int = 2, channels: int = 50, seconds: float = 5.0,
-                        rate: float = 1000.0, players: int = 3, games_per_channel: int | None = None
-                        ) -> dict[str, Any]:
+                        rate: float = 1000.0, players: int = 3, games_per_channel: int | None = None,
+                        pool_size: int | None = None) -> dict[str, Any]:
     """Both variants on fresh databases of ``server`` (a :class:`bot.pg_temp.PgServer`), named
     ``bench_split`` and ``bench_shared`` (left in place); ``pg_moves`` / ``pg_shared_moves``: the moves
     committed in each."""
@@ -211,7 +212,7 @@ async def bench_cluster(server: Any, key: str, *, processes: int = 2, channels: 
         queues = await create_games(url, key, channels, per_channel, players)
         results = await asyncio.to_thread(run_variant, url, key, queues, processes=processes,
                                           shared=variant == "shared", phases=phases,
-                                          data_dir=getattr(server, "data", None))
+                                          data_dir=getattr(server, "data", None), pool_size=pool_size)
         for phase, result in zip(phases, results, strict=True):
             out.update(summary(prefix, phase["mode"], result))
         out[f"{prefix}exhausted_channels"] = sum(r["exhausted"] for r in results)
@@ -293,6 +294,10 @@ class Player:
 
 
 async def worker_main(config: dict[str, Any], stdin: IO[str], stdout: IO[str]) -> None:
+    if config.get("pool_size"):
+        from bot import db
+
+        db.POOL_SIZE = int(config["pool_size"])
     store = await Store.open(config["url"])
     sessions = SessionManager(store)  # on_change does nothing: publishing stubbed at the boundary
     try:
@@ -313,6 +318,7 @@ def main() -> None:
     parser.add_argument("--worker", metavar="CONFIG", help="run as a worker (JSON config; driven over stdin)")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--game", default="pobeda")
+    parser.add_argument("--pool-size", type=int, help="connections per process (default: bot.db.POOL_SIZE)")
     args = parser.parse_args()
     if args.worker:
         asyncio.run(worker_main(json.loads(args.worker), sys.stdin, sys.stdout))
@@ -324,7 +330,8 @@ def main() -> None:
         raise SystemExit(why)
     server = PgServer.start(bindir, durable=True)
     try:
-        print(json.dumps(asyncio.run(bench_cluster(server, args.game, seconds=args.seconds))))
+        print(json.dumps(asyncio.run(bench_cluster(server, args.game, seconds=args.seconds,
+                                                   pool_size=args.pool_size))))
     finally:
         server.stop()
 

@@ -328,8 +328,10 @@ class PgConnection:
         self.row_factory: Any = None  # accepted and ignored (rows are always :class:`Row`)
 
     @classmethod
-    async def connect(cls, url: str, pool_size: int = POOL_SIZE) -> PgConnection:
+    async def connect(cls, url: str, pool_size: int | None = None) -> PgConnection:
         import asyncpg  # optional dependency: pip install 'tabletop-bot[pg]'
+
+        pool_size = pool_size or POOL_SIZE
 
         conn = await asyncpg.connect(url)
         try:
