@@ -683,22 +683,34 @@ class SessionManager:
         """
         session = await self._locked_running(game_id)
         async with session.lock:
-            await self._current(session)
-            try:
+            if self.store.shared:
+                events = await self._act_shared(session, user_id, seat, action, stamp, expect_seq)
+            else:
                 events = await self._act_checked(session, user_id, seat, action, stamp, expect_seq)
-            except Conflict:
-                # another process committed a move of this game first: check this one again on what it
-                # stored, and apply it once more if still allowed (the seq check never lets both land)
-                await self._current(session, force=True)
-                try:
-                    events = await self._act_checked(session, user_id, seat, action, stamp, expect_seq)
-                except Conflict as exc:
-                    await self._refresh(session, force=True)
-                    raise SessionError("err.busy") from exc
             events += await self._autoplay(session)
             self._drop_if_done(session)
         self.on_change(game_id)
         return ActResult(session, events, seat)
+
+    async def _act_shared(self, session: Session, user_id: int, seat: int, action: Action, stamp: int | None,
+                          expect_seq: int | None) -> list[Event]:
+        """:meth:`act` on a shared store, optimistically: checked and applied on the cached game with no
+        extra read, since the commit itself refuses a game changed since (its ``seq`` and change stamp).
+        A lost commit, or a refusal that a newer stored game might not make, looks at the stored game:
+        when another process changed it, the move is checked and applied once more on what it stored
+        (the seq check never lets both land); a second lost commit answers ``err.busy``."""
+        try:
+            self._check_running(session)
+            return await self._act_checked(session, user_id, seat, action, stamp, expect_seq)
+        except (SessionError, IllegalAction, Conflict) as exc:
+            if not await self._refresh(session, force=isinstance(exc, Conflict)):
+                raise
+        self._check_running(session)
+        try:
+            return await self._act_checked(session, user_id, seat, action, stamp, expect_seq)
+        except Conflict as exc:
+            await self._refresh(session, force=True)
+            raise SessionError("err.busy") from exc
 
     async def _act_checked(self, session: Session, user_id: int, seat: int, action: Action, stamp: int | None,
                            expect_seq: int | None) -> list[Event]:

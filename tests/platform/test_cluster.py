@@ -207,6 +207,39 @@ async def in_a_click(a: Node, game_id: int, seat: int, stamp: int, done: asyncio
     done.set()
 
 
+async def test_a_move_refused_by_a_stale_copy_is_checked_on_the_stored_game(pair: tuple[Node, Node, Clock]) -> None:
+    """B's copy still says it is seat X's turn; A has moved since. B is asked for the next seat's move:
+    its stale refusal (not your turn) is checked against the stored game, which allows it, so the move
+    lands once. On a copy nobody changed, a move costs no extra read of the game."""
+    a, b, _ = pair
+    game_id = await toy_game(a, channel=511)
+    stale = await b.sessions.get(game_id)
+    assert stale.game is not None
+    first = stale.game.actors()[0]
+    await a.sessions.act(game_id, user_of(first), first, {"type": "add", "n": 1})
+    second = 1 - first
+    reads = 0
+    real_version = b.store.game_version
+
+    async def counted(gid: int) -> tuple[int, float, str] | None:
+        nonlocal reads
+        reads += 1
+        return await real_version(gid)
+
+    b.store.game_version = counted  # type: ignore[method-assign,assignment]
+    await b.sessions.act(game_id, user_of(second), second, {"type": "add", "n": 2})
+    assert reads == 1  # the refusal looked once at the stored game
+    assert [(x.seat, x.action["n"]) for x in await a.store.actions(game_id)] == [(first, 1), (second, 2)]
+    reads = 0
+    game = b.sessions.sessions[game_id].game
+    assert game is not None
+    third = game.actors()[0]
+    await b.sessions.act(game_id, user_of(third), third, {"type": "add", "n": 1})
+    assert reads == 0  # B's own copy is current: acted on without reading the game first
+    row = await a.store.load_game(game_id)
+    assert row is not None and row.seq == 3
+
+
 async def test_sqlite_reads_nothing_extra_per_move(tmp_path: Path) -> None:
     """One process owns a SQLite file: the freshness check is skipped entirely."""
     store = await Store.open(tmp_path / "one.sqlite3")
@@ -459,18 +492,20 @@ async def test_a_concession_racing_a_move_elsewhere_is_kept(pair: tuple[Node, No
     other_user = (session.row.seat_users or [])[other][0]
     mover = (session.row.seat_users or [])[seat][0]
     await b.sessions.get(game_id)
-    real_version = b.store.game_version
-    seen = await real_version(game_id)
+    real_commit = b.store.commit_action
+    attempts: list[int] = []
 
-    async def read_before_the_concession(gid: int) -> tuple[int, float, str] | None:
-        await a.sessions.concede(gid, other_user)  # lands between B's read and B's commit
-        b.store.game_version = real_version  # type: ignore[method-assign]
-        return seen
+    async def concession_first(gid: int, **kw: Any) -> None:
+        attempts.append(kw["old_seq"])
+        if len(attempts) == 1:
+            await a.sessions.concede(gid, other_user)  # lands between B's look at the game and its commit
+        await real_commit(gid, **kw)
 
-    b.store.game_version = read_before_the_concession  # type: ignore[method-assign,assignment]
+    b.store.commit_action = concession_first  # type: ignore[method-assign,assignment]
     await b.sessions.act(game_id, mover, seat, {"type": "add", "n": 1})
     row = await a.store.load_game(game_id)
     assert row is not None and row.seq == 1 and row.settings.conceded == [other]
+    assert attempts == [0, 0]  # refused once (the game had changed), applied once on the stored game
     assert [x.seq for x in await a.store.actions(game_id)] == [1]
 
 
