@@ -255,8 +255,10 @@ class Player:
             start = time.perf_counter()
             try:
                 await sessions.act(game_id, user, seat, action)
-            except (Conflict, sqlite3.IntegrityError, SessionError):
-                # another process moved the game on (seq check or the action's key taken): reload it
+            except SessionError:
+                return "conflict"  # refused on what another process stored meanwhile (act reloaded it)
+            except (Conflict, sqlite3.IntegrityError):
+                # the commit lost the race and the session layer did not reload: drop the cached game
                 stale = sessions.sessions.get(game_id)
                 if stale is not None:
                     sessions._forget(stale)
