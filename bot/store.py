@@ -307,8 +307,9 @@ class ActionRow:
 class Store:
     """One SQLite file; one aiosqlite connection (a single writer keeps transactions simple).
 
-    Or, with a ``postgresql://`` URL (``DATABASE_URL``), one PostgreSQL connection through
-    :class:`bot.db.PgConnection`, which runs the same SQL (translated) with the same guarantees.
+    Or, with a ``postgresql://`` URL (``DATABASE_URL``), a pool of PostgreSQL connections through
+    :class:`bot.db.PgConnection`, which runs the same SQL (translated) with the same guarantees (a
+    transaction keeps one connection; other statements take any free one).
     """
 
     _COMMIT = ("UPDATE games SET state = ?, seq = ?, status = ?, seat_counts = ?, settings = ?, updated_at = ?"
