@@ -1,8 +1,6 @@
 """The table PNG: decodes, stays within the limits, uses only the public view."""
 
 import io
-import statistics
-import time
 
 from PIL import Image
 
@@ -51,16 +49,12 @@ def test_render_many_states_both_languages() -> None:
     assert acted == {0, 1}
 
 
-def test_render_bench_state_size_and_speed() -> None:
+def test_render_bench_state_size() -> None:
+    """The benchmark's state renders at the board's size (its speed is `coldwar_render_ms_p50` in
+    ``python -m bot.bench``, not a timed test)."""
     view = bench_state().view(None)
     img = _check(render(view, "en"))
     assert img.size == (1400, 926)
-    times = []
-    for _ in range(7):
-        t = time.perf_counter()
-        render.uncached(view, "ru")  # type: ignore[attr-defined]
-        times.append(time.perf_counter() - t)
-    assert statistics.median(times) < 0.25      # generous: the machine is shared; target is < 60 ms
 
 
 def test_render_is_deterministic_and_differs_by_language() -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import random
-import statistics
-import time
 from typing import Any
 
 import pytest
@@ -156,20 +154,6 @@ def test_renderer_strings_are_translated() -> None:
     assert len(keys) > 30
     for k in keys:
         assert cat[k].get("ru") and cat[k].get("en"), k
-
-
-def test_median_render_time_crowded() -> None:
-    view = synthetic_view(7)
-    R.render(view, "ru")  # builds the cached base
-    times = []
-    for i in range(7):
-        v = synthetic_view(100 + i)
-        start = time.perf_counter()
-        R.render(v, "ru")
-        times.append(time.perf_counter() - start)
-    median_ms = statistics.median(times) * 1000
-    print(f"godstorm render median {median_ms:.1f} ms")
-    assert median_ms < 300  # target is 150 ms on an idle core; the test machine is shared
 
 
 def test_heaven_boxes_follow_pantheons() -> None:
