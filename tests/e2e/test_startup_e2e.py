@@ -186,11 +186,11 @@ def timed_out(table: Table) -> list[tuple[Any, ...]]:
 async def test_a_crash_longer_than_the_deadline_does_not_time_the_player_out(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         table, seat, due = await game_with_deadline(fake, tmp_path)
-        await asyncio.sleep(2)
+        await asyncio.sleep(1)
         await table.bot.kill()
         killed = time.time()
-        left = due - killed  # about 7 s
-        assert left > 4
+        left = due - killed  # about 7 s on an idle machine; a loaded one may have spent more on the start
+        assert left > 2
         await asyncio.sleep(left + 4)  # down for longer than the time left
         await table.bot.start(timeout=60)
         back = time.time()
