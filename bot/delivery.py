@@ -220,6 +220,10 @@ class Publisher:
             await self.cluster.start()
 
     def _ready(self) -> bool:
+        """Connected and not closing (a poll during shutdown would start publishes the store cannot finish)."""
+        is_closed = getattr(self.client, "is_closed", None)
+        if callable(is_closed) and is_closed():
+            return False
         is_ready = getattr(self.client, "is_ready", None)
         return bool(is_ready()) if callable(is_ready) else True
 
