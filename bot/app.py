@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot import lifecycle
 from bot.bots import BotDriver
 from bot.cluster import TIMER as TIMER_LEASE
-from bot.cluster import refresh_due
+from bot.cluster import refresh_due, timer_lease_s
 from bot.config import Config, ConfigError
 from bot.delivery import Publisher
 from bot.health import HealthServer
@@ -315,7 +315,7 @@ class TabletopBot(commands.Bot):
         # Several processes on one PostgreSQL: only the holder of the timer lease fires them (#14)
         cluster = getattr(self.publisher, "cluster", None)
         if cluster is not None:
-            if not await cluster.claim(TIMER_LEASE):
+            if not await cluster.claim(TIMER_LEASE, timer_lease_s(self.config.timer_interval)):
                 return
             await refresh_due(self.sessions, now)
         await lifecycle.tick(self.sessions, self.publisher, now, self.sessions.expire)

@@ -38,7 +38,13 @@ LEASE_S = 15.0
 POLL_S = 3.0
 """Seconds between two renewals of this process's leases and two polls for unannounced moves."""
 TIMER = "timer"
-"""The lease of the process that fires deadlines and reminders."""
+"""The lease of the process that fires deadlines and reminders: claimed again at every tick (not renewed
+in the background), for :func:`timer_lease_s` seconds."""
+
+
+def timer_lease_s(timer_interval: float) -> float:
+    """How long a tick's claim of the timer lasts: three ticks, and at least :data:`LEASE_S`."""
+    return max(LEASE_S, 3 * timer_interval)
 
 
 def publish_lease(game_id: int) -> str:
@@ -84,15 +90,18 @@ class Cluster:
         self._lost_at: float | None = None
 
     # ---- leases ------------------------------------------------------------------------------
-    async def claim(self, name: str) -> bool:
+    async def claim(self, name: str, seconds: float | None = None) -> bool:
         """Take or keep the lease ``name``; False when another live process holds it (or the
-        database cannot be reached: then nobody here acts on it)."""
+        database cannot be reached: then nobody here acts on it). With ``seconds`` the lease lasts that
+        long and is not renewed in the background: it lives only as long as its holder claims it again
+        (the timer: a process whose gateway is away stops ticking, and another takes the timer over)."""
         try:
-            ok = await self.store.claim_lease(name, self.owner, self.lease_s, self.clock())
+            ok = await self.store.claim_lease(name, self.owner, self.lease_s if seconds is None else seconds,
+                                              self.clock())
         except sqlite3.Error as exc:
             log.warning("claiming %s failed: %s", name, exc)
             ok = False
-        if ok:
+        if ok and seconds is None:
             self.held.add(name)
         else:
             self.held.discard(name)
@@ -107,7 +116,7 @@ class Cluster:
 
     async def renew(self) -> None:
         if self.held:
-            await self.store.renew_leases(self.owner, self.lease_s, self.clock())
+            await self.store.renew_leases(self.owner, self.lease_s, self.clock(), self.held)
 
     # ---- the loop: listen, renew, poll ---------------------------------------------------------
     async def start(self) -> None:
@@ -125,7 +134,7 @@ class Cluster:
             except asyncio.CancelledError:
                 pass
             self._task = None
-        for name in sorted(self.held):  # a clean stop hands the work over at once
+        for name in sorted(self.held | {TIMER}):  # a clean stop hands the work over at once
             await self.release(name)
         await self._close_listener()
 

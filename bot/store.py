@@ -904,10 +904,19 @@ class Store:
         )
         return cur.rowcount == 1
 
-    async def renew_leases(self, owner: str, seconds: float, now: float | None = None) -> int:
-        """Extend every lease ``owner`` holds; how many it holds."""
+    async def renew_leases(self, owner: str, seconds: float, now: float | None = None,
+                           names: Iterable[str] | None = None) -> int:
+        """Extend the leases ``owner`` holds (only ``names`` when given); how many were extended."""
         now = time.time() if now is None else now
-        cur = await self.write("UPDATE leases SET expires_at = ? WHERE owner = ?", (now + seconds, owner))
+        if names is None:
+            cur = await self.write("UPDATE leases SET expires_at = ? WHERE owner = ?", (now + seconds, owner))
+            return cur.rowcount
+        chosen = sorted(names)
+        if not chosen:
+            return 0
+        marks = ",".join("?" * len(chosen))
+        cur = await self.write(f"UPDATE leases SET expires_at = ? WHERE owner = ? AND name IN ({marks})",
+                               (now + seconds, owner, *chosen))
         return cur.rowcount
 
     async def release_lease(self, name: str, owner: str) -> None:

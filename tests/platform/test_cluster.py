@@ -372,6 +372,24 @@ async def test_a_lease_is_taken_over_only_when_its_owner_stops_renewing(pair: tu
     assert await one.claim("job")
 
 
+async def test_the_timer_lease_lives_only_while_its_holder_ticks(pair: tuple[Node, Node, Clock]) -> None:
+    """A process whose gateway is away stops ticking but its cluster loop still renews its publishing
+    leases: the timer must pass to a process that ticks, not stay with it."""
+    a, b, clock = pair
+    one = Cluster(a.store, owner="one", clock=clock)
+    two = Cluster(b.store, owner="two", clock=clock)
+    span = cluster_mod.timer_lease_s(20.0)
+    assert span == 60.0
+    assert await one.claim(cluster_mod.TIMER, span) and await one.claim(publish_lease(1))
+    clock.now += span - 1
+    await one.renew()
+    assert not await two.claim(cluster_mod.TIMER, span)
+    clock.now += 2
+    await one.renew()  # renews the publishing lease only
+    assert await two.claim(cluster_mod.TIMER, span)
+    assert not await two.claim(publish_lease(1))
+
+
 async def test_concurrent_claims_have_one_winner(pair: tuple[Node, Node, Clock]) -> None:
     a, b, clock = pair
     clusters = [Cluster(node.store, owner=f"p{i}", clock=clock) for i, node in enumerate((a, b, a, b))]
@@ -420,8 +438,9 @@ async def test_a_deadline_fires_once_with_two_timers(pair: tuple[Node, Node, Clo
     for _ in range(3):
         await asyncio.gather(*(bot.tick(clock.now) for bot in bots))
     assert len(await timeouts(a.store, game_id)) == 1  # one seat's deadline passed: one timeout
-    holders = [bot.publisher.cluster.held for bot in bots if bot.publisher.cluster is not None]
-    assert sorted(len(h) for h in holders) == [0, 1]  # one process holds the timer
+    owners = {bot.publisher.cluster.owner for bot in bots if bot.publisher.cluster is not None}
+    holder = await a.store.lease(cluster_mod.TIMER)
+    assert holder is not None and holder[0] in owners  # one process holds the timer
     sent = [r for bot in bots for r in reminded(bot)]
     assert len(sent) == len(set(sent))
 
@@ -439,7 +458,8 @@ async def test_a_timer_taking_over_sends_neither_a_reminder_again_nor_a_paused_d
     clock.now += span / 2 + 1
     await first.tick(clock.now)
     assert [k for _, _, k in reminded(first)] == ["half"]
-    clock.now += cluster_mod.LEASE_S + 1  # A's timer lease is not renewed: B's turn
+    await first.publisher.cluster.renew()  # type: ignore[union-attr]  # (the timer is not renewed so)
+    clock.now += cluster_mod.timer_lease_s(first.config.timer_interval) + 1  # A stops ticking: B's turn
     await second.tick(clock.now)
     assert reminded(second) == []  # the final reminder is not due yet; the half one was sent
     clock.now = (await a.store.deadlines(game_id))[0].due_at - 1  # the final reminder is due
