@@ -87,7 +87,10 @@ def tune_malloc(env: dict[str, str] | Any = os.environ) -> dict[str, int]:
     split across arenas, and resident memory crept up with every new peak (the soak measured it,
     see tests/e2e/test_soak_e2e.py). Two arenas and a fixed threshold (blocks of 256 KiB and more
     are mapped and unmapped on their own, and the heap is trimmed) keep it flat. Variables an operator
-    set (``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_``) win. Returns what was set."""
+    set (``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_``) win; ``TABLETOP_MALLOC_TUNE=0`` leaves glibc's
+    defaults (to compare). Returns what was set."""
+    if env.get("TABLETOP_MALLOC_TUNE", "").strip() == "0":
+        return {}
     try:
         mallopt = ctypes.CDLL("libc.so.6").mallopt
     except (OSError, AttributeError):

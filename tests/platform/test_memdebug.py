@@ -62,6 +62,7 @@ def test_allocator_tuning_leaves_an_operators_settings_alone() -> None:
     if not memdebug.malloc_kb():
         pytest.skip("not glibc")
     assert memdebug.tune_malloc({"MALLOC_ARENA_MAX": "4", "MALLOC_MMAP_THRESHOLD_": "65536"}) == {}
+    assert memdebug.tune_malloc({"TABLETOP_MALLOC_TUNE": "0"}) == {}
     assert memdebug.tune_malloc({"MALLOC_ARENA_MAX": "4"}) == {"MALLOC_MMAP_THRESHOLD_": memdebug.MMAP_THRESHOLD}
     assert memdebug.tune_malloc({}) == {"MALLOC_ARENA_MAX": 2, "MALLOC_MMAP_THRESHOLD_": memdebug.MMAP_THRESHOLD}
 
