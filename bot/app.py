@@ -23,7 +23,7 @@ from bot.i18n import lang_of, t
 from bot.sessions import Session, SessionManager
 from bot.shards import ShardLinks
 from bot.stats import Stats
-from bot.store import SeatTimer, Store
+from bot.store import SeatTimer, Shards, Store
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,39 @@ INTERACTION_TASKS = ("CommandTree-invoker", "discord.py: on_interaction")
 EVERYWHERE = ("mygames",)
 """Commands usable in DMs too: with ``GUILD_IDS`` set (guild-only sync) they are still synced
 globally, since a DM has no guild."""
+
+
+def heartbeat_key(shard: int | None = None, count: int | None = None) -> str:
+    """The ``meta`` key of a heartbeat: ``last_alive`` unsharded, ``last_alive:<shard>/<count>`` per shard."""
+    return HEARTBEAT_KEY if shard is None or count is None else f"{HEARTBEAT_KEY}:{shard}/{count}"
+
+
+def fresh_s(timer_interval: float) -> float:
+    """How old a shard's heartbeat may be while its games' deadlines still fire (three ticks, at least 15 s)."""
+    return max(3 * timer_interval, 15.0)
+
+
+def _seconds(raw: str | None) -> float | None:
+    try:
+        return float(raw) if raw is not None else None
+    except ValueError:
+        return None
+
+
+async def live_shards(store: Store, count: int, now: float, timer_interval: float) -> Shards:
+    """The shards of ``count`` whose heartbeat is fresh: their players can reach the bot, so the timer
+    fires their games' deadlines; a stale shard's are held (its process extends them when back)."""
+    beats = await store.meta_prefixed(HEARTBEAT_KEY + ":")
+    live = []
+    for shard in range(count):
+        last = _seconds(beats.get(heartbeat_key(shard, count)))
+        if last is not None and now - last < fresh_s(timer_interval):
+            live.append(shard)
+    return Shards(tuple(live), count)
+
+
+Unit = int | None
+"""What :class:`Downtime` tracks: one of this process's shards, or None for the whole unsharded bot."""
 
 
 class Downtime:
@@ -48,54 +81,83 @@ class Downtime:
     The start-up extension counts from the last heartbeat, although the bot may have lived up to
     one tick longer: over-extending by at most one tick is in the players' favour, while counting
     from one tick later could time out a player whose deadline fell in the missed stretch.
+
+    With ``shards`` (``SHARD_COUNT`` set: several processes may share the store) the same holds per
+    shard: each of this process's shards has its own heartbeat ``last_alive:<shard>/<count>``, written
+    while that shard is connected, and only the games of a shard's guilds are extended for its time
+    away; the timer fires a game's deadline only while its shard's heartbeat is fresh
+    (:func:`live_shards`).
     """
 
-    def __init__(self, store: Store, sessions: SessionManager) -> None:
+    def __init__(self, store: Store, sessions: SessionManager, shards: Shards | None = None) -> None:
         self.store = store
         self.sessions = sessions
-        self.away_since: float | None = None
-        self._catching_up = 0  # extensions still waiting for game locks: deadlines stay on hold
+        self.shards = shards
+        self.units: tuple[Unit, ...] = (None,) if shards is None else shards.ids
+        self._away: dict[Unit, float] = {}  # since when each unit is away
+        self._catching_up: dict[Unit, int] = {}  # extensions still waiting for game locks: deadlines stay on hold
         self._busy = asyncio.Lock()  # held while the database is being written
         self.closed = False
 
     @property
     def away(self) -> bool:
-        return self.away_since is not None or self._catching_up > 0
+        """Any of this process's shards away (or being caught up): this process does not tick."""
+        return bool(self._away) or any(self._catching_up.values())
+
+    @property
+    def away_since(self) -> float | None:
+        return min(self._away.values(), default=None)
+
+    def _unit(self, shard: int | None) -> Unit:
+        return None if self.shards is None else (shard or 0)
+
+    async def _last_beats(self) -> dict[Unit, float | None]:
+        if self.shards is None:
+            return {None: _seconds(await self.store.get_meta(HEARTBEAT_KEY))}
+        count = self.shards.total
+        beats = {key: _seconds(raw) for key, raw in (await self.store.meta_prefixed(HEARTBEAT_KEY)).items()
+                 if key == HEARTBEAT_KEY or key.startswith(HEARTBEAT_KEY + ":")}
+        # a shard that never beat with this count (first sharded start, or SHARD_COUNT changed): the bot
+        # was last alive at the newest heartbeat of the deployment before (unsharded or another count)
+        before = max((last for key, last in beats.items() if last is not None and not key.endswith(f"/{count}")),
+                     default=None)
+        return {unit: beats.get(heartbeat_key(unit, count)) or before for unit in self.units}
 
     async def started(self, now: float) -> float:
         """At start-up, before the gateway is connected: extend by the time since the last
-        heartbeat, and count the bot as away until it connects. Returns the seconds added."""
-        raw = await self.store.get_meta(HEARTBEAT_KEY)
+        heartbeat (per shard: its own), and count the bot as away until it connects. Returns the
+        seconds added (the most, per shard)."""
         added = 0.0
-        try:
-            last = float(raw) if raw is not None else None
-        except ValueError:
-            last = None
-        if last is not None:
-            added = await self.extend(now - last)
-        await self.heartbeat(now)
-        self.away_since = now
+        for unit, last in (await self._last_beats()).items():
+            if last is not None:
+                added = max(added, await self.extend(now - last, unit))
+        await self.heartbeat(now, self.units)
+        self._away = dict.fromkeys(self.units, now)
         return added
 
-    def disconnected(self, now: float) -> None:
-        if self.away_since is None:
-            self.away_since = now
+    def disconnected(self, now: float, shard: int | None = None) -> None:
+        unit = self._unit(shard)
+        if unit in self.units and unit not in self._away:
+            self._away[unit] = now
 
-    async def connected(self, now: float) -> float:
-        """The gateway is back: extend by the time it was gone. Returns the seconds added."""
-        if self.away_since is None or self.closed:
+    async def connected(self, now: float, shard: int | None = None) -> float:
+        """The gateway (this shard) is back: extend by the time it was gone. Returns the seconds added."""
+        unit = self._unit(shard)
+        since = self._away.get(unit)
+        if since is None or self.closed:
             return 0.0
-        away, self.away_since = now - self.away_since, None
-        self._catching_up += 1
+        away = now - since
+        del self._away[unit]
+        self._catching_up[unit] = self._catching_up.get(unit, 0) + 1
         try:
             async with self._busy:
                 if self.closed:
                     return 0.0
-                added = await self.extend(away)
-                if self.away_since is None:  # not cut off again meanwhile
-                    await self.heartbeat(now)
+                added = await self.extend(away, unit)
+                if unit not in self._away:  # not cut off again meanwhile
+                    await self.heartbeat(now, (unit,))
         finally:
-            self._catching_up -= 1
+            self._catching_up[unit] -= 1
         return added
 
     async def close(self) -> None:
@@ -104,26 +166,40 @@ class Downtime:
         async with self._busy:
             pass
 
-    async def heartbeat(self, now: float) -> None:
-        await self.store.set_meta(HEARTBEAT_KEY, f"{now:.3f}")
+    async def heartbeat(self, now: float, units: tuple[Unit, ...] | None = None) -> None:
+        """Mark the deadlines kept up to ``now``: for ``units``, or (sharded) every shard of this
+        process that is connected and caught up."""
+        if units is None:
+            units = self.units if self.shards is None else tuple(
+                u for u in self.units if u not in self._away and not self._catching_up.get(u))
+        count = None if self.shards is None else self.shards.total
+        for unit in units:
+            await self.store.set_meta(heartbeat_key(unit, count), f"{now:.3f}")
 
-    async def extend(self, seconds: float) -> float:
-        """Push every running deadline and reminder ``seconds`` later, in SQLite and in memory.
+    async def extend(self, seconds: float, unit: Unit = None) -> float:
+        """Push every running deadline and reminder ``seconds`` later (sharded: of the games on shard
+        ``unit`` only), in the store and in memory.
 
-        Every game's lock is held meanwhile, so no move can write back deadlines it computed
+        Every such game's lock is held meanwhile, so no move can write back deadlines it computed
         from the unshifted values (locks are taken in id order; nothing else holds two)."""
         if seconds <= 0:
             return 0.0
-        sessions = sorted(self.sessions.sessions.values(), key=lambda s: s.id)
+        only = None if unit is None or self.shards is None else Shards((unit,), self.shards.total)
+        sessions = sorted((s for s in self.sessions.sessions.values() if only is None or only.has(s.row.guild_id)),
+                          key=lambda s: s.id)
         async with contextlib.AsyncExitStack() as stack:
             for session in sessions:
                 await stack.enter_async_context(session.lock)
-            shifted = await self.store.shift_deadlines(seconds)
+            shifted = await self.store.shift_deadlines(seconds, only)
             for session in sessions:
                 session.deadlines = {seat: SeatTimer(due + seconds, None if remind is None else remind + seconds)
                                      for seat, (due, remind) in session.deadlines.items()}
         if shifted:
-            log.info("deadlines: %d extended by %.0f s the bot was away", shifted, seconds)
+            if only is None:
+                log.info("deadlines: %d extended by %.0f s the bot was away", shifted, seconds)
+            else:
+                log.info("deadlines: %d of shard %d/%d extended by %.0f s it was away", shifted, unit, only.total,
+                         seconds)
         return seconds
 
 
@@ -230,7 +306,8 @@ class TabletopBot(commands.Bot):
             await self.load_extension(ext)
         await self.load_extension("cogs.stats")  # adds /game replay to the game group
         await self.load_extension("cogs.bots")  # after cogs.game: it adds /game reclaim to that group
-        self.downtime = Downtime(self.store, self.sessions)
+        count, own = self.config.shard_count, self.config.own_shards
+        self.downtime = Downtime(self.store, self.sessions, None if count is None or own is None else Shards(own, count))
         await self.downtime.started(time.time())
         log.info("restored %d unfinished games (%d to re-publish) in %.3f s", len(self.sessions.sessions),
                  len(stale), time.perf_counter() - started)
@@ -245,15 +322,15 @@ class TabletopBot(commands.Bot):
         """Any of this process's shards lost: the bot counts as away (see :class:`Downtime`)."""
         self.links.lost(shard_id or 0)
         if self.downtime is not None:
-            self.downtime.disconnected(time.time())
+            self.downtime.disconnected(time.time(), shard_id)
 
     async def _gateway_back(self, shard_id: int | None = None) -> None:
-        """A shard (re)connected: back only once every shard of this process is."""
-        if not self.links.back(shard_id or 0):
-            return
-        if self.downtime is not None:
+        """A shard (re)connected: back only once every shard of this process is (with per-shard
+        downtime, ``SHARD_COUNT`` set: that shard is back)."""
+        all_up = self.links.back(shard_id or 0)
+        if self.downtime is not None and (all_up or self.downtime.shards is not None):
             try:
-                await self.downtime.connected(time.time())
+                await self.downtime.connected(time.time(), shard_id)
             except Exception:
                 if not self.is_closed():
                     raise
@@ -301,24 +378,30 @@ class TabletopBot(commands.Bot):
         downtime = self.downtime
         assert downtime is not None
         while not self.is_closed():
-            if not downtime.away:
-                try:
-                    now = time.time()
-                    await downtime.heartbeat(now)
+            try:
+                now = time.time()
+                if downtime.shards is not None:
+                    await downtime.heartbeat(now)  # each shard of this process that is connected
+                if not downtime.away:
+                    if downtime.shards is None:
+                        await downtime.heartbeat(now)
                     await self.tick(now)
-                except Exception:
-                    log.exception("timer tick failed")
+            except Exception:
+                log.exception("timer tick failed")
             await asyncio.sleep(self.config.timer_interval)
 
     async def tick(self, now: float) -> None:
         # reminders (half time, shortly before the end) and deadlines; a paused game's are held.
         # Several processes on one PostgreSQL: only the holder of the timer lease fires them (#14)
+        # Sharded (SHARD_COUNT): only the games of shards whose heartbeat is fresh (see Downtime)
         cluster = getattr(self.publisher, "cluster", None)
+        count = self.config.shard_count
+        if cluster is not None and not await cluster.claim(TIMER_LEASE, timer_lease_s(self.config.timer_interval)):
+            return
+        shards = None if count is None else await live_shards(self.store, count, now, self.config.timer_interval)
         if cluster is not None:
-            if not await cluster.claim(TIMER_LEASE, timer_lease_s(self.config.timer_interval)):
-                return
-            await refresh_due(self.sessions, now)
-        await lifecycle.tick(self.sessions, self.publisher, now, self.sessions.expire)
+            await refresh_due(self.sessions, now, shards)
+        await lifecycle.tick(self.sessions, self.publisher, now, self.sessions.expire, shards)
 
     async def close(self) -> None:
         if self._timer is not None:

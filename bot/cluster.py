@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.sessions import SessionError, SessionManager
-from bot.store import CHANGED_CHANNEL, Store
+from bot.store import CHANGED_CHANNEL, Shards, Store
 
 log = logging.getLogger(__name__)
 
@@ -57,11 +57,13 @@ def new_owner() -> str:
     return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
-async def refresh_due(sessions: SessionManager, now: float) -> None:
+async def refresh_due(sessions: SessionManager, now: float, shards: Shards | None = None) -> None:
     """Before the timer fires anything: bring the games with a due reminder or deadline up to date
-    (a pause, a move or a reminder sent by another process changes what is due and whether)."""
+    (a pause, a move or a reminder sent by another process changes what is due and whether); with
+    ``shards``, only those the tick fires (the games on live shards)."""
     store = sessions.store
-    due = {g for g, _ in await store.due_reminders(now)} | {g for g, _ in await store.due_deadlines(now)}
+    due = ({g for g, _ in await store.due_reminders(now, shards)}
+           | {g for g, _ in await store.due_deadlines(now, shards)})
     for game_id in sorted(due):
         try:
             await sessions.get(game_id)

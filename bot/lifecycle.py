@@ -20,7 +20,7 @@ import discord
 from bot import catchup, limits, reminders, votes
 from bot.i18n import t
 from bot.sessions import Session, SessionError, SessionManager
-from bot.store import Deadline, GameRow, SeatTimer, Store
+from bot.store import Deadline, GameRow, SeatTimer, Shards, Store
 
 if TYPE_CHECKING:
     from bot.delivery import Publisher
@@ -137,17 +137,18 @@ async def post_reminder(publisher: Publisher, session: Session, seat: int, kind:
 
 
 async def tick(sessions: SessionManager, publisher: Publisher, now: float,
-               expire: Callable[[int, int], Awaitable[Any]]) -> None:
-    """The timer's work for one tick: due reminders, then due deadlines; a paused game is skipped."""
+               expire: Callable[[int, int], Awaitable[Any]], shards: Shards | None = None) -> None:
+    """The timer's work for one tick: due reminders, then due deadlines; a paused game is skipped.
+    With ``shards``, only the games on those shards (the live ones: see :class:`bot.app.Downtime`)."""
     store = sessions.store
-    for game_id, seat in await store.due_reminders(now):
+    for game_id, seat in await store.due_reminders(now, shards):
         if is_paused(sessions, game_id):
             continue
         try:
             await fire_reminder(sessions, publisher, game_id, seat, now)
         except Exception:
             log.exception("reminder of game %s seat %s failed", game_id, seat)
-    for game_id, seat in await store.due_deadlines(now):
+    for game_id, seat in await store.due_deadlines(now, shards):
         if is_paused(sessions, game_id):
             continue
         try:

@@ -179,6 +179,27 @@ class DueSeat(NamedTuple):
     seat: int
 
 
+class Shards(NamedTuple):
+    """Some of the bot's ``total`` gateway shards (issue 14): a game belongs to the shard of its guild,
+    ``(guild_id >> 22) % total`` as Discord routes it; a game without a guild counts as shard 0 (where
+    DMs arrive)."""
+
+    ids: tuple[int, ...]
+    total: int
+    """The bot's shard count (``SHARD_COUNT``)."""
+
+    def has(self, guild_id: int | None) -> bool:
+        return ((guild_id or 0) >> 22) % self.total in self.ids
+
+    def where(self) -> tuple[str, tuple[int, ...]]:
+        """An SQL condition on ``deadlines.game_id`` and its parameters (SQLite and PostgreSQL alike)."""
+        if not self.ids:
+            return "0 = 1", ()
+        marks = ", ".join("?" * len(self.ids))
+        return (f"game_id IN (SELECT id FROM games WHERE ((COALESCE(guild_id, 0) >> 22) % ?) IN ({marks}))",
+                (self.total, *self.ids))
+
+
 class StoredMessage(NamedTuple):
     """One row of ``messages``: a message the bot edits or resumes later, with its own data."""
 
@@ -727,33 +748,40 @@ class Store:
         ) as cur:
             return [Deadline(r[0], r[1], r[2]) for r in await cur.fetchall()]
 
-    async def due_reminders(self, now: float) -> list[DueSeat]:
+    async def due_reminders(self, now: float, shards: Shards | None = None) -> list[DueSeat]:
+        """Due reminders (of the games on ``shards`` only, when given)."""
+        cond, params = shards.where() if shards is not None else ("1 = 1", ())
         async with self.db.execute(
-            "SELECT game_id, seat FROM deadlines WHERE remind_at IS NOT NULL AND remind_at <= ? AND due_at > ?",
-            (now, now),
+            "SELECT game_id, seat FROM deadlines WHERE remind_at IS NOT NULL AND remind_at <= ? AND due_at > ?"
+            f" AND {cond}", (now, now, *params),
         ) as cur:
             return [DueSeat(r[0], r[1]) for r in await cur.fetchall()]
 
     async def clear_reminder(self, game_id: int, seat: int) -> None:
         await self.set_reminder(game_id, seat, None)
 
-    async def due_deadlines(self, now: float) -> list[DueSeat]:
+    async def due_deadlines(self, now: float, shards: Shards | None = None) -> list[DueSeat]:
+        """Due deadlines, earliest first (of the games on ``shards`` only, when given)."""
+        cond, params = shards.where() if shards is not None else ("1 = 1", ())
         async with self.db.execute(
-            "SELECT game_id, seat FROM deadlines WHERE due_at <= ? ORDER BY due_at", (now,)
+            f"SELECT game_id, seat FROM deadlines WHERE due_at <= ? AND {cond} ORDER BY due_at", (now, *params)
         ) as cur:
             return [DueSeat(r[0], r[1]) for r in await cur.fetchall()]
 
-    async def shift_deadlines(self, seconds: float) -> int:
-        """Push every open deadline and pending reminder ``seconds`` later, in one transaction (the
-        bot was away: players could not act). Returns how many deadlines moved."""
+    async def shift_deadlines(self, seconds: float, shards: Shards | None = None) -> int:
+        """Push every open deadline and pending reminder ``seconds`` later (only those of the games on
+        ``shards``, when given), in one transaction (the bot was away: players could not act). Returns
+        how many deadlines moved."""
+        cond, params = shards.where() if shards is not None else ("1 = 1", ())
         async with self.transaction() as db:
             cur = await db.execute(
-                "UPDATE deadlines SET due_at = due_at + ?, remind_at = remind_at + ?", (seconds, seconds)
+                f"UPDATE deadlines SET due_at = due_at + ?, remind_at = remind_at + ? WHERE {cond}",
+                (seconds, seconds, *params),
             )
             if self.shared:  # the other processes load the moved deadlines again
                 now = time.time()
-                async with db.execute("UPDATE games SET updated_at = ? WHERE id IN (SELECT game_id FROM deadlines)"
-                                      " RETURNING id", (now,)) as touched:
+                async with db.execute("UPDATE games SET updated_at = ? WHERE id IN (SELECT game_id FROM deadlines"
+                                      f" WHERE {cond}) RETURNING id", (now, *params)) as touched:
                     for row in await touched.fetchall():
                         self._stamp(int(row[0]), now)
             return cur.rowcount
@@ -763,6 +791,12 @@ class Store:
         async with self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
             row = await cur.fetchone()
         return str(row[0]) if row else None
+
+    async def meta_prefixed(self, prefix: str) -> dict[str, str]:
+        """Every ``meta`` entry whose key starts with ``prefix`` (the shards' heartbeats)."""
+        async with self.db.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?",
+                                   (len(prefix), prefix)) as cur:
+            return {str(r[0]): str(r[1]) for r in await cur.fetchall()}
 
     async def set_meta(self, key: str, value: str) -> None:
         await self.write(
