@@ -192,12 +192,13 @@ class Shards(NamedTuple):
         return ((guild_id or 0) >> 22) % self.total in self.ids
 
     def where(self) -> tuple[str, tuple[int, ...]]:
-        """An SQL condition on ``deadlines.game_id`` and its parameters (SQLite and PostgreSQL alike)."""
+        """An SQL condition on a row of ``deadlines`` and its parameters (SQLite and PostgreSQL alike)."""
         if not self.ids:
             return "0 = 1", ()
         marks = ", ".join("?" * len(self.ids))
-        return (f"game_id IN (SELECT id FROM games WHERE ((COALESCE(guild_id, 0) >> 22) % ?) IN ({marks}))",
-                (self.total, *self.ids))
+        # correlated on the primary key: only the deadline rows already selected look up their game
+        return ("EXISTS (SELECT 1 FROM games AS g WHERE g.id = deadlines.game_id"
+                f" AND ((COALESCE(g.guild_id, 0) >> 22) % ?) IN ({marks}))", (self.total, *self.ids))
 
 
 class StoredMessage(NamedTuple):
