@@ -46,7 +46,14 @@ def fresh_s(timer_interval: float) -> float:
     return max(3 * timer_interval, 15.0)
 
 
+AWAY_MARK = " away"
+"""Appended to a shard's heartbeat when its gateway drops: the other processes hold its games at once."""
+
+
 def _seconds(raw: str | None) -> float | None:
+    """A heartbeat's time (a shard's may carry :data:`AWAY_MARK`)."""
+    if raw is not None and raw.endswith(AWAY_MARK):
+        raw = raw[:-len(AWAY_MARK)]
     try:
         return float(raw) if raw is not None else None
     except ValueError:
@@ -59,8 +66,9 @@ async def live_shards(store: Store, count: int, now: float, timer_interval: floa
     beats = await store.meta_prefixed(HEARTBEAT_KEY + ":")
     live = []
     for shard in range(count):
-        last = _seconds(beats.get(heartbeat_key(shard, count)))
-        if last is not None and now - last < fresh_s(timer_interval):
+        raw = beats.get(heartbeat_key(shard, count))
+        last = _seconds(raw)
+        if last is not None and now - last < fresh_s(timer_interval) and not (raw or "").endswith(AWAY_MARK):
             live.append(shard)
     return Shards(tuple(live), count)
 
@@ -97,6 +105,8 @@ class Downtime:
         self._away: dict[Unit, float] = {}  # since when each unit is away
         self._catching_up: dict[Unit, int] = {}  # extensions still waiting for game locks: deadlines stay on hold
         self._busy = asyncio.Lock()  # held while the database is being written
+        self._beats = asyncio.Lock()  # orders heartbeats and away marks (sharded)
+        self._marked: set[Unit] = set()  # shards whose heartbeat carries the away mark
         self.closed = False
 
     @property
@@ -131,14 +141,32 @@ class Downtime:
         for unit, last in (await self._last_beats()).items():
             if last is not None:
                 added = max(added, await self.extend(now - last, unit))
-        await self.heartbeat(now, self.units)
         self._away = dict.fromkeys(self.units, now)
+        if self.shards is None:
+            await self.heartbeat(now)
+        else:  # kept up to now, and away until each shard connects (see mark_away)
+            for unit in self.units:
+                await self.store.set_meta(heartbeat_key(unit, self.shards.total), f"{now:.3f}{AWAY_MARK}")
+            self._marked = set(self.units)
         return added
 
     def disconnected(self, now: float, shard: int | None = None) -> None:
         unit = self._unit(shard)
         if unit in self.units and unit not in self._away:
             self._away[unit] = now
+
+    async def mark_away(self, shard: int | None = None) -> None:
+        """Sharded, after :meth:`disconnected`: mark the shard's heartbeat away (its time stays the moment
+        the shard went), so that the timer of any process holds the shard's games now, not only once
+        the heartbeat has grown stale. Unsharded nothing else fires deadlines: nothing to do."""
+        unit = self._unit(shard)
+        if self.shards is None or self.closed or unit in self._marked:
+            return
+        async with self._beats:
+            since = self._away.get(unit)
+            if since is not None and not self.closed:
+                await self.store.set_meta(heartbeat_key(unit, self.shards.total), f"{since:.3f}{AWAY_MARK}")
+                self._marked.add(unit)
 
     async def connected(self, now: float, shard: int | None = None) -> float:
         """The gateway (this shard) is back: extend by the time it was gone. Returns the seconds added."""
@@ -168,13 +196,16 @@ class Downtime:
 
     async def heartbeat(self, now: float, units: tuple[Unit, ...] | None = None) -> None:
         """Mark the deadlines kept up to ``now``: for ``units``, or (sharded) every shard of this
-        process that is connected and caught up."""
-        if units is None:
-            units = self.units if self.shards is None else tuple(
-                u for u in self.units if u not in self._away and not self._catching_up.get(u))
-        count = None if self.shards is None else self.shards.total
-        for unit in units:
-            await self.store.set_meta(heartbeat_key(unit, count), f"{now:.3f}")
+        process that is connected and caught up (never one that is away meanwhile)."""
+        if self.shards is None:
+            await self.store.set_meta(HEARTBEAT_KEY, f"{now:.3f}")
+            return
+        async with self._beats:
+            live = [u for u in (self.units if units is None else units) if u not in self._away
+                    and (units is not None or not self._catching_up.get(u))]
+            for unit in live:
+                await self.store.set_meta(heartbeat_key(unit, self.shards.total), f"{now:.3f}")
+                self._marked.discard(unit)
 
     async def extend(self, seconds: float, unit: Unit = None) -> float:
         """Push every running deadline and reminder ``seconds`` later (sharded: of the games on shard
@@ -323,6 +354,11 @@ class TabletopBot(commands.Bot):
         self.links.lost(shard_id or 0)
         if self.downtime is not None:
             self.downtime.disconnected(time.time(), shard_id)
+            try:
+                await self.downtime.mark_away(shard_id)
+            except Exception as exc:  # the heartbeat goes stale by itself
+                if not self.is_closed():
+                    log.warning("marking shard %s away failed: %s", shard_id, exc)
 
     async def _gateway_back(self, shard_id: int | None = None) -> None:
         """A shard (re)connected: back only once every shard of this process is (with per-shard

@@ -215,6 +215,37 @@ async def test_a_heartbeat_older_than_three_ticks_and_15_s_counts_as_stale(
     assert await timeouts(b.store, g0) == 1
 
 
+async def test_a_shard_whose_gateway_drops_is_held_at_once_not_only_once_its_heartbeat_is_stale(
+        url: str, two: tuple[Proc, Proc, Clock, int, int], tmp_path: Path) -> None:
+    """A marks its shard's heartbeat away when the gateway drops: B's timer holds the shard-0 game
+    although A's heartbeat is only 6 s old; A, crashing meanwhile, extends from the moment it went."""
+    a, b, clock, g0, g1 = two
+    t0 = clock.now
+    timer = timer_of(b, 1, clock, tmp_path)
+    await a.downtime.heartbeat(t0 + SPAN - 10)
+    a.downtime.disconnected(t0 + SPAN - 5, 0)
+    await a.downtime.mark_away(0)
+    await a.downtime.heartbeat(t0 + SPAN - 1)  # a timer-loop pass meanwhile writes nothing for shard 0
+    assert await a.store.get_meta("last_alive:0/2") == f"{t0 + SPAN - 5:.3f} away"
+    clock.now = t0 + SPAN + 1
+    await b.downtime.heartbeat(clock.now)
+    await timer.tick(clock.now)
+    assert (await timeouts(b.store, g0), await timeouts(b.store, g1)) == (0, 1)
+    await a.store.close()  # A crashes while away; back 65 s after its gateway went
+    again = await proc(url, clock, 0)
+    try:
+        assert await again.downtime.started(t0 + SPAN + 60) == pytest.approx(65.0)
+        assert await due_of(again.store, g0) == pytest.approx(t0 + SPAN + 65)
+        assert await again.downtime.connected(t0 + SPAN + 60, 0) == 0.0
+        assert await again.store.get_meta("last_alive:0/2") == f"{t0 + SPAN + 60:.3f}"
+        clock.now = t0 + SPAN + 66
+        await b.downtime.heartbeat(clock.now)
+        await timer.tick(clock.now)
+        assert await timeouts(b.store, g0) == 1
+    finally:
+        await again.store.close()
+
+
 async def test_a_process_with_one_shard_down_beats_only_for_the_connected_one(url: str) -> None:
     clock = Clock(1000.0)
     p = await proc(url, clock, None)
@@ -225,7 +256,7 @@ async def test_a_process_with_one_shard_down_beats_only_for_the_connected_one(ur
         assert p.downtime.away  # shard 1 is not connected yet
         await p.downtime.heartbeat(1010.0)
         assert await p.store.get_meta("last_alive:0/2") == "1010.000"
-        assert await p.store.get_meta("last_alive:1/2") == "1000.000"  # kept at start-up's
+        assert await p.store.get_meta("last_alive:1/2") == "1000.000 away"  # start-up's, until it connects
     finally:
         await p.store.close()
 
