@@ -188,8 +188,17 @@ class Downtime:
             self._catching_up[unit] -= 1
         return added
 
-    async def close(self) -> None:
-        """No more writes: wait for one in flight (the store is closed next)."""
+    async def close(self, now: float | None = None) -> None:
+        """No more writes: wait for one in flight (the store is closed next). Sharded, with ``now``
+        (a clean stop): the connected shards' heartbeats are marked away first (see :meth:`mark_away`)."""
+        if self.shards is not None and now is not None and not self.closed:
+            try:
+                async with self._beats:
+                    for unit in self.units:
+                        if unit not in self._away and not self._catching_up.get(unit):
+                            await self.store.set_meta(heartbeat_key(unit, self.shards.total), f"{now:.3f}{AWAY_MARK}")
+            except Exception as exc:  # the heartbeats go stale by themselves
+                log.warning("marking this process's shards away failed: %s", exc)
         self.closed = True
         async with self._busy:
             pass
@@ -460,7 +469,7 @@ class TabletopBot(commands.Bot):
         await super().close()
         if self.downtime is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.downtime.close(), timeout=1.0)
+                await asyncio.wait_for(self.downtime.close(time.time()), timeout=1.0)
         if hasattr(self, "store"):
             await self.store.close()
         if self.health is not None:

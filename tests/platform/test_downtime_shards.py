@@ -246,6 +246,28 @@ async def test_a_shard_whose_gateway_drops_is_held_at_once_not_only_once_its_hea
         await again.store.close()
 
 
+async def test_a_clean_stop_marks_the_shards_away(url: str, two: tuple[Proc, Proc, Clock, int, int],
+                                                 tmp_path: Path) -> None:
+    """A stops (SIGTERM): B's timer holds the shard-0 game at once; A's restart counts from the stop."""
+    a, b, clock, g0, g1 = two
+    t0 = clock.now
+    timer = timer_of(b, 1, clock, tmp_path)
+    await a.downtime.heartbeat(t0 + SPAN - 3)
+    await a.downtime.close(t0 + SPAN - 2)
+    await a.store.close()
+    assert await b.store.get_meta("last_alive:0/2") == f"{t0 + SPAN - 2:.3f} away"
+    clock.now = t0 + SPAN + 1
+    await b.downtime.heartbeat(clock.now)
+    await timer.tick(clock.now)
+    assert (await timeouts(b.store, g0), await timeouts(b.store, g1)) == (0, 1)
+    again = await proc(url, clock, 0)
+    try:
+        assert await again.downtime.started(t0 + SPAN + 8) == pytest.approx(10.0)
+        assert await due_of(again.store, g0) == pytest.approx(t0 + SPAN + 10)
+    finally:
+        await again.store.close()
+
+
 async def test_a_process_with_one_shard_down_beats_only_for_the_connected_one(url: str) -> None:
     clock = Clock(1000.0)
     p = await proc(url, clock, None)
