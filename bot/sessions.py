@@ -199,6 +199,10 @@ class SessionManager:
                     await self.store.clear_broken(row.id)
             if session.broken is None and row.status == "running" and row.published_seq < row.seq:
                 stale.append(row.id)
+        # a game whose last move (its end) was committed but not announced when the process died is no
+        # longer indexed, yet its channel still waits for the result (the soak's SIGKILLs hit this)
+        stale += [gid for gid in await self.store.unpublished_games() if gid not in self.sessions
+                  and gid not in self._marked]
         count = sum(1 for s in self.sessions.values() if s.broken is not None)
         if count or self._marked:
             log.warning("%d unfinished games cannot be indexed and %d more were marked broken before (loaded "

@@ -404,3 +404,23 @@ async def test_meta_settings_survive_reopen(tmp_path: Path) -> None:
     store = await Store.open(path)
     assert await store.get_meta("secret") == "two"
     await store.close()
+
+
+async def test_a_game_ended_but_not_announced_before_a_restart_is_announced_after_it(env, tmp_path: Path) -> None:
+    """The final move commits the game as finished; a process killed before posting it must still post it
+    at the next start, although a finished game is no longer indexed (the soak's SIGKILLs found this)."""
+    store, sessions, _, _ = env
+    session = await started(sessions, ALICE, BOB)
+    while session.game.outcome() is None:
+        seat, user = actor_user(session)
+        await sessions.act(session.id, user, seat, session.game.legal_actions(seat)[-1])
+    await store.close()
+    store2 = await Store.open(tmp_path / "t.sqlite3")
+    try:
+        fresh = SessionManager(store2)
+        assert (await store2.load_game(session.id)).status == "finished"
+        assert await fresh.restore() == [session.id] and fresh.by_channel(100) is None
+        await store2.mark_published(session.id, (await store2.load_game(session.id)).seq)
+        assert await SessionManager(store2).restore() == []  # once announced, nothing is left to do
+    finally:
+        await store2.close()
