@@ -86,7 +86,9 @@ def tune_malloc(env: dict[str, str] | Any = os.environ) -> dict[str, int]:
     threshold so later big blocks come from those arenas: the freed space stays in the process,
     split across arenas, and resident memory crept up with every new peak (the soak measured it,
     see tests/e2e/test_soak_e2e.py). Two arenas and a fixed threshold (blocks of 256 KiB and more
-    are mapped and unmapped on their own, and the heap is trimmed) keep it flat. Variables an operator
+    are mapped and unmapped on their own, and the heap is trimmed) keep it flat, at a price: fresh
+    pages fault in for every big buffer, a board's render took 20-50% more CPU in a one-thread check
+    (Pobeda 48-55 -> 58-70 ms, Godstorm 48-51 -> 75-95 ms on the shared 2-core machine). Variables an operator
     set (``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_``) win; ``TABLETOP_MALLOC_TUNE=0`` leaves glibc's
     defaults (to compare). Returns what was set."""
     if env.get("TABLETOP_MALLOC_TUNE", "").strip() == "0":
