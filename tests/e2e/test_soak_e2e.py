@@ -198,7 +198,8 @@ async def test_three_games_with_kills_and_faults_finish_with_nothing_lost(tmp_pa
         # the gc-tracked objects too (~80k): render buffers freed on worker threads kept in per-thread
         # arenas. MALLOC_ARENA_MAX=2 alone: 235 -> 243 MB (+3.3%), heap still 122 -> 159 MB. Tuned (two
         # arenas and a fixed mmap threshold): median 188.6 -> 187.2 MB (-0.8%), quarters 189/187/193/189 MB,
-        # glibc's heap 34-48 MB with 6-15 MB free. Also gone: discord.py's message cache (1000 received
+        # glibc's heap 34-48 MB with 6-15 MB free; other runs +0.6%, +6.4% (a 10 MB step early: 1500 moves
+        # then), and with 1800 moves -2.0%, -1.1%, +0.3%. Also gone: discord.py's message cache (1000 received
         # messages, never read; its Message objects were most of what tracemalloc saw grow) and ephemeral
         # panels kept past their token's life (one Interaction per game and user).
         for channel in channels:
