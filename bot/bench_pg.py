@@ -321,6 +321,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--game", default="pobeda")
     parser.add_argument("--pool-size", type=int, help="connections per process (default: bot.db.POOL_SIZE)")
+    parser.add_argument("--rate", type=float, default=1000.0, help="actions per second offered in the paced phase")
     args = parser.parse_args()
     if args.worker:
         asyncio.run(worker_main(json.loads(args.worker), sys.stdin, sys.stdout))
@@ -332,7 +333,7 @@ def main() -> None:
         raise SystemExit(why)
     server = PgServer.start(bindir, durable=True)
     try:
-        print(json.dumps(asyncio.run(bench_cluster(server, args.game, seconds=args.seconds,
+        print(json.dumps(asyncio.run(bench_cluster(server, args.game, seconds=args.seconds, rate=args.rate,
                                                    pool_size=args.pool_size))))
     finally:
         server.stop()
