@@ -272,6 +272,8 @@ class ByAllMeansCog(commands.Cog):
             return []
         language = lang(interaction)
         _all, options = plays(game, seat, getattr(interaction.namespace, "card", None), language)
+        if len(options) < 2:  # nothing to choose: /bam play ignores ``where`` then, so offer no "—"
+            return []
         typed = (current or "").casefold()
         return [app_commands.Choice(name=limits.option_label(label), value=str(i))
                 for i, a in enumerate(options)

@@ -94,8 +94,10 @@ async def test_two_users_whole_game_dm_and_fallback_with_a_kill(tmp_path: Path) 
                 opts: dict[str, Any] = {"card": action["uid"]}
                 wheres = await fake.autocomplete(alice, table.channel, "bam play", "where", {"card": action["uid"]})
                 if wheres:
-                    want = " · ".join(game.panel_path(seat, action, "en")[2:])
-                    opts["where"] = next(c["value"] for c in wheres if c["name"] == want)
+                    want = " · ".join(game.panel_path(seat, action, "en")[2:]) or "—"  # a choice without words
+                    picked = [c["value"] for c in wheres if c["name"] == want]
+                    assert picked, (want, wheres, action, table.bot.output()[-2000:])
+                    opts["where"] = picked[0]
                 result = await fake.slash(alice, table.channel, "bam play", **opts)
                 assert result.ephemeral and result.answered.startswith("✅"), result.content
                 fast_plays += 1
