@@ -155,8 +155,8 @@ class RiskCog(commands.Cog):
         return True
 
     # ---- who is asking ---------------------------------------------------------------
-    async def context(self, interaction: discord.Interaction) -> tuple[Session, Game, int]:
-        """The Risk game of this channel and the caller's seat that must act now (else SessionError)."""
+    async def seated(self, interaction: discord.Interaction) -> tuple[Session, Game, list[int]]:
+        """The running Risk game of this channel and the caller's seats in it (else SessionError)."""
         session = await self.bot.sessions.channel_session(interaction.channel_id or 0)
         if session is None:
             raise SessionError("err.no_game_here")
@@ -168,6 +168,11 @@ class RiskCog(commands.Cog):
         seats = session.seats_of(interaction.user.id)
         if not seats:
             raise SessionError("err.spectator")
+        return session, game, seats
+
+    async def context(self, interaction: discord.Interaction) -> tuple[Session, Game, int]:
+        """The Risk game of this channel and the caller's seat that must act now (else SessionError)."""
+        session, game, seats = await self.seated(interaction)
         actors = game.actors()
         seat = next((s for s in seats if s in actors), None)
         if seat is None:
@@ -544,17 +549,7 @@ class RiskCog(commands.Cog):
         answer is ephemeral, and a change is told to nobody else (its event is private to the seat)."""
         language = lang(interaction)
         try:
-            session = await self.bot.sessions.channel_session(interaction.channel_id or 0)
-            if session is None:
-                raise SessionError("err.no_game_here")
-            if session.row.game != GAME_KEY:
-                raise SessionError("godstorm.cmd.not_godstorm")
-            game = session.game
-            if game is None or session.row.status != "running":
-                raise SessionError("err.not_running")
-            seats = session.seats_of(interaction.user.id)
-            if not seats:
-                raise SessionError("err.spectator")
+            session, game, seats = await self.seated(interaction)
             seat = seats[0]
             events: list[Event] = []
             for action in self.pref_actions(game, seat, dice, answer):
