@@ -23,10 +23,11 @@ RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock \
     && useradd --create-home --uid 10001 tabletop \
     && mkdir -p /data && chown tabletop:tabletop /data
 
-# PostgreSQL as the store (DATABASE_URL, issue 14): `docker build --build-arg WITH_PG=1 .` adds asyncpg
-# (docker-compose.yml does); without it the image stays SQLite-only, installed from the lock alone.
+# PostgreSQL as the store (DATABASE_URL, issue 14): `docker build --build-arg WITH_PG=1 .` adds asyncpg and
+# orjson, the faster JSON encoder of bot/jsontext.py (docker-compose.yml does); without it the image stays
+# SQLite-only, installed from the lock alone.
 ARG WITH_PG=0
-RUN if [ "$WITH_PG" = "1" ]; then pip install --no-cache-dir "asyncpg==0.32.0"; fi
+RUN if [ "$WITH_PG" = "1" ]; then pip install --no-cache-dir "asyncpg==0.32.0" "orjson==3.13.0"; fi
 
 USER tabletop
 # Run from the home directory: the bot is imported from site-packages, not from a source folder.

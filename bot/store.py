@@ -21,6 +21,7 @@ from typing import Any, ClassVar, NamedTuple, cast
 
 import aiosqlite
 
+from bot import jsontext
 from bot.config import ConfigError
 from bot.db import PgConnection, is_pg_url
 
@@ -146,7 +147,7 @@ class Conflict(Exception):
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_record_json)
+    return jsontext.compact(value, _record_json)
 
 
 def _record_json(value: Any) -> Any:

@@ -36,7 +36,6 @@ Replay
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
@@ -44,6 +43,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from bot import jsontext
 
 ADMIN = -1
 """Pseudo-seat of the host or a moderator acting on the game (e.g. Pobeda's team penalty)."""
@@ -54,7 +55,7 @@ Event = dict[str, Any]
 
 def state_text(state: Any) -> str:
     """Compact JSON of a state (no ASCII escaping: Cyrillic stays readable in the database)."""
-    return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+    return jsontext.compact(state)
 
 
 def _same(a: Any, b: Any) -> bool:
