@@ -8,8 +8,9 @@ new moves, ``timer`` for the process that fires deadlines and reminders. Leases 
 is taken over within about ``LEASE_S`` seconds. Clocks of the processes are assumed to agree to
 well under a second (one machine, or NTP).
 
-A move committed by one process is announced to the others with ``NOTIFY`` (see
-:data:`bot.store.CHANGED_CHANNEL`); a dedicated connection listens and is reconnected when it
+A move committed by one process is announced to the others with ``NOTIFY`` right after its commit
+(see :data:`bot.store.CHANGED_CHANNEL`; the games a process commits within
+:data:`bot.store.NOTIFY_SPACING_S` share one); a dedicated connection listens and is reconnected when it
 drops. Short polling for games with unannounced moves backs it up (a lost notification, a
 listener being reconnected, a dead owner's lease that just expired).
 
@@ -29,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.sessions import SessionError, SessionManager
-from bot.store import CHANGED_CHANNEL, Shards, Store
+from bot.store import CHANGED_CHANNEL, Shards, Store, changed_ids
 
 log = logging.getLogger(__name__)
 
@@ -188,14 +189,11 @@ class Cluster:
         log.warning("cluster: the listening connection dropped; reconnecting within %.0f s", self.poll_s)
 
     def _notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        try:
-            game_id = int(payload)
-        except ValueError:
-            return
-        try:
-            self.on_changed(game_id)
-        except Exception:
-            log.exception("cluster: handling the change of game %s failed", game_id)
+        for game_id in changed_ids(payload):  # one or several games (a process's commits share a NOTIFY)
+            try:
+                self.on_changed(game_id)
+            except Exception:
+                log.exception("cluster: handling the change of game %s failed", game_id)
 
     async def _close_listener(self) -> None:
         conn, self._listener = self._listener, None

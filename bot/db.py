@@ -28,7 +28,8 @@ import asyncio
 import contextvars
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -297,6 +298,150 @@ POOL_SIZE = 10
 time, so their WAL flushes are shared (group commit) instead of queued behind one connection."""
 
 
+class Pool:
+    """Up to ``size`` asyncpg connections of one process, each lent to one task at a time.
+
+    What asyncpg's own pool does for the store, in a few dictionary operations: its acquire and
+    release cost about 75 µs of CPU together (a task per release, timeouts, proxies), as much as the
+    statement they wrap, and the store lends a connection for every statement. A connection comes
+    back from :meth:`release` with any open transaction rolled back; one that is closed or still
+    cancelling a query is dropped (a new one is opened when needed), so a lost server connection is
+    replaced as with asyncpg's pool.
+    """
+
+    def __init__(self, connect: Callable[[], Awaitable[Any]], size: int) -> None:
+        self._connect = connect
+        self.size = size
+        self._idle: deque[Any] = deque()
+        self._waiters: deque[asyncio.Future[Any]] = deque()
+        self._open = 0  # connections lent, idle, or being opened
+        self._lent = 0
+        self._returned = asyncio.Event()  # set while none is lent (close waits for it)
+        self._returned.set()
+        self._closed = False
+
+    @property
+    def idle(self) -> int:
+        return len(self._idle)
+
+    async def fill(self, count: int) -> None:
+        """Open ``count`` connections now (start-up finds a wrong URL at once)."""
+        while self._open < min(count, self.size):
+            self._open += 1
+            try:
+                conn = await self._connect()
+            except BaseException:
+                self._open -= 1
+                raise
+            self._idle.append(conn)
+
+    async def acquire(self) -> Any:
+        while True:
+            if self._closed:
+                raise sqlite3.OperationalError("the PostgreSQL connection pool is closed")
+            while self._idle:
+                conn = self._idle.pop()  # the most recently used: warm caches on both sides
+                if not conn.is_closed():
+                    return self._lend(conn)
+                self._open -= 1
+            if self._open < self.size:
+                self._open += 1
+                try:
+                    conn = await self._connect()
+                except BaseException:
+                    self._open -= 1
+                    self._wake_one(None)  # the slot is free again: a waiter may try
+                    raise
+                return self._lend(conn)
+            waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                conn = await waiter
+            except BaseException:
+                if waiter.done() and not waiter.cancelled() and waiter.result() is not None:
+                    self._lent += 1  # handed over as this task was cancelled: pass it on
+                    await self.release(waiter.result())
+                elif not waiter.done():
+                    waiter.cancel()
+                raise
+            if conn is not None:
+                return self._lend(conn)
+            # woken without one (a connection was dropped): try again
+
+    def _lend(self, conn: Any) -> Any:
+        self._lent += 1
+        self._returned.clear()
+        return conn
+
+    async def release(self, conn: Any) -> None:
+        """Take ``conn`` back (rolling back what it left open; a broken one is dropped)."""
+        self._lent -= 1
+        if self._lent == 0:
+            self._returned.set()
+        usable = not conn.is_closed() and not _cancelling(conn)
+        if usable and conn.is_in_transaction():
+            try:
+                await conn.execute("ROLLBACK")
+            except Exception:  # noqa: BLE001 - the connection is broken: dropped below
+                usable = False
+            except BaseException:  # cancelled while rolling back: the connection's state is unknown
+                conn.terminate()
+                self._drop()
+                raise
+        if not usable:
+            if not conn.is_closed():
+                conn.terminate()
+            self._drop()
+            return
+        if self._closed:
+            self._open -= 1
+            await conn.close()
+            return
+        if not self._wake_one(conn):
+            self._idle.append(conn)
+
+    def _drop(self) -> None:
+        self._open -= 1
+        self._wake_one(None)
+
+    def _wake_one(self, conn: Any) -> bool:
+        """Hand ``conn`` (or, with None, the chance to open one) to the first task still waiting."""
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(conn)
+                return True
+        return False
+
+    async def close(self, grace_s: float = 10.0) -> None:
+        """Close every connection: the idle ones now, the lent ones when given back (those still out
+        after ``grace_s`` are cut)."""
+        self._closed = True
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)  # they find the pool closed
+        self._waiters.clear()
+        while self._idle:
+            conn = self._idle.pop()
+            self._open -= 1
+            try:
+                await conn.close()
+            except Exception:  # noqa: BLE001 - a broken connection: nothing left to close
+                conn.terminate()
+        try:
+            await asyncio.wait_for(self._returned.wait(), grace_s)
+        except TimeoutError:
+            pass
+
+
+def _cancelling(conn: Any) -> bool:
+    """The connection still waits for the server to end a cancelled query (asyncpg's own pool asks
+    the same private flag); it cannot run another statement yet."""
+    protocol = getattr(conn, "_protocol", None)
+    check = getattr(protocol, "_is_cancelling", None)
+    return bool(check()) if check is not None else False
+
+
 class _Bound:
     """A pool connection held by one task: its open transaction (or a session lock) runs on it."""
 
@@ -319,7 +464,7 @@ class PgConnection:
 
     dialect = "postgresql"
 
-    def __init__(self, conn: Any, pool: Any) -> None:
+    def __init__(self, conn: Any, pool: Pool) -> None:
         self._conn = conn
         self._pool = pool
         self._bound: contextvars.ContextVar[_Bound | None] = contextvars.ContextVar(f"pg_bound_{id(self)}",
@@ -334,10 +479,11 @@ class PgConnection:
         pool_size = pool_size or POOL_SIZE
 
         conn = await asyncpg.connect(url)
+        pool = Pool(lambda: asyncpg.connect(url, statement_cache_size=512), pool_size)
         try:
-            pool = await asyncpg.create_pool(url, min_size=min(2, pool_size), max_size=pool_size,
-                                             statement_cache_size=512, reset=_reset)
+            await pool.fill(min(2, pool_size))
         except BaseException:
+            await pool.close()
             await conn.close()
             raise
         self = cls(conn, pool)
@@ -404,8 +550,11 @@ class PgConnection:
             if bound is not None:
                 await bound.conn.executemany(tr.sql, [tuple(r) for r in rows])
             else:
-                async with self._pool.acquire() as conn:
+                conn = await self._pool.acquire()
+                try:
                     await conn.executemany(tr.sql, [tuple(r) for r in rows])
+                finally:
+                    await self._pool.release(conn)
         except Exception as exc:  # noqa: BLE001 - re-raised as the DB-API class
             raise _db_error(exc) from exc
         return Cursor([], -1, None)
@@ -419,8 +568,11 @@ class PgConnection:
             bound = _Bound(await self._pool.acquire())
             self._bound.set(bound)
         if bound is None:
-            async with self._pool.acquire() as conn:
+            conn = await self._pool.acquire()
+            try:
                 cursor = await self._on(conn, tr, params)
+            finally:
+                await self._pool.release(conn)
         else:
             ends = tr.sql.upper() in ("COMMIT", "ROLLBACK", "END")
             try:
@@ -461,14 +613,6 @@ class PgConnection:
             await self._pool.close()
         finally:
             await self._conn.close()
-
-
-async def _reset(conn: Any) -> None:
-    """A connection back in the pool: only an open transaction is undone (asyncpg's default reset
-    is one more round trip after every statement; this pool sets no session state, and a session
-    lock is released by :meth:`PgConnection.pinned` before its connection goes back)."""
-    if conn.is_in_transaction():
-        await conn.execute("ROLLBACK")
 
 
 def _rows(records: list[Any]) -> list[Row]:

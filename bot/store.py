@@ -128,7 +128,28 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 CHANGED_CHANNEL = "tabletop_game_changed"
-"""PostgreSQL NOTIFY channel: a move was committed (payload: the game id)."""
+"""PostgreSQL NOTIFY channel: moves were committed (payload: the game ids, separated by commas)."""
+NOTIFY_SPACING_S = 0.01
+"""A process sends at most one NOTIFY per this many seconds; the games committed meanwhile share it.
+
+The notification is sent right after the commit, not inside the move's transaction: PostgreSQL
+serialises every transaction that notifies (a database-wide lock held until its commit is flushed), so
+a NOTIFY in each move kept the moves of all games from sharing their WAL flushes. A process that dies
+between a commit and its notification leaves the move to the other processes' polling
+(:data:`bot.cluster.POLL_S`)."""
+NOTIFY_IDS = 300
+"""Game ids per NOTIFY (a payload holds at most 8,000 bytes)."""
+
+
+def changed_ids(payload: str) -> list[int]:
+    """The game ids of a :data:`CHANGED_CHANNEL` payload (what does not parse is left out)."""
+    ids = []
+    for part in payload.split(","):
+        try:
+            ids.append(int(part))
+        except ValueError:
+            continue
+    return ids
 MIGRATION_LOCK = 0x7AB1E70B
 """PostgreSQL advisory lock key held while the schema is migrated (one process at a time)."""
 
@@ -337,16 +358,13 @@ class Store:
 
     _COMMIT = ("UPDATE games SET state = ?, seq = ?, status = ?, seat_counts = ?, settings = ?, updated_at = ?"
                " WHERE id = ? AND seq = ?")
-    # on PostgreSQL the same statement tells the other processes (delivered when the transaction commits)
-    _NOTIFY = f" RETURNING pg_notify('{CHANGED_CHANNEL}', CAST(id AS TEXT))"
 
     def _commit_sql(self, guard_updated: bool) -> str:
-        sql = self._COMMIT + (" AND updated_at = ?" if guard_updated else "")
-        return sql + self._NOTIFY if self.shared else sql
+        return self._COMMIT + (" AND updated_at = ?" if guard_updated else "")
     # a move that leaves the deadlines as they were, on PostgreSQL: the seq-checked update and the
     # action's row in one statement (its own transaction), one round trip instead of four
     _COMMIT_ONE_PG = (
-        f"WITH moved AS ({_COMMIT}{{guard}} RETURNING id, pg_notify('{CHANGED_CHANNEL}', CAST(id AS TEXT)))"
+        f"WITH moved AS ({_COMMIT}{{guard}} RETURNING id)"
         " INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
         " SELECT id, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT),"
         " CAST(? AS DOUBLE PRECISION) FROM moved RETURNING game_id"
@@ -365,6 +383,10 @@ class Store:
         """Run (and awaited) before the connection closes: what listens or claims beside it stops first."""
         self._stamps: dict[int, float] = {}
         """Per game, the ``updated_at`` this process last wrote (tells its own writes from another's)."""
+        self._unannounced: dict[int, None] = {}
+        """Games committed here and not yet in a NOTIFY (shared store; in commit order)."""
+        self._announcer: asyncio.Task[None] | None = None
+        self._announced_at = -NOTIFY_SPACING_S
 
     @property
     def shared(self) -> bool:
@@ -384,6 +406,32 @@ class Store:
     def forget_stamp(self, game_id: int) -> None:
         """The game was loaded again: the stored ``updated_at`` is the one to expect now."""
         self._stamps.pop(game_id, None)
+
+    def _announce(self, game_id: int) -> None:
+        """Shared store, after a commit: tell the other processes (see :data:`NOTIFY_SPACING_S`)."""
+        if not self.shared or self._closed:
+            return
+        self._unannounced[game_id] = None
+        if self._announcer is None or self._announcer.done():
+            self._announcer = asyncio.get_running_loop().create_task(self._send_notifications(),
+                                                                      name="store-notify")
+
+    async def _send_notifications(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._unannounced:
+            wait = self._announced_at + NOTIFY_SPACING_S - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            ids = list(self._unannounced)
+            self._unannounced.clear()
+            self._announced_at = loop.time()
+            for start in range(0, len(ids), NOTIFY_IDS):
+                payload = ",".join(str(i) for i in ids[start:start + NOTIFY_IDS])
+                try:
+                    await self.db.execute("SELECT pg_notify(?, ?)", (CHANGED_CHANNEL, payload))
+                except sqlite3.Error as exc:  # the others find the moves by polling
+                    log.warning("telling the other processes of %d committed games failed: %s",
+                                len(ids[start:start + NOTIFY_IDS]), exc)
 
     async def _touch(self, game_id: int) -> None:
         """Shared store, inside a transaction: a change of the game's deadlines or reminders moves its
@@ -439,6 +487,11 @@ class Store:
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self._announcer is not None and not self._announcer.done():
+                try:  # the last commits' notification goes out before the pool closes
+                    await asyncio.wait_for(self._announcer, 5.0)
+                except Exception:
+                    log.exception("the last notification of committed games failed")
             for closer in self.closers:
                 try:
                     await closer()
@@ -537,8 +590,7 @@ class Store:
             if cur.rowcount != 1:
                 raise Conflict(row.id)
             await self._replace_deadlines(row.id, deadlines)
-            if self.shared:
-                await self.db.execute("SELECT pg_notify(?, ?)", (CHANGED_CHANNEL, str(row.id)))
+        self._announce(row.id)
 
     async def commit_action(
         self,
@@ -573,6 +625,7 @@ class Store:
             if cur.rowcount != 1:
                 raise Conflict(game_id)
             self._stamp(game_id, now)
+            self._announce(game_id)
             return
         async with self.transaction():
             # the seq check first: a second process racing for the same seq waits on the row lock and
@@ -590,6 +643,7 @@ class Store:
             if deadlines is not None:
                 await self._replace_deadlines(game_id, deadlines)
         self._stamp(game_id, now)
+        self._announce(game_id)
 
     async def set_status(self, game_id: int, status: str, settings: GameSettings | None = None) -> None:
         async with self.transaction():
