@@ -531,6 +531,22 @@ class Store:
                     await self.db.execute("DELETE FROM schema_version")
                     await self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
                 log.info("database schema migrated to version %d", target)
+            if self.shared:
+                await self._compress_states_with_lz4()
+
+    async def _compress_states_with_lz4(self) -> None:
+        """PostgreSQL 14 or later built with lz4: the stored states (a few kB, rewritten at every move)
+        are compressed with lz4 rather than the default pglz, which took about a tenth of the server's
+        CPU per move; reading is unchanged. Elsewhere they stay with pglz."""
+        try:
+            async with self.db.execute("SELECT CAST(attcompression AS TEXT) FROM pg_attribute"
+                                       " WHERE attrelid = CAST('games' AS regclass) AND attname = 'state'") as cur:
+                row = await cur.fetchone()
+            if row is not None and row[0] != "l":
+                await self.db.execute("ALTER TABLE games ALTER COLUMN state SET COMPRESSION lz4")
+                log.info("stored game states are compressed with lz4 from now on")
+        except sqlite3.Error as exc:
+            log.info("stored game states stay compressed with pglz (%s)", exc)
 
     async def schema_version(self) -> int:
         async with self.db.execute("SELECT version FROM schema_version") as cur:

@@ -239,3 +239,26 @@ def test_payloads_name_one_or_several_games() -> None:
     assert changed_ids("12") == [12]
     assert changed_ids("3,5,8") == [3, 5, 8]
     assert changed_ids("x,4,") == [4]
+
+
+# ---- lz4 ---------------------------------------------------------------------------------------------
+async def test_states_are_compressed_with_lz4_where_the_server_has_it(store: Store, url: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        try:
+            await conn.execute("CREATE TEMP TABLE probe (x TEXT COMPRESSION lz4)")
+        except asyncpg.PostgresError as exc:
+            pytest.skip(f"this PostgreSQL has no lz4: {exc}")
+        method = await conn.fetchval("SELECT CAST(attcompression AS TEXT) FROM pg_attribute"
+                                     " WHERE attrelid = CAST('games' AS regclass) AND attname = 'state'")
+        assert method == "l"
+        game_id = await running_game(store, 750)
+        big = '{"s": 1, "pad": "' + "ход " * 2000 + '"}'  # well past the size PostgreSQL compresses at
+        await store.commit_action(game_id, old_seq=0, new_seq=1, status="running", seat_counts=[1],
+                                  settings=GameSettings(), seat=0, user_id=1, action={"n": 0}, events=[],
+                                  state_text=big)
+        assert await conn.fetchval("SELECT pg_column_compression(state) FROM games WHERE id = $1", game_id) == "lz4"
+        loaded = await store.load_game(game_id)
+        assert loaded is not None and loaded.state == {"s": 1, "pad": "ход " * 2000}
+    finally:
+        await conn.close()
