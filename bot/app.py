@@ -408,6 +408,13 @@ class TabletopBot(commands.Bot):
             await self.tree.sync()
             log.info("commands synced globally (may take up to an hour to appear)")
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A DEBUG line per interaction as it arrives (its id, kind and control or command, nothing a
+        user typed), so a test that waited in vain can tell "never arrived" from "arrived, unanswered"."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        what = data.get("custom_id") or data.get("name") or ""
+        log.debug("interaction %s received: type %s %s", interaction.id, interaction.type.value, str(what)[:40])
+
     async def on_ready(self) -> None:
         log.info("ready as %s (%s)", self.user, self.user.id if self.user else "?")
         if not self.ready_once.is_set():

@@ -403,3 +403,30 @@ async def test_an_invalid_shard_is_refused_and_unsharded_sessions_get_everything
         async with RawShard(fake, http, None) as whole:  # a bot that ignores the recommended count
             await fake.wait_for(lambda: len(whole.got("GUILD_CREATE")) == 2)
             assert whole.guild_ids("GUILD_CREATE") == {g0.id, g1.id}
+
+
+async def test_an_unanswered_interaction_says_where_it_went(world: World) -> None:
+    """The timeout error of an interaction the bot never answered tells what became of it: the gateway
+    session and sequence number it went out with, and that the bot made no request since (here the
+    bot process is frozen with SIGSTOP, so it cannot read the event)."""
+    import os
+    import signal
+
+    fake, ch, alice = world.fake, world.channel, world.alice
+    assert world.bot.pid is not None
+    os.kill(world.bot.pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(TimeoutError) as caught:
+            await fake.slash(alice, ch, "demo hello", name="A", timeout=1.0)
+    finally:
+        os.kill(world.bot.pid, signal.SIGCONT)
+    text = str(caught.value)
+    result = fake.interactions[-1]
+    session, seq, open_ = result.delivery[0]
+    assert open_ and seq > 0
+    assert f"interaction {result.id} sent" in text and f"('{session}', {seq}, True)" in text, text
+    assert "no request from the bot since" in text, text
+    assert "--- bot lines naming the interaction ---" in text
+    # thawed, the bot reads the event from its socket and answers it late
+    await fake.wait_for(result.responded.is_set, timeout=10)
+    assert any(r.at > result.sent_at and str(result.id) in r.path for r in fake.requests)

@@ -400,6 +400,7 @@ class InteractionResult:
     choices: list[dict[str, Any]] | None = None  # autocomplete
     modal: dict[str, Any] | None = None
     sent_at: float = field(default_factory=time.monotonic)
+    delivery: list[tuple[str, int, bool]] = field(default_factory=list)  # (session, seq, socket open) it went to
     responded: asyncio.Event = field(default_factory=asyncio.Event)
     completed: asyncio.Event = field(default_factory=asyncio.Event)
     answer: MessageVersion | None = None

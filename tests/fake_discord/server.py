@@ -899,14 +899,35 @@ class FakeDiscord:
         self._by_token[token] = result
         self.interactions.append(result)
         self.dispatch("INTERACTION_CREATE", payload)
+        result.delivery = [
+            (s.id[:8], s.seq, s.conn is not None and not s.conn.ws.closed) for s in self._targets(channel.guild_id)
+        ]
         await self._await_result(result, timeout)
         return result
 
-    def _diagnostics(self) -> str:
-        """Context for timeout errors: fake-side errors and the tail of the bot's output."""
+    def _diagnostics(self, result: InteractionResult | None = None) -> str:
+        """Context for timeout errors: fake-side errors, what became of the interaction (the gateway
+        session and seq it went out with, the bot's requests since, the bot's log lines naming it) and
+        the tail of the bot's output."""
         parts = [f"\nunknown routes: {self.unknown_routes}", f"errors returned: {self.errors_returned[-5:]}"]
+        now = time.monotonic()
+        if result is not None:
+            since = [r for r in self.requests if r.at >= result.sent_at]
+            sessions = [(s.id[:8], s.seq, s.conn is not None) for s in self._current.values()]
+            recent = (sum(1 for at, _ in self.identifies if now - at < 60), sum(1 for at, _ in self.resumes if now - at < 60))
+            requests = (f"{len(since)} requests from the bot since, the last {now - since[-1].at:.1f} s ago: {since[-5:]}"
+                        if since else "no request from the bot since")
+            parts.append(f"interaction {result.id} sent {now - result.sent_at:.1f} s ago over (session, seq, open) "
+                         f"{result.delivery}; sessions now {sessions}; identifies/resumes in the last 60 s: "
+                         f"{recent}; {requests}")
         for proc in self._processes:
-            parts.append(f"--- bot output (tail) ---\n{proc.output()[-4000:]}")
+            text = proc.output()
+            if result is not None:
+                named = [line for line in text.splitlines() if str(result.id) in line][-10:]
+                parts.append("--- bot lines naming the interaction ---\n" + "\n".join(named))
+                slow = [line for line in text.splitlines() if " WARNING " in line or " ERROR " in line][-10:]
+                parts.append("--- bot warnings (last) ---\n" + "\n".join(slow))
+            parts.append(f"--- bot output (tail) ---\n{text[-4000:]}")
         return "\n".join(parts)
 
     async def _await_result(self, result: InteractionResult, timeout: float) -> None:
@@ -915,7 +936,7 @@ class FakeDiscord:
         except TimeoutError:
             raise TimeoutError(
                 f"bot did not answer interaction {result.payload['data']} within {timeout}s"
-                f"{self._diagnostics()}"
+                f"{self._diagnostics(result)}"
             ) from None
         if result.callback_type == 5:
             try:
@@ -923,7 +944,7 @@ class FakeDiscord:
             except TimeoutError:
                 raise TimeoutError(
                     f"bot deferred but sent no follow-up/edit within {timeout}s for {result.payload['data']}"
-                    f"{self._diagnostics()}"
+                    f"{self._diagnostics(result)}"
                 ) from None
         elif result.callback_type == 6:
             deadline = time.monotonic() + timeout
