@@ -24,8 +24,10 @@ FIGURES = ("pg_step_commit_ms_p50", "pg_step_commit_ms_p99", "pg_actions_per_s",
 async def test_two_process_bench_reports_positive_figures_of_committed_moves(pg_server: PgServer | None) -> None:
     await new_pg_url(pg_server)  # skips (with the reason) when there is no PostgreSQL
     assert pg_server is not None
+    # enough games that no channel runs out in the saturated phase (a game lasts ~120 moves; the tests'
+    # server flushes nothing, so two processes may pass 2,000 moves a second)
     result = await bench_cluster(pg_server, "pobeda", processes=2, channels=4, seconds=0.4, rate=100.0,
-                                 games_per_channel=2)
+                                 games_per_channel=8)
     for key in FIGURES:
         value = result[key]
         assert isinstance(value, (int, float)) and math.isfinite(value) and value > 0, (key, value)

@@ -150,6 +150,7 @@ class Listener:
         self.payloads: list[str] = []
         self.seen: dict[int, int] = {}
         self._reads: list[asyncio.Task[None]] = []
+        self._one_read = asyncio.Lock()
 
     async def __aenter__(self) -> Listener:
         self.conn = await asyncpg.connect(self.url)
@@ -162,9 +163,10 @@ class Listener:
         self._reads.append(asyncio.create_task(self._read(changed_ids(payload))))
 
     async def _read(self, ids: list[int]) -> None:
-        for game_id in ids:
-            self.seen[game_id] = max(self.seen.get(game_id, -1),
-                                     await self.reader.fetchval("SELECT seq FROM games WHERE id = $1", game_id))
+        async with self._one_read:  # one connection reads
+            for game_id in ids:
+                seq = await self.reader.fetchval("SELECT seq FROM games WHERE id = $1", game_id)
+                self.seen[game_id] = max(self.seen.get(game_id, -1), seq)
 
     def ids(self) -> list[int]:
         return [i for p in self.payloads for i in changed_ids(p)]
@@ -227,6 +229,8 @@ async def test_closing_the_store_sends_the_pending_notification(url: str, monkey
 async def test_a_lost_race_sends_no_notification(store: Store, url: str) -> None:
     game_id = await running_game(store, 740)
     await move(store, game_id, 0)
+    if store._announcer is not None:
+        await store._announcer  # the start's and the move's notifications are out
     async with Listener(url) as heard:
         with pytest.raises(store_mod.Conflict):
             await move(store, game_id, 0)  # seq 0 is gone: the seq check refuses, nothing is written
@@ -262,3 +266,38 @@ async def test_states_are_compressed_with_lz4_where_the_server_has_it(store: Sto
         assert loaded is not None and loaded.state == {"s": 1, "pad": "ход " * 2000}
     finally:
         await conn.close()
+
+
+# ---- a move that replaces the deadlines: one statement on PostgreSQL, as the transaction on SQLite --------
+@pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
+async def test_a_move_replaces_the_deadlines_only_when_its_seq_check_passes(
+        backend: str, url: str, tmp_path: Any) -> None:
+    st = await Store.open(url if backend == "postgresql" else tmp_path / "t.sqlite3")
+    try:
+        game_id = await running_game(st, 760)
+        await st.commit_deadlines(game_id, [Deadline(0, 100.0, 50.0), Deadline(1, 200.0, None)])
+        # seat 0 is done, seat 1's deadline moves and loses its reminder time, seat 2 gets one
+        await move(st, game_id, 0, deadlines=[Deadline(1, 300.0, None), Deadline(2, 400.0, 350.0)])
+        assert await st.deadlines(game_id) == [Deadline(1, 300.0, None), Deadline(2, 400.0, 350.0)]
+        # a lost race (seq 0 is gone) writes neither the action nor the deadlines
+        with pytest.raises(store_mod.Conflict):
+            await move(st, game_id, 0, deadlines=[Deadline(0, 999.0, None)])
+        assert await st.deadlines(game_id) == [Deadline(1, 300.0, None), Deadline(2, 400.0, 350.0)]
+        assert [a.seq for a in await st.actions(game_id)] == [1]
+        # the change stamp guards it too (a pause or vote stored by another process since)
+        stamp = st.own_stamp(game_id)
+        assert stamp is not None
+        with pytest.raises(store_mod.Conflict):
+            await st.commit_action(game_id, old_seq=1, new_seq=2, status="running", seat_counts=[2],
+                                   settings=GameSettings(), seat=0, user_id=1, action={"n": 1}, events=[],
+                                   state_text='{"s": 2}', deadlines=[], expect_updated=stamp - 1)
+        assert len(await st.deadlines(game_id)) == 2
+        # the game ends: no deadline is left
+        await st.commit_action(game_id, old_seq=1, new_seq=2, status="finished", seat_counts=[2],
+                               settings=GameSettings(), seat=0, user_id=1, action={"n": 1}, events=[],
+                               state_text='{"s": 2}', deadlines=[], expect_updated=stamp)
+        assert await st.deadlines(game_id) == []
+        loaded = await st.load_game(game_id)
+        assert loaded is not None and (loaded.seq, loaded.status, loaded.state) == (2, "finished", {"s": 2})
+    finally:
+        await st.close()
