@@ -132,6 +132,22 @@ async def test_a_waiter_cancelled_as_it_is_handed_a_connection_passes_it_on(url:
         await pool.close()
 
 
+async def test_a_statement_cancelled_midway_leaves_the_pool_working(url: str) -> None:
+    pg_conn = await PgConnection.connect(url, pool_size=1)
+    try:
+        slow = asyncio.create_task(pg_conn.execute("SELECT pg_sleep(5)").__aenter__())
+        await asyncio.sleep(0.1)
+        slow.cancel()  # its connection is still cancelling the query on the server when it comes back
+        with pytest.raises(asyncio.CancelledError):
+            await slow
+        started = time.monotonic()
+        async with pg_conn.execute("SELECT 4") as cur:
+            assert await cur.fetchone() == (4,)
+        assert time.monotonic() - started < 3  # not queued behind the cancelled sleep
+    finally:
+        await pg_conn.close()
+
+
 async def test_closing_waits_for_a_running_statement(url: str) -> None:
     pg_conn = await PgConnection.connect(url, pool_size=2)
     running = asyncio.create_task(pg_conn.execute("SELECT pg_sleep(0.2)").__aenter__())
