@@ -408,6 +408,15 @@ class TabletopBot(commands.Bot):
             await self.tree.sync()
             log.info("commands synced globally (may take up to an hour to appear)")
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Drop events once the client is closed: discord.py's task that delays READY (waiting for
+        guilds) may outlive ``close()``, which unsets ``loop``, and its dispatch then fails with a
+        traceback at shutdown ("'_MissingSentinel' object has no attribute 'create_task'")."""
+        if self.loop is discord.utils.MISSING:
+            log.debug("event %s after the client closed: dropped", event_name)
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A DEBUG line per interaction as it arrives (its id, kind and control or command, nothing a
         user typed), so a test that waited in vain can tell "never arrived" from "arrived, unanswered"."""

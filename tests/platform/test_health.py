@@ -206,3 +206,14 @@ async def test_python_m_bot_exits_2_on_a_taken_health_port(tmp_path: Path) -> No
     lines = err.decode().strip().splitlines()
     assert lines[-1].startswith(f"error: HEALTH_PORT {taken.port}: cannot listen"), err.decode()
     assert "Traceback" not in err.decode()
+
+
+async def test_an_event_after_close_is_dropped_not_a_traceback(tmp_path: Path) -> None:
+    """discord.py's READY-delaying task can dispatch after ``close()`` unset the client's loop
+    (seen in an e2e run stopped soon after a start); the bot drops such an event instead of raising."""
+    import discord
+
+    bot = create_bot(config(tmp_path))
+    await bot.close()
+    assert bot.loop is discord.utils.MISSING
+    bot.dispatch("ready")  # raised AttributeError: '_MissingSentinel' object has no attribute 'create_task'
