@@ -9,7 +9,7 @@ import math
 
 import asyncpg
 
-from bot.bench_pg import bench_cluster
+from bot.bench_pg import bench_cluster, unix_socket_url
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 
@@ -43,3 +43,19 @@ async def test_two_process_bench_reports_positive_figures_of_committed_moves(pg_
         assert stored == result[moves] > 0
         assert seqs == stored
     assert result["pg_shared_conflicts"] >= 0  # counted (the split variant raises on any)
+
+
+async def test_the_unix_socket_url_reaches_the_same_server(pg_server: PgServer | None) -> None:
+    """``--unix``: the workers connect through the server's socket (the bench's figures are then
+    labelled ``pg_transport: unix``)."""
+    await new_pg_url(pg_server)
+    assert pg_server is not None
+    url = await pg_server.fresh_database("bench_unix")
+    conn = await asyncpg.connect(unix_socket_url(pg_server, "bench_unix"))
+    try:
+        assert await conn.fetchval("SELECT current_database()") == "bench_unix"
+        # no TCP peer: the connection came through the socket
+        assert await conn.fetchval("SELECT inet_client_addr()") is None
+    finally:
+        await conn.close()
+    assert url != unix_socket_url(pg_server, "bench_unix")
