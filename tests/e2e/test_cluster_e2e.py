@@ -111,7 +111,12 @@ async def test_two_processes_share_a_game_and_survive_a_kill(tmp_path: Path, pg_
         table = Table(fake, p1, tmp_path / "unused.sqlite3", guild, channel, users)
         try:
             lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], deadline_hours=DEADLINE_HOURS)
-            await start_lobby(table, "alice", lobby)
+            started = await start_lobby(table, "alice", lobby)
+            for _ in range(100):  # committed before its answer, unless the answer was deferred
+                if (row := await game(url))["status"] == "running":
+                    break
+                await asyncio.sleep(0.1)
+            assert row["status"] == "running", (dict(row), started.text)
             await announced(table, url)
             taken = 0
             for n in range(3):  # DM (process 0), channel (process 1), DM
