@@ -1,46 +1,33 @@
 """docker-compose.yml (issue 14's example deployment) parses and is consistent: PostgreSQL with a
 health check, bot processes built from the Dockerfile with asyncpg, every shard run exactly once,
 the same SHARD_COUNT everywhere, each process's health check on its HEALTH_PORT's /readyz, and each
-process's environment accepted by the bot's own configuration check."""
+process's environment accepted by the bot's own configuration check. The deployment itself is
+rehearsed with real processes in tests/e2e/test_compose_e2e.py."""
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
+import shlex
+import tomllib
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from bot.config import load_config
+from tests.compose_file import (
+    ROOT,
+    MissingVariable,
+    bot_services,
+    compose,
+    duration,
+    final_stage,
+    health_argv,
+    service_environment,
+    substitute,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-TO_JSON = "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1], encoding='utf-8'))))"
-
-
-def substitute(value: str) -> str:
-    """Compose's ${VAR:-default} and ${VAR:?message} with the variables unset (a stand-in token)."""
-    value = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: m.group(2), value)
-    return re.sub(r"\$\{(\w+):\?[^}]*\}", lambda m: f"<{m.group(1)}>", value)
-
-
-def yaml_reader() -> list[str]:
-    """A Python that has PyYAML: this one, else the system's (PyYAML is no dependency of the bot)."""
-    for python in (sys.executable, "/usr/bin/python3", shutil.which("python3") or ""):
-        if python and subprocess.run([python, "-c", "import yaml"], capture_output=True).returncode == 0:
-            return [python, "-c", TO_JSON]
-    pytest.skip("no Python with PyYAML here to parse docker-compose.yml")
-
-
-def compose() -> dict[str, Any]:
-    out = subprocess.run([*yaml_reader(), str(ROOT / "docker-compose.yml")], capture_output=True, text=True,
-                         check=True).stdout
-    data = json.loads(out)
-    assert isinstance(data, dict)
-    return data
+OPERATOR = {"DISCORD_TOKEN": "stand-in-token"}  # what `DISCORD_TOKEN=... docker compose up` supplies
 
 
 def test_postgres_service_with_a_health_check() -> None:
@@ -52,16 +39,18 @@ def test_postgres_service_with_a_health_check() -> None:
 
 def test_two_bot_processes_share_the_database_and_split_the_shards() -> None:
     data = compose()
-    bots = {name: svc for name, svc in data["services"].items() if name.startswith("bot")}
-    assert len(bots) == 2
+    bots = bot_services(data)
+    assert sorted(bots) == ["bot-shard-0", "bot-shard-1"]
     assert (ROOT / "Dockerfile").exists() and "WITH_PG" in (ROOT / "Dockerfile").read_text(encoding="utf-8")
     shards: list[int] = []
     counts, urls = set(), set()
     for name, svc in bots.items():
         assert svc["build"]["context"] == "." and svc["build"]["args"]["WITH_PG"] == "1", name
         assert svc["depends_on"]["postgres"]["condition"] == "service_healthy", name
-        env = {k: substitute(str(v)) for k, v in svc["environment"].items()}
+        env = service_environment(svc, OPERATOR)
+        assert set(data["x-bot-env"]) <= set(env), name  # the anchor merged in, with the service's own on top
         config = load_config(env, read_dotenv=False)  # raises ConfigError on a bad value
+        assert config.token == "stand-in-token"
         assert config.database_url is not None and "@postgres:5432/" in config.database_url
         assert config.shard_ids is not None and config.shard_count is not None and config.log_format == "json"
         shards += config.shard_ids
@@ -71,3 +60,57 @@ def test_two_bot_processes_share_the_database_and_split_the_shards() -> None:
         assert f"http://127.0.0.1:{config.health_port}/readyz" in check, (name, check)
     assert len(counts) == 1 and len(urls) == 1
     assert sorted(shards) == list(range(counts.pop()))  # each shard in exactly one process
+
+
+def test_the_compose_file_needs_the_token_and_defaults_the_password() -> None:
+    bot = compose()["services"]["bot-shard-0"]
+    with pytest.raises(MissingVariable, match="DISCORD_TOKEN"):  # compose refuses to start without it
+        service_environment(bot, {})
+    url = service_environment(bot, OPERATOR)["DATABASE_URL"]
+    assert url == "postgresql://tabletop:tabletop@postgres:5432/tabletop"
+    secret = service_environment(bot, {**OPERATOR, "POSTGRES_PASSWORD": "s3cret"})["DATABASE_URL"]
+    assert secret == "postgresql://tabletop:s3cret@postgres:5432/tabletop"
+
+
+def test_substitution_follows_compose() -> None:
+    assert substitute("a${X:-d}b", {}) == "adb"
+    assert substitute("${X:-d}", {"X": ""}) == "d"  # ':' treats empty as unset
+    assert substitute("${X-d}", {"X": ""}) == ""
+    assert substitute("$X/${X}/$$X", {"X": "v"}) == "v/v/$X"
+    with pytest.raises(MissingVariable, match="X: needed"):
+        substitute("${X:?needed}", {"X": ""})
+    assert duration("15s") == 15 and duration("1m30s") == 90 and duration("500ms") == 0.5
+    with pytest.raises(ValueError):
+        duration("15 seconds")
+    assert health_argv(["CMD-SHELL", "pg_isready -U x"]) == ["/bin/sh", "-c", "pg_isready -U x"]
+    assert health_argv(["CMD", "python", "-c", "pass"]) == ["python", "-c", "pass"]
+
+
+def test_the_image_runs_the_bot_module_and_stops_on_sigterm() -> None:
+    stage = final_stage()
+    assert stage.base.startswith("python:3.11")
+    assert stage.command() == ["python", "-m", "bot"]  # no ENTRYPOINT; bot/__main__.py
+    assert (ROOT / "bot" / "__main__.py").exists()
+    assert stage.all("STOPSIGNAL") == ["SIGTERM"]
+    assert stage.env()["PYTHONUNBUFFERED"] == "1"  # log lines leave the container as they are written
+
+
+def test_the_with_pg_image_installs_the_pg_extra() -> None:
+    """``--build-arg WITH_PG=1`` installs every requirement of pyproject's ``pg`` extra (the one the
+    README's ``pip install '.[pg]'`` names), asyncpg among them, at versions the extra allows."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    wanted = {canonicalize_name(r.name): r for r in map(Requirement, extras["pg"])}
+    assert "asyncpg" in wanted
+    stage = final_stage()
+    assert any(re.fullmatch(r"WITH_PG=0", arg) for arg in stage.all("ARG"))  # off unless asked for
+    runs = [run for run in stage.all("RUN") if "WITH_PG" in run]
+    assert len(runs) == 1, runs
+    assert '"$WITH_PG" = "1"' in runs[0], runs[0]
+    words = shlex.split(runs[0].split("pip install", 1)[1].split(";")[0].split("&&")[0])
+    pins = [Requirement(w) for w in words if not w.startswith("-")]
+    assert all(len(r.specifier) == 1 for r in pins), pins  # each pinned (the lock's hashes do not cover them)
+    pinned = {canonicalize_name(r.name): r for r in pins}
+    for name, requirement in wanted.items():
+        assert name in pinned, f"WITH_PG=1 does not install {requirement} (pyproject's pg extra)"
+        (version,) = (s.version for s in pinned[name].specifier if s.operator == "==")
+        assert requirement.specifier.contains(version), f"{pinned[name]} is outside the pg extra's {requirement}"
