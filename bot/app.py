@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import lifecycle
+from bot import lifecycle, reconnect
 from bot.bots import BotDriver
 from bot.cluster import TIMER as TIMER_LEASE
 from bot.cluster import refresh_due, timer_lease_s
@@ -508,6 +508,7 @@ class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
 
 def create_bot(config: Config) -> TabletopBot:
     """The bot for ``config``: unsharded exactly as before unless ``SHARD_COUNT`` is set."""
+    reconnect.install()  # gateway reconnects at most 16 s apart (discord.py's own grow to 17 min)
     if not config.sharded:
         return TabletopBot(config)
     ids = list(config.shard_ids) if config.shard_ids is not None else None
