@@ -138,12 +138,15 @@ class _Result:
 
 # ---- translation --------------------------------------------------------------------------------
 class Translated:
-    __slots__ = ("sql", "kind", "returns_id")
+    __slots__ = ("sql", "kind", "returns_id", "counts_rows", "creates")
 
     def __init__(self, sql: str, kind: str, returns_id: bool) -> None:
         self.sql = sql
         self.kind = kind  # "noop", "rows" (a result set), "status" (a count of rows changed)
         self.returns_id = returns_id
+        head = sql.lstrip().upper()
+        self.counts_rows = not head.startswith("SELECT")  # rows of a write's RETURNING count as changed
+        self.creates = head.startswith("CREATE")  # the schema may have learnt something
 
 
 _CREATE_TABLE = re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s*\(", re.I)
@@ -583,7 +586,8 @@ class PgConnection:
                 raise
             if ends:
                 await self._unbind(bound)
-        self.schema.learn(sql)
+        if tr.creates:
+            self.schema.learn(sql)
         return cursor
 
     async def _unbind(self, bound: _Bound) -> None:
@@ -599,7 +603,7 @@ class PgConnection:
                 rows = _rows(records)
                 if tr.returns_id:
                     return Cursor([], len(rows), int(rows[0][0]) if rows else None)
-                return Cursor(rows, len(rows) if not tr.sql.lstrip().upper().startswith("SELECT") else -1, None)
+                return Cursor(rows, len(rows) if tr.counts_rows else -1, None)
             status = await conn.execute(tr.sql, *params) if params else await conn.execute(tr.sql)
         except Exception as exc:  # noqa: BLE001 - re-raised as the DB-API class
             raise _db_error(exc) from exc

@@ -9,6 +9,7 @@ loss could drop the last few, which is the usual trade-off for a chat bot.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import sqlite3
@@ -386,6 +387,13 @@ class Store:
         " SELECT game_id FROM acted"
     )
 
+    @classmethod
+    @functools.cache
+    def _move_sql(cls, deadlines: bool, guarded: bool) -> str:
+        """A PostgreSQL move statement, formatted once (the text is the key of two statement caches)."""
+        sql = cls._COMMIT_DEADLINES_PG if deadlines else cls._COMMIT_ONE_PG
+        return sql.format(guard=" AND updated_at = ?" if guarded else "")
+
     def __init__(self, db: aiosqlite.Connection, path: Path, dialect: str = "sqlite") -> None:
         self.db = db
         self.path = path
@@ -653,12 +661,11 @@ class Store:
             # one statement, its own transaction: one round trip (a transaction takes four to six)
             params = (state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq,
                       *guard, new_seq, seat, user_id, dumps(action), dumps(events), now)
-            sql = self._COMMIT_ONE_PG if deadlines is None else self._COMMIT_DEADLINES_PG
             if deadlines is not None:
                 rows = list(deadlines)
                 seats = [d.seat for d in rows]
                 params += (seats, seats, [d.due_at for d in rows], [d.remind_at for d in rows])
-            cur = await self.db.execute(sql.format(guard=" AND updated_at = ?" if guard else ""), params)
+            cur = await self.db.execute(self._move_sql(deadlines is not None, bool(guard)), params)
             if cur.rowcount != 1:
                 raise Conflict(game_id)
             self._stamp(game_id, now)
