@@ -25,6 +25,7 @@ import re
 import secrets
 import socket
 import time
+import traceback
 import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -219,6 +220,7 @@ class FakeDiscord:
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[str] = []
         self.errors_returned: list[tuple[RecordedRequest, dict[str, Any]]] = []
+        self.crashes: list[str] = []  # requests a handler of the fake failed on (answered 500)
         self.gateway_queries: list[dict[str, str]] = []  # query string of every gateway connection
         self.identifies: list[tuple[float, dict[str, Any]]] = []
         self.resumes: list[tuple[float, dict[str, Any]]] = []
@@ -909,7 +911,8 @@ class FakeDiscord:
         """Context for timeout errors: fake-side errors, what became of the interaction (the gateway
         session and seq it went out with, the bot's requests since, the bot's log lines naming it) and
         the tail of the bot's output."""
-        parts = [f"\nunknown routes: {self.unknown_routes}", f"errors returned: {self.errors_returned[-5:]}"]
+        parts = [f"\nunknown routes: {self.unknown_routes}", f"errors returned: {self.errors_returned[-5:]}",
+                 f"fake handler crashes: {self.crashes[-3:]}"]
         now = time.monotonic()
         if result is not None:
             since = [r for r in self.requests if r.at >= result.sent_at]
@@ -1229,6 +1232,10 @@ class FakeDiscord:
                 self.errors_returned.append((rec, err.body()))
                 log.info("%s %s -> %s %s", request.method, path, err.status, err.body())
                 return _json_response(err.status, err.body())
+            except Exception:  # a bug of the fake: a 500, which discord.py retries for ~16 s; kept for diagnostics
+                rec.status = 500
+                self.crashes.append(f"{request.method} {path}: {traceback.format_exc(limit=6)}")
+                raise
             rec.status = status
             if fault is not None:  # lose_response: done, but the bot never hears so
                 return await self._refuse(request, rec, 0, 0, True)
