@@ -138,10 +138,11 @@ class _Result:
 
 # ---- translation --------------------------------------------------------------------------------
 class Translated:
-    __slots__ = ("sql", "kind", "returns_id", "counts_rows", "creates")
+    __slots__ = ("sql", "kind", "returns_id", "counts_rows", "creates", "table")
 
-    def __init__(self, sql: str, kind: str, returns_id: bool) -> None:
+    def __init__(self, sql: str, kind: str, returns_id: bool, table: str | None = None) -> None:
         self.sql = sql
+        self.table = table  # an INSERT's table (its identity and primary key come from the schema)
         self.kind = kind  # "noop", "rows" (a result set), "status" (a count of rows changed)
         self.returns_id = returns_id
         head = sql.lstrip().upper()
@@ -206,6 +207,7 @@ class Dialect:
     def __init__(self) -> None:
         self.identity_tables: set[str] = set()
         self.primary_keys: dict[str, list[str]] = {}
+        self.tables: set[str] = set()  # tables whose schema was read (or found missing) or created here
         self._cache: dict[str, Translated] = {}
 
     def translate(self, sql: str) -> Translated:
@@ -216,11 +218,16 @@ class Dialect:
                 self._cache[sql] = tr
         return tr
 
+    def forget(self) -> None:
+        """Drop the cached translations (the schema was read again)."""
+        self._cache.clear()
+
     def learn(self, sql: str) -> None:
         m = _CREATE_TABLE.match(sql)
         if not m:
             return
         table = m.group(1).lower()
+        self.tables.add(table)
         if _ID_PK.search(sql):
             self.identity_tables.add(table)
         self.primary_keys[table] = _primary_key(sql)
@@ -255,6 +262,7 @@ def translate(sql: str, identity_tables: Iterable[str] = (), primary_keys: dict[
     result = "".join(out)
     kind = "rows" if head.startswith(("SELECT", "WITH", "VALUES")) else "status"
     returns_id = False
+    table: str | None = None
     m = _INSERT.match(result)
     if m:
         mode, table = (m.group(1) or "").upper(), m.group(2).lower()
@@ -277,7 +285,7 @@ def translate(sql: str, identity_tables: Iterable[str] = (), primary_keys: dict[
             returns_id = True
     if re.search(r"\bRETURNING\b", result, re.I):
         kind = "rows"
-    return Translated(result, kind, returns_id)
+    return Translated(result, kind, returns_id, table)
 
 
 def _qualify_upsert(sql: str, table: str, cols: list[str]) -> str:
@@ -473,6 +481,7 @@ class PgConnection:
         self._bound: contextvars.ContextVar[_Bound | None] = contextvars.ContextVar(f"pg_bound_{id(self)}",
                                                                                     default=None)
         self.schema = Dialect()
+        self._learning = asyncio.Lock()  # _learn_schema runs on the one dedicated connection
         self.row_factory: Any = None  # accepted and ignored (rows are always :class:`Row`)
 
     @classmethod
@@ -495,11 +504,16 @@ class PgConnection:
 
     async def _learn_schema(self) -> None:
         """Identity columns and primary keys of the tables that already exist."""
+        async with self._learning:
+            await self._read_schema()
+
+    async def _read_schema(self) -> None:
         rows = await self._conn.fetch(
             "SELECT c.table_name, c.column_name, c.is_identity FROM information_schema.columns c"
             " WHERE c.table_schema = current_schema()"
         )
         for r in rows:
+            self.schema.tables.add(r["table_name"])
             if r["column_name"] == "id" and r["is_identity"] == "YES":
                 self.schema.identity_tables.add(r["table_name"])
         keys = await self._conn.fetch(
@@ -509,8 +523,23 @@ class PgConnection:
             " WHERE tc.constraint_type = 'PRIMARY KEY' AND tc.table_schema = current_schema()"
             " ORDER BY kcu.ordinal_position"
         )
+        found: dict[str, list[str]] = {}
         for r in keys:
-            self.schema.primary_keys.setdefault(r["table_name"], []).append(r["column_name"])
+            found.setdefault(r["table_name"], []).append(r["column_name"])
+        self.schema.primary_keys.update(found)
+        self.schema.forget()
+
+    async def _translate(self, sql: str) -> Translated:
+        """``sql`` translated; an INSERT into a table this connection has not seen first reads the
+        schema again: another process may have created it after this one connected (two processes
+        starting at once on an empty database: the first migrates, the second waits for it and then
+        runs no CREATE of its own), and without its identity column the INSERT would return no id."""
+        tr = self.schema.translate(sql)
+        if tr.table is not None and tr.table not in self.schema.tables:
+            await self._learn_schema()
+            self.schema.tables.add(tr.table)  # once per table, also when it does not exist
+            tr = self.schema.translate(sql)
+        return tr
 
     @property
     def raw(self) -> Any:
@@ -547,7 +576,7 @@ class PgConnection:
         return _Result(self, sql, tuple(params))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Cursor:
-        tr = self.schema.translate(sql)
+        tr = await self._translate(sql)
         bound = self._held()
         try:
             if bound is not None:
@@ -563,7 +592,7 @@ class PgConnection:
         return Cursor([], -1, None)
 
     async def _run(self, sql: str, params: Sequence[Any]) -> Cursor:
-        tr = self.schema.translate(sql)
+        tr = await self._translate(sql)
         if tr.kind == "noop":
             return Cursor([], -1, None)
         bound = self._held()
