@@ -202,104 +202,109 @@ async def test_the_compose_deployment_rehearsed(tmp_path: Path, pg_server: PgSer
     else:
         print("\ncompose rehearsal: no pg_isready here; PostgreSQL's health check not run")
 
-    async with FakeDiscord(shard_count=2) as fake:
-        guild = await guild_on_shard(fake, 1, 2)  # the channel's interactions on bot-shard-1, DMs on bot-shard-0
-        channel = fake.create_channel(guild, "games")
-        users = {name: fake.create_user(name) for name in ("alice", "bob")}
-        for user in users.values():
-            fake.add_member(guild, user)
+    procs: list[ServiceProcess] = []
+    try:
+        async with FakeDiscord(shard_count=2) as fake:
+            guild = await guild_on_shard(fake, 1, 2)  # the channel's interactions on bot-shard-1, DMs on bot-shard-0
+            channel = fake.create_channel(guild, "games")
+            users = {name: fake.create_user(name) for name in ("alice", "bob")}
+            for user in users.values():
+                fake.add_member(guild, user)
 
-        procs: list[ServiceProcess] = []
-        checks: dict[str, list[str]] = {}
-        ports = [free_port(), free_port()]
-        while ports[0] == ports[1]:
-            ports[1] = free_port()
-        for (name, svc), port in zip(sorted(services.items()), ports, strict=True):
-            compose_env = service_environment(svc, {"DISCORD_TOKEN": FAKE_TOKEN})
-            data_dir = tmp_path / name / "data"
-            data_dir.mkdir(parents=True)
-            env = container_env(stage, compose_env, fake=fake, server=pg_server, health_port=port, data_dir=data_dir)
-            changed = {k for k in compose_env if env[k] != compose_env[k]}
-            assert changed == {"DATABASE_URL", "HEALTH_PORT"}, changed  # the rest exactly as compose gives it
-            assert env["DISCORD_TOKEN"] == FAKE_TOKEN
-            urls = urlsplit(env["DATABASE_URL"]), urlsplit(compose_env["DATABASE_URL"])
-            assert (urls[0].username, urls[0].password, urls[0].path) == (
-                postgres_env["POSTGRES_USER"], postgres_env["POSTGRES_PASSWORD"], "/" + postgres_env["POSTGRES_DB"])
-            assert (urls[1].hostname, urls[1].port) == ("postgres", 5432)
-            shard_ids = [int(s) for s in env["SHARD_IDS"].split(",")]
-            procs.append(ServiceProcess(fake, name, env, shard_ids, module))
-            checks[name] = own_health_check(svc["healthcheck"], compose_env["HEALTH_PORT"], port)
-        p0, p1 = procs
-        assert (p0.shard_ids, p1.shard_ids) == ([0], [1])
-        hc = {name: svc["healthcheck"] for name, svc in services.items()}
+            checks: dict[str, list[str]] = {}
+            ports = [free_port(), free_port()]
+            while ports[0] == ports[1]:
+                ports[1] = free_port()
+            for (name, svc), port in zip(sorted(services.items()), ports, strict=True):
+                compose_env = service_environment(svc, {"DISCORD_TOKEN": FAKE_TOKEN})
+                data_dir = tmp_path / name / "data"
+                data_dir.mkdir(parents=True)
+                env = container_env(stage, compose_env, fake=fake, server=pg_server, health_port=port, data_dir=data_dir)
+                changed = {k for k in compose_env if env[k] != compose_env[k]}
+                assert changed == {"DATABASE_URL", "HEALTH_PORT"}, changed  # the rest exactly as compose gives it
+                assert env["DISCORD_TOKEN"] == FAKE_TOKEN
+                urls = urlsplit(env["DATABASE_URL"]), urlsplit(compose_env["DATABASE_URL"])
+                assert (urls[0].username, urls[0].password, urls[0].path) == (
+                    postgres_env["POSTGRES_USER"], postgres_env["POSTGRES_PASSWORD"], "/" + postgres_env["POSTGRES_DB"])
+                assert (urls[1].hostname, urls[1].port) == ("postgres", 5432)
+                shard_ids = [int(s) for s in env["SHARD_IDS"].split(",")]
+                procs.append(ServiceProcess(fake, name, env, shard_ids, module))
+                checks[name] = own_health_check(svc["healthcheck"], compose_env["HEALTH_PORT"], port)
+            p0, p1 = procs
+            assert (p0.shard_ids, p1.shard_ids) == ([0], [1])
+            hc = {name: svc["healthcheck"] for name, svc in services.items()}
 
-        # 2. both bot services at once. Discord does not answer at first: the processes are up, their
-        # /readyz answers 503 and each service's own check fails on it
-        fake.rest_outage = True
-        started_at = time.monotonic()
-        starts = [asyncio.create_task(p.start(timeout=duration(hc[p.name]["start_period"]))) for p in procs]
-        try:
+            # 2. both bot services at once. Discord does not answer at first: the processes are up, their
+            # /readyz answers 503 and each service's own check fails on it
+            fake.rest_outage = True
+            started_at = time.monotonic()
+            starts = [asyncio.create_task(p.start(timeout=duration(hc[p.name]["start_period"]))) for p in procs]
+            try:
+                for p in procs:
+                    await check_until(checks[p.name], p.env, hc[p.name], tmp_path, within=20, passing=False,
+                                      failure="HTTP Error 503")
+                    assert not fake.shard_connected(p.shard_ids[0])
+                fake.rest_outage = False
+                await asyncio.gather(*starts)
+            finally:
+                fake.rest_outage = False
+                for task in starts:
+                    if not task.done():
+                        task.cancel()
+            # 3. each service's check passes within its start_period
+            healthy = {}
             for p in procs:
-                await check_until(checks[p.name], p.env, hc[p.name], tmp_path, within=20, passing=False,
-                                  failure="HTTP Error 503")
-                assert not fake.shard_connected(p.shard_ids[0])
-            fake.rest_outage = False
-            await asyncio.gather(*starts)
-        finally:
-            fake.rest_outage = False
-            for task in starts:
-                if not task.done():
-                    task.cancel()
-        # 3. each service's check passes within its start_period
-        healthy = {}
-        for p in procs:
-            await check_until(checks[p.name], p.env, hc[p.name], tmp_path, within=duration(hc[p.name]["start_period"]))
-            healthy[p.name] = time.monotonic() - started_at
-            assert healthy[p.name] < duration(hc[p.name]["start_period"])
-        assert [g for _, g in fake.sync_log] == [None]  # no DISCORD_GUILD_IDS: global commands, synced once
+                await check_until(checks[p.name], p.env, hc[p.name], tmp_path, within=duration(hc[p.name]["start_period"]))
+                healthy[p.name] = time.monotonic() - started_at
+                assert healthy[p.name] < duration(hc[p.name]["start_period"])
+            assert [g for _, g in fake.sync_log] == [None]  # no DISCORD_GUILD_IDS: global commands, synced once
 
-        # shard 1 cut off for a while: bot-shard-1's check fails, bot-shard-0's still passes; then it
-        # recovers within the failures Docker tolerates (retries × interval) before calling it unhealthy
-        fake.gateway_down = True
-        await fake.disconnect_gateway(shard=1)
-        await check_until(checks[p1.name], p1.env, hc[p1.name], tmp_path, within=15, passing=False,
-                          failure="HTTP Error 503")
-        assert (await run_check(checks[p0.name], p0.env, 5, tmp_path))[0] == 0
-        fake.gateway_down = False
-        recovered = await check_until(checks[p1.name], p1.env, hc[p1.name], tmp_path,
-                                      within=duration(hc[p1.name]["interval"]) * hc[p1.name]["retries"])
+            # shard 1 cut off for a while: bot-shard-1's check fails, bot-shard-0's still passes; then it
+            # recovers within the failures Docker tolerates (retries × interval) before calling it unhealthy
+            fake.gateway_down = True
+            await fake.disconnect_gateway(shard=1)
+            await check_until(checks[p1.name], p1.env, hc[p1.name], tmp_path, within=15, passing=False,
+                              failure="HTTP Error 503")
+            assert (await run_check(checks[p0.name], p0.env, 5, tmp_path))[0] == 0
+            fake.gateway_down = False
+            recovered = await check_until(checks[p1.name], p1.env, hc[p1.name], tmp_path,
+                                          within=duration(hc[p1.name]["interval"]) * hc[p1.name]["retries"])
 
-        # 4. a short game: the lobby and the channel on bot-shard-1, DMs on bot-shard-0
-        url = p0.env["DATABASE_URL"]
-        table = Table(fake, p1, tmp_path / "unused.sqlite3", guild, channel, users)
-        try:
-            lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
-            started = await start_lobby(table, "alice", lobby)
-            for _ in range(100):
-                if (row := await game(url))["status"] == "running":
-                    break
-                await asyncio.sleep(0.1)
-            assert row["status"] == "running", (dict(row), started.text, problems(p1), problems(p0))
-            await announced(table, url)
-            taken = 0
-            for n in range(2):  # a DM (bot-shard-0), then the channel (bot-shard-1)
-                taken += await move(table, url, from_channel=n % 2 == 1)
+            # 4. a short game: the lobby and the channel on bot-shard-1, DMs on bot-shard-0
+            url = p0.env["DATABASE_URL"]
+            table = Table(fake, p1, tmp_path / "unused.sqlite3", guild, channel, users)
+            try:
+                lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+                started = await start_lobby(table, "alice", lobby)
+                for _ in range(100):
+                    if (row := await game(url))["status"] == "running":
+                        break
+                    await asyncio.sleep(0.1)
+                assert row["status"] == "running", (dict(row), started.text)
                 await announced(table, url)
-            row = await game(url)
-            assert row["seq"] >= taken >= 2 and row["published_seq"] == row["seq"]
-        finally:
-            # 5. `docker compose down`: the stop signal to both, SIGKILL after the grace period
-            async def down(p: ServiceProcess) -> float:
-                grace = duration(services[p.name].get("stop_grace_period", COMPOSE_STOP_GRACE))
-                t = time.monotonic()
-                await p.stop(timeout=grace)  # BotProcess.stop sends SIGTERM, then SIGKILL after `timeout`
-                return time.monotonic() - t
+                taken = 0
+                for n in range(2):  # a DM (bot-shard-0), then the channel (bot-shard-1)
+                    taken += await move(table, url, from_channel=n % 2 == 1)
+                    await announced(table, url)
+                row = await game(url)
+                assert row["seq"] >= taken >= 2 and row["published_seq"] == row["seq"]
+            finally:
+                # 5. `docker compose down`: the stop signal to both, SIGKILL after the grace period
+                async def down(p: ServiceProcess) -> float:
+                    grace = duration(services[p.name].get("stop_grace_period", COMPOSE_STOP_GRACE))
+                    t = time.monotonic()
+                    await p.stop(timeout=grace)  # BotProcess.stop sends SIGTERM, then SIGKILL after `timeout`
+                    return time.monotonic() - t
 
-            assert stop_signal == signal.SIGTERM
-            stopped = await asyncio.gather(*(down(p) for p in procs))
-        for p, took in zip(procs, stopped, strict=True):
-            assert p.returncode == 0, (p.name, p.returncode, p.output()[-3000:])
-            assert took < COMPOSE_STOP_GRACE, (p.name, took)
+                assert stop_signal == signal.SIGTERM
+                stopped = await asyncio.gather(*(down(p) for p in procs))
+            for p, took in zip(procs, stopped, strict=True):
+                assert p.returncode == 0, (p.name, p.returncode, p.output()[-3000:])
+                assert took < COMPOSE_STOP_GRACE, (p.name, took)
+    except BaseException:  # show what the processes logged as a problem
+        for p in procs:
+            print(f"--- {p.name}: warnings and errors", *problems(p)[-40:], sep="\n")
+        raise
 
     # the JSON logs: every line either process wrote is one JSON object naming its shard ids
     for p in procs:
