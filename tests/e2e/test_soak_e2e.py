@@ -12,6 +12,7 @@ last 600 moves, long after the last restart, is flat.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import statistics
 import time
@@ -60,21 +61,64 @@ class Soak:
         self.rss: list[tuple[int, int]] = []  # (moves into the last run, RSS in kB)
         self.games: dict[int, list[int]] = {}  # channel id -> its games, in order
 
+    async def cut_by_a_kill(self, click: Any) -> Any:
+        """The answer to ``click()``, or None when a SIGKILL cut it (the bot restarted meanwhile and
+        never answered: as on Discord, the click is lost and the player looks and tries again)."""
+        runs = self.table.bot.runs
+        try:
+            return await click()
+        except (TimeoutError, RuntimeError):
+            if self.table.bot.runs == runs and self.up.is_set():
+                raise  # no restart: the bot really failed to answer
+            await self.up.wait()
+            return None
+
+    def lobby_message(self, channel: Any, game_id: int) -> Any:
+        posts = [m for m in self.fake.channel_messages(channel) if custom_ids(m, f"tt:l:{game_id}:")]
+        return posts[-1] if posts else None
+
     async def open_game(self, channel: Any, key: str, players: list[Any], options: dict[str, str]) -> int:
-        fake = self.fake
-        await self.up.wait()
-        r = await fake.slash(players[0], channel, "game new", options={"game": key, **options}, timeout=20)
-        assert not r.ephemeral, r.content
-        lobby = r.message
+        """A lobby, every player joined, started; each step is checked in the database and tried again
+        when a SIGKILL cut it (the chaos kills the bot whenever the moves of any channel reach a mark)."""
+        fake, db = self.fake, self.table.db
+        known = set(self.games.get(channel.id, []))
+        lobby = None
+        while lobby is None:
+            await self.up.wait()
+            r = await self.cut_by_a_kill(lambda: fake.slash(players[0], channel, "game new",
+                                                            options={"game": key, **options}, timeout=20))
+            if r is not None:
+                assert not r.ephemeral, r.content
+                lobby = r.message
+            elif (row := game_row(db, channel.id))["status"] == "lobby" and row["id"] not in known:
+                lobby = self.lobby_message(channel, row["id"])  # opened before the kill; its post is out
+                if lobby is None:  # opened, but its post never went out: the host ends it, opens another
+                    known.add(row["id"])
+                    r = await self.cut_by_a_kill(lambda: fake.slash(players[0], channel, "game abort", timeout=20))
+                    confirm = custom_ids(r.message, "tt:x:") if r is not None else []
+                    if confirm:
+                        await self.cut_by_a_kill(lambda m=r.message, c=confirm[0]: fake.click(
+                            players[0], m, custom_id=c, timeout=20))
+        game_id = int(custom_ids(lobby, "tt:l:")[0].split(":")[2])
         for user in players[1:]:
-            joined = await fake.click(user, lobby, custom_id=custom_ids(lobby, "tt:l:")[0], timeout=20)
-            assert f"<@{user.id}>" in joined.text, joined.text
+            while True:
+                joined = await self.cut_by_a_kill(
+                    lambda u=user: fake.click(u, lobby, custom_id=custom_ids(lobby, "tt:l:")[0], timeout=20))
+                if joined is not None:
+                    assert f"<@{user.id}>" in joined.text, joined.text
+                    break
+                lobby_json = db_query(db, "SELECT lobby FROM games WHERE id = ?", (game_id,))[0][0]
+                if any(entry["user"] == user.id for entry in json.loads(lobby_json)):
+                    break
         start = next(c for c in custom_ids(lobby, "tt:l:") if c.endswith(":start"))
-        await fake.click(players[0], lobby, custom_id=start, timeout=20)
-        row = await fake.wait_for(lambda: (r := game_row(self.table.db, channel.id))["status"] == "running" and r,
+        while await self.cut_by_a_kill(lambda: fake.click(players[0], lobby, custom_id=start, timeout=20)) is None:
+            if game_row(db, channel.id)["status"] == "running":
+                break
+        row = await fake.wait_for(lambda: (r := game_row(db, channel.id))["status"] == "running" and r,
                                   timeout=20)
-        self.games.setdefault(channel.id, []).append(int(row["id"]))
-        return int(row["id"])
+        assert int(row["id"]) == game_id
+        self.games.setdefault(channel.id, []).append(game_id)
+        return game_id
 
     async def move(self, channel: Any, key: str) -> bool:
         """One action of a random seat that must act. False once the game is finished."""
