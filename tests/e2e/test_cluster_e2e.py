@@ -61,6 +61,17 @@ async def game(url: str) -> asyncpg.Record:
     return row
 
 
+def what_the_processes_said(fake: FakeDiscord, panel: Any) -> str:
+    """For a refused click: the panel's controls, and each process's lines about games, sessions,
+    panels and interactions (which process built the panel, which one refused it, and why)."""
+    keys = ("game ", "interaction", "panel", "reload", "lease", "stale", "WARNING", "ERROR")
+    parts = [f"panel {panel.id}: {[c.get('custom_id') for c in panel.all_components()]}"]
+    for n, proc in enumerate(fake._processes):
+        lines = [line for line in proc.output().splitlines() if any(k in line for k in keys)]
+        parts.append(f"--- process {n} ---\n" + "\n".join(lines[-40:]))
+    return "\n".join(parts)
+
+
 async def move(table: Table, url: str, *, from_channel: bool) -> int:
     """The player pinged by the latest turn post moves from the channel (/game hand: shard 1, process 1)
     or from their DM panel (shard 0, process 0). Returns the number of actions taken (✅ answers)."""
@@ -74,7 +85,7 @@ async def move(table: Table, url: str, *, from_channel: bool) -> int:
     else:
         panel = await wait_dm_panel(table, user, timeout=40)
     r = await play_panel(fake, user, panel)
-    assert r.content.startswith("✅"), r.content
+    assert r.content.startswith("✅"), f"{r.content}\n{what_the_processes_said(fake, panel)}"
     taken = 1
     while latest_panel([r.message]) is not None:  # a follow-up decision of the same seat
         r = await play_panel(fake, user, r.message)
