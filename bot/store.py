@@ -895,6 +895,14 @@ class Store:
                                    (len(prefix), prefix)) as cur:
             return {str(r[0]): str(r[1]) for r in await cur.fetchall()}
 
+    async def meta_setdefault(self, key: str, value: str) -> str:
+        """The stored value of ``key``, storing ``value`` first if there is none: one atomic insert,
+        so processes starting at once on one database all end up with the same value (the first)."""
+        await self.write("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        stored = await self.get_meta(key)
+        assert stored is not None
+        return stored
+
     async def set_meta(self, key: str, value: str) -> None:
         await self.write(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",

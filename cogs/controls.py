@@ -69,11 +69,12 @@ class ControlsCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        """The per-install secret of the control tags: created once, kept in the database."""
-        key = await self.bot.store.get_meta(CONTROL_KEY_META)
-        if key is None:
-            key = secrets.token_hex(32)
-            await self.bot.store.set_meta(CONTROL_KEY_META, key)
+        """The per-install secret of the control tags: created once, kept in the database. Stored
+        with an atomic insert-if-absent: processes starting at once on one PostgreSQL must agree on
+        it, or a control built by one is refused as stale by the others (seen in the two-process e2e)."""
+        mine = secrets.token_hex(32)
+        key = await self.bot.store.meta_setdefault(CONTROL_KEY_META, mine)
+        if key == mine:
             log.info("created the secret for control tags")
         set_control_key(bytes.fromhex(key))
 

@@ -8,6 +8,7 @@ are HMAC-SHA256 with a per-install secret kept in the database.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -27,11 +28,16 @@ from bot.store import Store
 from cogs.common import check_moderator, refusal_text
 from cogs.controls import ControlsCog
 from cogs.game import GameCog
+from tests import pg_server as pg
+from tests.pg_server import PgServer, new_pg_url
 
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+
+
+pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 
 @pytest.fixture
@@ -396,3 +402,37 @@ async def test_the_router_answers_malformed_stale_and_foreign_ids(store: Store) 
     await cog.on_interaction(component(bot, "another_bot:button", user, answers))
     assert answers.sent == []  # not ours: left alone
     assert session.row.seq == 0  # nothing was played
+
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_processes_starting_at_once_on_one_database_agree_on_the_secret(
+        backend: str, tmp_path: Path, pg_server: PgServer | None) -> None:
+    """Two processes of one deployment (issue 14) load the controls cog at the same moment on an
+    empty database: both must end with the same secret, or a button built by one is refused as
+    stale by the other (seen in the two-process e2e). Each store here looks slowly, so both look
+    before either writes: with a read-then-write, each kept the secret it had generated."""
+    target: Path | str = tmp_path / "shared.sqlite3" if backend == "sqlite" else await new_pg_url(pg_server)
+    stores = [await Store.open(target) for _ in range(2)]
+    try:
+        for st in stores:
+            original = st.get_meta
+
+            async def slow_get(key: str, original: Any = original) -> str | None:
+                value = await original(key)
+                await asyncio.sleep(0.05)
+                return value
+
+            st.get_meta = slow_get  # type: ignore[method-assign]
+        keys: list[bytes] = []
+
+        async def load(st: Store) -> None:
+            await ControlsCog(SimpleNamespace(store=st)).cog_load()  # type: ignore[arg-type]
+            keys.append(panels.control_key())  # this process's secret (set just now, no await between)
+
+        await asyncio.gather(*(load(st) for st in stores))
+        stored = await stores[0].get_meta(panels.CONTROL_KEY_META)
+        assert stored is not None and keys == [bytes.fromhex(stored)] * 2
+    finally:
+        for st in stores:
+            await st.close()
