@@ -23,6 +23,7 @@ from bot.db import PgConnection, Pool
 from bot.store import CHANGED_CHANNEL, Deadline, GameSettings, LobbyEntry, Store, changed_ids
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
+from tests.platform.test_cluster import wait_for
 
 pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
@@ -39,13 +40,6 @@ async def store(url: str) -> AsyncIterator[Store]:
         yield st
     finally:
         await st.close()
-
-
-async def wait_for(check: Any, timeout: float = 5.0) -> None:
-    ends = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < ends, "timed out"
-        await asyncio.sleep(0.01)
 
 
 # ---- the pool -------------------------------------------------------------------------------------------
