@@ -151,6 +151,8 @@ def changed_ids(payload: str) -> list[int]:
         except ValueError:
             continue
     return ids
+
+
 MIGRATION_LOCK = 0x7AB1E70B
 """PostgreSQL advisory lock key held while the schema is migrated (one process at a time)."""
 
