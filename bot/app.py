@@ -146,7 +146,7 @@ class Downtime:
             await self.heartbeat(now)
         else:  # kept up to now, and away until each shard connects (see mark_away)
             for unit in self.units:
-                await self.store.set_meta(heartbeat_key(unit, self.shards.total), f"{now:.3f}{AWAY_MARK}")
+                await self._beat(unit, now, away=True)
             self._marked = set(self.units)
         return added
 
@@ -165,7 +165,7 @@ class Downtime:
         async with self._beats:
             since = self._away.get(unit)
             if since is not None and not self.closed:
-                await self.store.set_meta(heartbeat_key(unit, self.shards.total), f"{since:.3f}{AWAY_MARK}")
+                await self._beat(unit, since, away=True)
                 self._marked.add(unit)
 
     async def connected(self, now: float, shard: int | None = None) -> float:
@@ -196,12 +196,17 @@ class Downtime:
                 async with self._beats:
                     for unit in self.units:
                         if unit not in self._away and not self._catching_up.get(unit):
-                            await self.store.set_meta(heartbeat_key(unit, self.shards.total), f"{now:.3f}{AWAY_MARK}")
+                            await self._beat(unit, now, away=True)
             except Exception as exc:  # the heartbeats go stale by themselves
                 log.warning("marking this process's shards away failed: %s", exc)
         self.closed = True
         async with self._busy:
             pass
+
+    async def _beat(self, unit: Unit, at: float, *, away: bool = False) -> None:
+        """Write a shard's heartbeat (sharded only): its time, with :data:`AWAY_MARK` when it is away."""
+        assert self.shards is not None
+        await self.store.set_meta(heartbeat_key(unit, self.shards.total), f"{at:.3f}{AWAY_MARK if away else ''}")
 
     async def heartbeat(self, now: float, units: tuple[Unit, ...] | None = None) -> None:
         """Mark the deadlines kept up to ``now``: for ``units``, or (sharded) every shard of this
@@ -213,7 +218,7 @@ class Downtime:
             live = [u for u in (self.units if units is None else units) if u not in self._away
                     and (units is not None or not self._catching_up.get(u))]
             for unit in live:
-                await self.store.set_meta(heartbeat_key(unit, self.shards.total), f"{now:.3f}")
+                await self._beat(unit, now)
                 self._marked.discard(unit)
 
     async def extend(self, seconds: float, unit: Unit = None) -> float:
