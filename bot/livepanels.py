@@ -60,6 +60,9 @@ class Ephemeral:
     message_id: int | None  # None: the interaction's original response
     stamp: int
     at: float
+    shown: int | None = None
+    """The id of the message on screen, when known: a click answered in place edits the message of an
+    earlier ephemeral (``/game hand``'s), which is then the same panel, not an older one to retire."""
 
     def key(self) -> tuple[int, int | None]:
         return self.interaction.id, self.message_id
@@ -102,7 +105,8 @@ class LivePanels:
                 SimpleNamespace(id=interaction.channel_id or 0)  # stored by id; fetched again to retire it
             self.publisher._background(self.dm_shown(session, user_id, seat, channel, message.id, stamp))
         else:
-            self.ephemeral_shown(session, user_id, seat, interaction, message_id)
+            shown = message.id if in_place and message is not None else message_id
+            self.ephemeral_shown(session, user_id, seat, interaction, message_id, shown=shown)
 
     async def dm_shown(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int,
                        stamp: int | None = None) -> None:
@@ -115,11 +119,12 @@ class LivePanels:
             await self._refresh_dm(session, user_id, seat)
 
     def ephemeral_shown(self, session: Session, user_id: int, seat: int,
-                        interaction: discord.Interaction, message_id: int | None) -> None:
+                        interaction: discord.Interaction, message_id: int | None, *, shown: int | None = None) -> None:
         """A panel was shown in an ephemeral reply: older ephemerals lose their controls and the DM
-        panel is brought up to date (in the background: the answer has already gone out)."""
+        panel is brought up to date (in the background: the answer has already gone out). ``shown``:
+        the id of the message on screen, when known (see :attr:`Ephemeral.shown`)."""
         stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
-        entry = Ephemeral(interaction, message_id, stamp, time.monotonic())
+        entry = Ephemeral(interaction, message_id, stamp, time.monotonic(), shown)
         self.publisher._background(self._after_ephemeral(session, user_id, seat, entry))
 
     async def _after_ephemeral(self, session: Session, user_id: int, seat: int, entry: Ephemeral) -> None:
@@ -207,8 +212,9 @@ class LivePanels:
 
     async def _retire_ephemeral(self, game_id: int, user_id: int, keep: Ephemeral | None) -> None:
         old = self._ephemeral.get((game_id, user_id))
-        if old is None or (keep is not None and old.key() == keep.key()):
-            return
+        if old is None or (keep is not None and (old.key() == keep.key()
+                                                 or (old.shown is not None and old.shown == keep.shown))):
+            return  # nothing older, or the same message (a click on it answered in place)
         self._ephemeral.pop((game_id, user_id), None)
         if time.monotonic() - old.at > EPHEMERAL_TTL:
             return  # its token no longer edits it

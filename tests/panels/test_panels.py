@@ -72,6 +72,12 @@ class Interaction:
     async def edit_original_response(self, **kwargs: Any) -> None:
         self.stripped.append(kwargs)
 
+    @property
+    def followup(self) -> Any:
+        async def edit_message(message_id: int, **kwargs: Any) -> None:
+            self.stripped.append({"message": message_id, **kwargs})
+        return SimpleNamespace(edit_message=edit_message)
+
 
 @pytest.fixture
 def game_class(monkeypatch: pytest.MonkeyPatch) -> Any:
@@ -251,6 +257,36 @@ async def test_acting_elsewhere_refreshes_the_dm_panel_and_a_new_dm_retires_the_
         assert len(dm.sent) == 2
         assert interaction.stripped == [{"view": None}]
         assert (panel_id, {"view": None}) in dm.edits
+    finally:
+        await store.close()
+
+
+async def test_a_click_answered_in_place_keeps_the_controls_of_the_panel_it_was_on(
+        tmp_path: Path, game_class: Any) -> None:
+    """``/game hand`` shows a panel; a click on it is answered by editing that same message to the next
+    decision. It is the live panel, not an older one: its controls stay (CI's Cold War e2e saw the
+    clicked panel lose them when the retiring ran before the player's next click)."""
+    game_class(games.Streak)
+    store, sessions, session = await toy_session(tmp_path)
+    publisher = Publisher(Client(), sessions, store)  # type: ignore[arg-type]
+    publisher.publish_interval = 0
+    try:
+        seat = session.game.actors()[0]
+        user = user_of(session, seat)
+        hand = Interaction(user, 601)  # /game hand: its reply is message 77
+        publisher.panels.answered(hand, session, seat, 77)  # type: ignore[arg-type]
+        await publisher.idle()
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+        click = Interaction(user, 602)
+        click.message = SimpleNamespace(id=77)  # the button was on message 77, edited in place
+        publisher.panels.answered(click, session, seat, in_place=True)  # type: ignore[arg-type]
+        await publisher.idle()
+        assert hand.stripped == [] and click.stripped == []
+        # a later /game hand (a new message) does retire it, through the click's token
+        later = Interaction(user, 603)
+        publisher.panels.answered(later, session, seat, 78)  # type: ignore[arg-type]
+        await publisher.idle()
+        assert hand.stripped == [] and click.stripped == [{"view": None}]
     finally:
         await store.close()
 
