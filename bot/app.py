@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import lifecycle, reconnect
+from bot import discordhttp, lifecycle, reconnect
 from bot.bots import BotDriver
 from bot.cluster import TIMER as TIMER_LEASE
 from bot.cluster import refresh_due, timer_lease_s
@@ -270,7 +270,8 @@ class TabletopBot(commands.Bot):
         # max_messages=None: no cache of received messages (nothing reads it; at discord.py's default of
         # 1000 it kept each post's content and components and filled for hours: the soak measured it)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), max_messages=None, **shard_options)
+                         allowed_mentions=discord.AllowedMentions.none(), max_messages=None,
+                         http_trace=discordhttp.trace_config(), **shard_options)
         self.config = config
         self.store: Store
         self.sessions: SessionManager
@@ -435,6 +436,7 @@ class TabletopBot(commands.Bot):
             self.ready_once.set()
             for game_id in getattr(self, "_stale", []):
                 self.publisher.request(game_id)
+            self.publisher.resume_housekeeping()  # DMs owed, old panels to strip (bot/livepanels.py)
             self.bots.resume()  # a game whose next move is a bot's goes on by itself
 
     async def _timer_loop(self) -> None:

@@ -20,6 +20,7 @@ answer was lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import json
@@ -31,6 +32,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -39,6 +41,7 @@ import discord
 
 from bot import boards, bots, lifecycle, limits
 from bot.cluster import Cluster, publish_lease
+from bot.discordhttp import OWN_RETRIES, Postponed
 from bot.games.registry import renderer
 from bot.i18n import t
 from bot.livepanels import LivePanels
@@ -58,10 +61,45 @@ BOARD_INTERVALS = 3
 """Seconds between two channel updates (edit and board upload) within one turn (``PUBLISH_INTERVAL``)."""
 MAX_CONTENT = 1900
 PANEL_NOTE = 1200  # private news up to this size rides in the panel's DM; longer news goes before it
+ANNOUNCE_BUDGET = 8.0
+"""Seconds one request on the path of a turn's announcement (its channel post, the next actor's DM)
+may take, attempts and retries together: past it the publish is postponed and tried again later from
+the outbox (the same nonces), and nothing behind it waits. Discord refusing that very post is the
+only thing that delays an announcement."""
+HOUSEKEEPING_BUDGET = 60.0
+"""Seconds a cosmetic request (stripping an old panel, refreshing a DM panel, a late board) may
+take: these run in the background, beside the announcements, never before them."""
+LINK_WAIT = 2.0
+"""Seconds the DMs of a publish wait for its channel post (the DM panel links to it) before they go
+without the link: a refused post must not hold the next actor's DM."""
+RETRY_LATER_MAX = 30.0
+"""Longest wait before a postponed publish or an owed DM is tried again (doubling from one second)."""
 # Test-only fault hook: a file holding a number N makes the next N board renders raise.
 RENDER_FAULT_ENV = "TABLETOP_TEST_RENDER_FAULTS"
 
 T = TypeVar("T")
+
+
+def owed_purpose(user_id: int) -> str:
+    """The ``messages`` row of a game's DMs to ``user_id`` that Discord has not taken yet."""
+    return f"owed:{user_id}"
+
+
+@dataclass
+class Outbox:
+    """The checkpoint of one publish (the ``outbox`` row): the sequence number it announces, the
+    (seat, user) pairs already DMed, and whether the channel side posts anew or edits. Written whole,
+    so the channel side and the DMs, which run side by side, never drop each other's part."""
+
+    store: Store
+    game_id: int
+    seq: int
+    sent: set[tuple[int, int]]
+    mode: str | None = None
+
+    async def save(self) -> None:
+        await self.store.set_message(self.game_id, "outbox", 0, 0,
+                                     {"seq": self.seq, "sent": sorted(map(list, self.sent)), "mode": self.mode})
 
 
 def transient(exc: BaseException) -> bool:
@@ -206,6 +244,10 @@ class Publisher:
         self.cluster: Cluster | None = None
         """On a shared store (PostgreSQL): the leases that make this the one process publishing a game."""
         self._polled: dict[int, tuple[float, float]] = {}  # game -> (next poll request, its spacing)
+        self._later: dict[int, tuple[int, asyncio.TimerHandle | None]] = {}  # postponed: (failures, retry)
+        self._owed_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}  # (game, user) -> DM retrier
+        self.announce_budget = ANNOUNCE_BUDGET
+        self.housekeeping_budget = HOUSEKEEPING_BUDGET
         add_listener = getattr(client, "add_listener", None)
         if add_listener is not None:  # a reconnect means Discord is back: retry now, not after the backoff
             for event in ("on_resumed", "on_ready"):
@@ -262,10 +304,15 @@ class Publisher:
         self.wake()
 
     def wake(self) -> None:
-        """Cut every backoff sleep short (Discord answered again, or the gateway came back)."""
+        """Cut every backoff sleep short (Discord answered again, or the gateway came back); postponed
+        publishes are tried now."""
         if self._wake is not None and not self._wake.done():
             self._wake.set_result(None)
         self._wake = None
+        for game_id, (_, handle) in list(self._later.items()):
+            if handle is not None:
+                handle.cancel()
+                self._retry_due(game_id)
 
     def backoff(self, failures: int) -> float:
         delay = min(self.retry_cap, self.retry_base * 2 ** min(failures - 1, 16))
@@ -283,13 +330,23 @@ class Publisher:
         if wake.done():  # woken: spread the retries of many games a little
             await asyncio.sleep(random.uniform(0, min(delay, 0.3)))
 
-    async def call(self, what: str, factory: Callable[[], Awaitable[T]], *, attempts: int | None = None) -> T:
+    async def call(self, what: str, factory: Callable[[], Awaitable[T]], *, attempts: int | None = None,
+                   budget: float | None = None) -> T:
         """Await ``factory()`` until Discord accepts it: transient failures are retried with backoff
-        (forever unless ``attempts`` is given), anything else is raised to the caller at once."""
+        (forever unless ``attempts`` is given), anything else is raised to the caller at once.
+
+        ``budget``: seconds for all attempts together; when the next retry would start past it,
+        :class:`Postponed` is raised. Inside this call discord.py does not retry a 5xx by itself
+        (``bot.discordhttp``): this schedule, not its 25 s one, decides."""
         failures = 0
+        loop = asyncio.get_running_loop()
+        ends = None if budget is None else loop.time() + budget
         while True:
+            timeout = self.attempt_timeout if ends is None else max(0.05, min(self.attempt_timeout,
+                                                                              ends - loop.time()))
+            own = OWN_RETRIES.set(True)
             try:
-                result = await asyncio.wait_for(factory(), self.attempt_timeout)
+                result = await asyncio.wait_for(factory(), timeout)
             except Exception as exc:
                 if not transient(exc):
                     raise
@@ -297,10 +354,16 @@ class Publisher:
                 if attempts is not None and failures >= attempts:
                     raise
                 delay = self.backoff(failures)
+                if ends is not None and loop.time() + delay >= ends:
+                    log.warning("%s failed (%s: %s) %d times within its %.0f s budget; postponed", what,
+                                type(exc).__name__, exc, failures, budget)
+                    raise Postponed(what, exc) from exc
                 log.log(logging.WARNING if failures == 1 else logging.INFO,
                         "%s failed (%s: %s); retry %d in %.2f s", what, type(exc).__name__, exc, failures, delay)
                 await self._pause(delay)
                 continue
+            finally:
+                OWN_RETRIES.reset(own)
             if failures:
                 log.info("%s went through after %d retries", what, failures)
             if self._sleepers:
@@ -348,14 +411,40 @@ class Publisher:
                 if game_id in self._dirty:
                     self._dirty.discard(game_id)
                     await self.publish(game_id)
+                    self._later.pop(game_id, None)
                 else:
                     await self.refresh_board(game_id)
+            except Postponed as exc:
+                self._retry_later(game_id, str(exc))
             except Exception:
                 log.exception("publishing game %s failed", game_id)
             if self.cluster is not None and not (game_id in self._dirty or game_id in self._owed):
                 await self.cluster.release(lease)  # a change meanwhile loops (and claims) again
         self._tasks.pop(game_id, None)
         self._nudge.pop(game_id, None)
+
+    def _retry_later(self, game_id: int, why: str) -> None:
+        """Publish ``game_id`` again after a growing pause (1 s doubling to ``RETRY_LATER_MAX``), or as
+        soon as Discord answers again (:meth:`wake`): its publish was postponed, and the game's task ends
+        meanwhile so nothing waits behind it."""
+        failures = self._later.get(game_id, (0, None))[0] + 1
+        previous = self._later.get(game_id, (0, None))[1]
+        if previous is not None:
+            previous.cancel()
+        delay = random.uniform(0.5, 1.0) * min(RETRY_LATER_MAX, 2.0 ** (failures - 1))
+        handle = asyncio.get_running_loop().call_later(delay, self._retry_due, game_id)
+        self._later[game_id] = (failures, handle)
+        log.info("game %s: %s; publishing again in %.1f s", game_id, why, delay)
+
+    def _retry_due(self, game_id: int) -> None:
+        failures, _ = self._later.get(game_id, (0, None))
+        self._later[game_id] = (failures, None)
+        if not self._closing():
+            self.request(game_id)
+
+    def _closing(self) -> bool:
+        is_closed = getattr(self.client, "is_closed", None)
+        return bool(is_closed()) if callable(is_closed) else False
 
     async def _turn_key(self, game_id: int) -> tuple[Any, ...]:
         return self._key_of(await self.sessions.get(game_id))
@@ -424,25 +513,27 @@ class Publisher:
             await asyncio.gather(*list(self._tasks.values()), *list(self._side), return_exceptions=True)
 
     # ---- channel helpers -------------------------------------------------------------
-    async def channel(self, channel_id: int) -> Messageable | None:
+    async def channel(self, channel_id: int, *, budget: float | None = None) -> Messageable | None:
         channel = self.client.get_channel(channel_id)
         if channel is None:
             try:
                 channel = await self.call(f"fetching channel {channel_id}",
-                                          lambda: self.client.fetch_channel(channel_id))
+                                          lambda: self.client.fetch_channel(channel_id), budget=budget)
             except (discord.NotFound, discord.Forbidden):
                 log.warning("channel %s is gone or hidden; cannot publish there", channel_id)
                 return None
         return channel  # type: ignore[return-value]
 
     async def post(self, channel_id: int, content: str, *, file_png: tuple[str, bytes] | None = None,
-                   key: tuple[object, ...] | None = None, **kwargs: Any) -> discord.Message | None:
+                   key: tuple[object, ...] | None = None, budget: float | None = None,
+                   **kwargs: Any) -> discord.Message | None:
         """Post in a channel, retrying until Discord takes it; None if it refused for good (logged).
 
         ``file_png`` (name, bytes) is re-wrapped for every attempt; ``key`` makes the post idempotent
         on Discord's side (a nonce), for announcements that may be sent again after a lost answer.
+        ``budget``: see :meth:`call` (:class:`Postponed` is raised past it).
         """
-        channel = await self.channel(channel_id)
+        channel = await self.channel(channel_id, budget=budget)
         if channel is None:
             return None
         if key is not None:
@@ -456,7 +547,7 @@ class Publisher:
 
         try:
             async with self.channel_turn(channel_id):
-                return await self.call(f"posting in channel {channel_id}", attempt)
+                return await self.call(f"posting in channel {channel_id}", attempt, budget=budget)
         except discord.Forbidden:
             log.warning("missing permission to post in channel %s (send messages / attach files)", channel_id)
         except discord.HTTPException as exc:
@@ -524,12 +615,30 @@ class Publisher:
         ping_users = sorted({u for s in prompted for u in (row.seat_users or [])[s]})
 
         resumed = outbox[2] if outbox is not None and outbox[2].get("seq") == target_seq else None
-        done = {(seat, user) for seat, user in resumed.get("sent", [])} if resumed else set()
-        if previous is None or previous[2].get("seq", -1) < target_seq:
-            await self.announce(session, target_seq, lines, previous, prompted, finished, actors, ping_users,
-                                mode=resumed.get("mode") if resumed else None)
-        # DMs before the mark: a crash in between resumes from the outbox rather than losing a prompt
-        await self.send_private(session, prompted, private, skip, done=done, seq=target_seq, shown=shown)
+        box = Outbox(self.store, game_id, target_seq,
+                     {(seat, user) for seat, user in resumed.get("sent", [])} if resumed else set(),
+                     resumed.get("mode") if resumed else None)
+        posted = asyncio.Event()
+
+        async def channel_side() -> None:
+            try:
+                if previous is None or previous[2].get("seq", -1) < target_seq:
+                    await self.announce(session, target_seq, lines, previous, prompted, finished, actors,
+                                        ping_users, outbox=box)
+            finally:
+                posted.set()
+
+        async def private_side() -> None:
+            with contextlib.suppress(TimeoutError):  # the DM panel links to the post, if it is quick
+                await asyncio.wait_for(posted.wait(), LINK_WAIT)
+            await self.send_private(session, prompted, private, skip, outbox=box, shown=shown)
+
+        # the channel post and the DMs go side by side: a post Discord refuses holds no DM, and a DM
+        # that does not go through is owed to its user (retried from its row) and holds no post
+        failures = [r for r in await asyncio.gather(channel_side(), private_side(), return_exceptions=True)
+                    if isinstance(r, BaseException)]
+        if failures:  # not marked: the next try resumes from the outbox, with the same nonces
+            raise failures[0]
         await self.store.mark_published(game_id, target_seq)
         row.published_seq = max(row.published_seq, target_seq)
         # what was just published is the state of ``seen`` only if nothing was cut short
@@ -539,7 +648,7 @@ class Publisher:
 
     async def announce(self, session: Session, target_seq: int, lines: list[str],
                        previous: tuple[int, int, dict[str, Any]] | None, prompted: set[int], finished: bool,
-                       actors: list[int], ping_users: list[int], mode: str | None = None) -> None:
+                       actors: list[int], ping_users: list[int], outbox: Outbox | None = None) -> None:
         """The channel side of one publish: a new turn post, or an edit of the current one.
 
         The choice is recorded (with the target) in the ``outbox`` row before Discord sees anything:
@@ -556,11 +665,14 @@ class Publisher:
             # it takes over the question of the post it continues: whoever that asked and must still act
             still = {u for s in actors for u in (row.seat_users or [])[s]}
             ping_users = sorted(set(ping_users) | (set(previous[2].get("ping", [])) & still))
-        if mode is not None:
-            new_post = mode == "post" or previous is None
+        if outbox is None:
+            outbox = Outbox(self.store, game_id, target_seq, set())
+        if outbox.mode is not None:
+            new_post = outbox.mode == "post" or previous is None
         else:
-            await self.store.set_message(game_id, "outbox", 0, 0,
-                                         {"seq": target_seq, "sent": [], "mode": "post" if new_post else "edit"})
+            outbox.mode = "post" if new_post else "edit"
+            await outbox.save()
+        budget = self.announce_budget
         try:
             png: bytes | None = await render_png(session, lang)
         except Exception:  # the news goes out as text; the next post tries the board again
@@ -571,7 +683,7 @@ class Publisher:
         view = None if finished else inert(channel_view(game_id, lang))
         if not new_post and previous is not None:
             channel_id, message_id, _ = previous
-            channel = await self.channel(channel_id)
+            channel = await self.channel(channel_id, budget=budget)
             if channel is not None:
                 partial = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
                 content = compose(edit_lines, status)
@@ -598,7 +710,7 @@ class Publisher:
 
                 try:
                     async with self.channel_turn(channel_id):
-                        await self.call(f"editing the turn message of game {game_id}", edit)
+                        await self.call(f"editing the turn message of game {game_id}", edit, budget=budget)
                     await self.store.set_message(game_id, "turn", channel_id, message_id,
                                                  {"lines": edit_lines, "seq": target_seq,
                                                   "ping": previous[2].get("ping", []), "png": shown})
@@ -611,10 +723,11 @@ class Publisher:
         overflow, log_lines = split_tail(lines, status)
         for index, chunk in enumerate(chunk_lines(overflow)):
             await self.post(row.channel_id, chunk, allowed_mentions=mentions([]),
-                            key=("log", game_id, target_seq, index))
+                            key=("log", game_id, target_seq, index), budget=budget)
         message = await self.post(row.channel_id, compose(log_lines, status),
                                   file_png=(name, png) if png is not None else None, view=view,
-                                  allowed_mentions=mentions(ping_users), key=("turn", game_id, target_seq))
+                                  allowed_mentions=mentions(ping_users), key=("turn", game_id, target_seq),
+                                  budget=budget)
         self._owed.discard(game_id)
         self._board_at[game_id] = self.clock()
         # refused for good (logged): the game goes on, the row records that this step is over
@@ -639,7 +752,10 @@ class Publisher:
         digest = hashlib.blake2b(png, digest_size=8).hexdigest()
         if previous.data.get("png") == digest:
             return
-        channel = await self.channel(previous.channel_id)
+        try:
+            channel = await self.channel(previous.channel_id, budget=self.announce_budget)
+        except Postponed:
+            return
         if channel is None:
             return
         partial = channel.get_partial_message(previous.message_id)  # type: ignore[attr-defined]
@@ -647,7 +763,9 @@ class Publisher:
         try:
             async with self.channel_turn(previous.channel_id):
                 await self.call(f"updating the board of game {game_id}", lambda: partial.edit(
-                    attachments=[discord.File(io.BytesIO(png), filename=name)]))
+                    attachments=[discord.File(io.BytesIO(png), filename=name)]), budget=self.announce_budget)
+        except Postponed:  # cosmetic: the next post or edit brings the board along
+            return
         except discord.HTTPException as exc:
             log.warning("updating the board of game %s failed: %s", game_id, exc)
             return
@@ -679,14 +797,22 @@ class Publisher:
     async def send_private(self, session: Session, prompted: set[int],
                            private: dict[int, list[dict[str, Any]]], skip: dict[int, int] | None = None,
                            *, done: set[tuple[int, int]] | None = None, seq: int | None = None,
-                           shown: dict[int, set[int]] | None = None) -> None:
-        """DM each prompted seat its panel and each seat its private events. With ``seq``, every
-        finished DM is checkpointed in the ``outbox`` row, and the (seat, user) pairs in ``done`` are
-        skipped. ``shown``: per user, private events the answer to their own move already showed
-        (one DM per event: they are not sent again)."""
+                           shown: dict[int, set[int]] | None = None, outbox: Outbox | None = None) -> None:
+        """DM each prompted seat its panel and each seat its private events. With ``outbox`` (or
+        ``seq``), every finished DM is checkpointed in the ``outbox`` row, and the (seat, user) pairs
+        already in it (or in ``done``) are skipped. ``shown``: per user, private events the answer to
+        their own move already showed (one DM per event: they are not sent again).
+
+        With a checkpoint, each DM has the announcement budget: one that does not go through within
+        it is *owed* (its texts kept in the game's ``owed:<user>`` row, retried in the background by
+        :meth:`_deliver_owed`, also after a restart) and counts as done here, so a user whose DMs
+        fail holds neither the other players' DMs nor the game's next post."""
         game = session.game
         assert game is not None
-        done = set(done or ())
+        if outbox is None and seq is not None:
+            outbox = Outbox(self.store, session.id, seq, set(done or ()))
+        done = set(done or ()) | (outbox.sent if outbox is not None else set())
+        budget = self.announce_budget if outbox is not None else None
         seats = sorted(prompted | set(private))
         for seat in seats:
             for user_id in (session.row.seat_users or [])[seat]:
@@ -698,33 +824,127 @@ class Publisher:
                     continue
                 lang = session.user_lang(user_id)
                 notes = [txt for ev in news if (txt := game.event_text(ev, lang))]
-                note = "\n".join(notes)
-                # private news is never shortened away: what does not fit beside the panel goes first,
-                # in DMs of its own, split at line breaks within Discord's limit
-                chunks = limits.split(note) if note else []
-                inline = chunks.pop() if chunks and (seat not in prompted or limits.size(note) <= PANEL_NOTE) \
-                    else None
-                for index, chunk in enumerate(chunks):
-                    await self.dm(session, user_id, chunk, None,
-                                  key=("dmnote", session.id, seq, seat, user_id, index) if seq is not None else None)
-                if seat in prompted:
-                    # what others did since this seat's last move comes first (issue 12)
-                    summary = await lifecycle.catchup_note(self.store, session, seat, lang)
-                    inline = "\n\n".join(p for p in (summary, inline) if p) or None
-                    content, view = build_panel(session, seat, lang, note=inline, link=await self.turn_link(session))
-                elif inline:
-                    content, view = inline, None
+                key = None if outbox is None else ("dm", session.id, outbox.seq, seat, user_id)
+                if outbox is not None and (session.id, user_id) in self._owed_tasks:
+                    # DMs owed to this user go first, in order: this one joins them
+                    await self._owe(session, user_id, seat, notes, seat in prompted, key)
                 else:
-                    continue
-                await self.dm(session, user_id, content, inert(view),
-                              key=("dm", session.id, seq, seat, user_id) if seq is not None else None, seat=seat)
-                if seq is not None:
+                    try:
+                        await self._dm_news(session, seat, user_id, notes, seat in prompted, key, budget)
+                    except Postponed:
+                        await self._owe(session, user_id, seat, notes, seat in prompted, key)
+                if outbox is not None:
                     done.add((seat, user_id))
-                    await self.store.set_message(session.id, "outbox", 0, 0,
-                                                 {"seq": seq, "sent": sorted(map(list, done))})
+                    outbox.sent.add((seat, user_id))
+                    await outbox.save()
+
+    async def _dm_news(self, session: Session, seat: int, user_id: int, notes: list[str], panel: bool,
+                       key: tuple[object, ...] | None, budget: float | None) -> None:
+        """DM ``notes`` (private news) and, with ``panel``, the seat's current panel to ``user_id``.
+        Private news is never shortened away: what does not fit beside the panel goes first, in DMs of
+        its own, split at line breaks within Discord's limit. Every DM carries a nonce made from ``key``,
+        so an owed delivery tried again does not repeat what Discord took. Raises :class:`Postponed`
+        past ``budget``."""
+        game = session.game
+        assert game is not None
+        lang = session.user_lang(user_id)
+        note = "\n".join(notes)
+        chunks = limits.split(note) if note else []
+        inline = chunks.pop() if chunks and (not panel or limits.size(note) <= PANEL_NOTE) else None
+        for index, chunk in enumerate(chunks):
+            await self.dm(session, user_id, chunk, None, key=(*key, "note", index) if key else None,
+                          budget=budget)
+        if panel:
+            # what others did since this seat's last move comes first (issue 12)
+            summary = await lifecycle.catchup_note(self.store, session, seat, lang)
+            inline = "\n\n".join(p for p in (summary, inline) if p) or None
+            content, view = build_panel(session, seat, lang, note=inline, link=await self.turn_link(session))
+        elif inline:
+            content, view = inline, None
+        else:
+            return
+        await self.dm(session, user_id, content, inert(view), key=key, seat=seat, budget=budget)
+
+    # ---- DMs owed ----------------------------------------------------------------------
+    async def _owe(self, session: Session, user_id: int, seat: int, notes: list[str], panel: bool,
+                   key: tuple[object, ...] | None) -> None:
+        """Keep a DM that did not go through (its texts, and whether the seat's panel is due) in the
+        game's ``owed:<user>`` row, and make sure its retrier runs."""
+        purpose = owed_purpose(user_id)
+        stored = await self.store.get_message(session.id, purpose)
+        items = list(stored.data.get("items", [])) if stored is not None else []
+        items.append({"seat": seat, "notes": notes, "panel": panel, "key": list(key) if key else None})
+        await self.store.set_message(session.id, purpose, 0, 0, {"items": items})
+        self._start_owed(session.id, user_id)
+
+    def _start_owed(self, game_id: int, user_id: int) -> None:
+        task = self._owed_tasks.get((game_id, user_id))
+        if task is None or task.done():
+            self._owed_tasks[(game_id, user_id)] = asyncio.get_running_loop().create_task(
+                self._deliver_owed(game_id, user_id))
+        else:
+            self.wake()
+
+    async def _deliver_owed(self, game_id: int, user_id: int) -> None:
+        """Send the DMs owed to ``user_id`` in ``game_id``, oldest first, until none is left: each try
+        within the announcement budget, then a pause that grows to ``RETRY_LATER_MAX`` (cut short when
+        Discord answers again). A panel is built when it is sent, so it is the seat's current one; a
+        seat that no longer has a decision gets only its news."""
+        purpose = owed_purpose(user_id)
+        failures = 0
+        try:
+            while not self._closing():
+                stored = await self.store.get_message(game_id, purpose)
+                items = list(stored.data.get("items", [])) if stored is not None else []
+                if not items:
+                    await self.store.delete_message(game_id, purpose)
+                    return
+                session = await self.sessions.get(game_id)
+                item = items[0]
+                seat = int(item.get("seat", -1))
+                game = session.game
+                panel = bool(item.get("panel")) and game is not None and session.row.status == "running" \
+                    and seat in game.actors() and seat not in bots.bot_seats(session.row)
+                try:
+                    if game is not None and user_id in (session.row.seat_users or [[]] * (seat + 1))[seat]:
+                        key = tuple(item["key"]) if item.get("key") else None
+                        await self._dm_news(session, seat, user_id, list(item.get("notes", [])), panel, key,
+                                            self.announce_budget)
+                except Postponed:
+                    failures += 1
+                    await self._pause(random.uniform(0.5, 1.0) * min(RETRY_LATER_MAX, 2.0 ** (failures - 1)))
+                    continue
+                failures = 0
+                stored = await self.store.get_message(game_id, purpose)
+                left = list(stored.data.get("items", []))[1:] if stored is not None else []
+                if left:
+                    await self.store.set_message(game_id, purpose, 0, 0, {"items": left})
+                else:
+                    await self.store.delete_message(game_id, purpose)
+        except Exception:
+            log.exception("delivering the DMs owed in game %s failed", game_id)
+        finally:
+            self._owed_tasks.pop((game_id, user_id), None)
+
+    def resume_housekeeping(self) -> None:
+        """At start (once connected): DMs still owed are retried, and DM panels that lost their place to
+        a newer one before their controls were removed are stripped (see bot/livepanels.py)."""
+        self._background(self._resume_housekeeping())
+
+    async def _resume_housekeeping(self) -> None:
+        try:
+            for game_id, purpose, _ in await self.store.messages_with_prefix("owed:"):
+                self._start_owed(game_id, int(purpose.split(":", 1)[1]))
+            await self.panels.strip_stale()
+        except Exception:
+            log.exception("resuming the DM housekeeping failed")
 
     async def dm(self, session: Session, user_id: int, content: str, view: discord.ui.View | None,
-                 *, key: tuple[object, ...] | None = None, seat: int | None = None) -> bool:
+                 *, key: tuple[object, ...] | None = None, seat: int | None = None,
+                 budget: float | None = None) -> bool:
+        """DM ``content`` (with ``view``: a panel) to ``user_id``; False if DMs are closed or Discord
+        refused it for good. ``budget``: see :meth:`call` (:class:`Postponed` is raised past it). A
+        panel's bookkeeping (the older panel loses its controls) runs in the background, after it."""
         if user_id in self.dm_closed:
             await self.dm_closed_notice(session, user_id)
             return False
@@ -734,11 +954,7 @@ class Publisher:
         counts = session.row.seat_counts or []
         built_stamp = counts[panel_seat] if 0 <= panel_seat < len(counts) else None
         try:
-            channel = self._dm_channels.get(user_id)
-            if channel is None:
-                channel = await self.call(f"opening a DM with user {user_id}",
-                                          lambda: self.client.create_dm(discord.Object(user_id)))
-                self._dm_channels[user_id] = channel
+            channel = await self.dm_channel(user_id, budget)
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
             if key is not None:
                 kwargs["nonce"] = nonce(*key)
@@ -751,11 +967,12 @@ class Publisher:
                     extra: dict[str, Any] = {"file": boards.as_file(board)} if board else {}  # fresh per attempt
                     return dm_channel.send(content, **kwargs, **extra)
 
-                async with self.panels.lock(session.id, user_id):
-                    message = await self.call(f"DM to user {user_id}", panel)
-                await self.panels.dm_shown(session, user_id, panel_seat, channel, message.id, built_stamp)
+                await self.panels.replacing(session.id, user_id)  # a crash after the send still strips it
+                message = await self.call(f"DM to user {user_id}", panel, budget=budget)
+                self._background(self.panels.dm_shown(session, user_id, panel_seat, channel, message.id,
+                                                      built_stamp))
             else:
-                await self.call(f"DM to user {user_id}", lambda: dm_channel.send(content, **kwargs))
+                await self.call(f"DM to user {user_id}", lambda: dm_channel.send(content, **kwargs), budget=budget)
             return True
         except discord.Forbidden as exc:
             if exc.code == 50007:
@@ -767,6 +984,22 @@ class Publisher:
         except discord.HTTPException as exc:
             log.warning("DM to user %s failed: %s", user_id, exc)
         return False
+
+    async def dm_channel(self, user_id: int, budget: float | None = None) -> Messageable:
+        """The DM channel of ``user_id``: cached, else the one a panel of theirs went to before (stored,
+        so a restart does not open every player's DM channel again), else opened (within ``budget``)."""
+        channel = self._dm_channels.get(user_id)
+        if channel is not None:
+            return channel
+        stored = await self.store.dm_channel_of(user_id)
+        partial = getattr(self.client, "get_partial_messageable", None)
+        if stored is not None and callable(partial):
+            channel = partial(stored, type=discord.ChannelType.private)
+        else:
+            channel = await self.call(f"opening a DM with user {user_id}",
+                                      lambda: self.client.create_dm(discord.Object(user_id)), budget=budget)
+        self._dm_channels[user_id] = channel
+        return channel
 
     @staticmethod
     def _seat_of(session: Session, user_id: int, seat: int | None) -> int:

@@ -16,7 +16,12 @@ So at any moment a player has at most two messages with controls for a game, bot
 seat's current stamp: the DM panel and the newest ephemeral reply.
 
 The DM panel is remembered in the ``messages`` table (purpose ``panel:<user>``, with the seat and
-stamp it was built at), so it is retired or refreshed after a restart as well. An ephemeral reply
+stamp it was built at), so it is retired or refreshed after a restart as well. Before a new DM panel
+is sent, the stored one is listed in that row's ``stale`` list (:meth:`LivePanels.replacing`), and it
+leaves the list only once its controls are gone: a crash at any point between the send and the strip
+leaves it listed, and start-up strips it (:meth:`LivePanels.strip_stale`), so a player never keeps two
+live DM panels. All of this is housekeeping: it runs in the background, beside the announcements
+(``bot/delivery.py``), never on their path, and each request has ``HOUSEKEEPING_BUDGET``. An ephemeral reply
 can only be edited through the token of the interaction that made it (valid 15 minutes, and a
 credential), so it is held in memory only: after a restart, or after 15 minutes, an old ephemeral
 keeps its buttons, which answer "no longer available" since the seat's stamp has moved on.
@@ -36,6 +41,7 @@ import aiohttp
 import discord
 
 from bot import limits
+from bot.discordhttp import Postponed
 
 if TYPE_CHECKING:
     from bot.delivery import Publisher
@@ -134,31 +140,78 @@ class LivePanels:
             await self._refresh_dm(session, user_id, seat)
 
     # ---- the DM panel ------------------------------------------------------------------
+    async def replacing(self, game_id: int, user_id: int) -> None:
+        """A new DM panel is about to be sent: list the stored one as stale first (see the module
+        docstring), so it is stripped even if the process dies right after the send."""
+        store = self.publisher.store
+        stored = await store.get_message(game_id, purpose(user_id))
+        if stored is None or not stored.message_id:
+            return
+        stale = [list(entry) for entry in stored.data.get("stale", [])]
+        if [stored.channel_id, stored.message_id] in stale:
+            return
+        await store.set_message(game_id, purpose(user_id), stored.channel_id, stored.message_id,
+                                {**stored.data, "stale": [*stale, [stored.channel_id, stored.message_id]]})
+
     async def _set_dm(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int,
                       stamp: int | None = None) -> None:
+        """Record ``message_id`` as the live DM panel; every older one (the previous panel, any left
+        stale) stays listed until its controls are removed."""
         if stamp is None:
             stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
         store = self.publisher.store
         previous = await store.get_message(session.id, purpose(user_id))
+        stale = [list(entry) for entry in previous.data.get("stale", [])] if previous is not None else []
+        if previous is not None and previous.message_id and [previous.channel_id, previous.message_id] not in stale:
+            stale.append([previous.channel_id, previous.message_id])
+        stale = [entry for entry in stale if entry[1] != message_id]
         await store.set_message(session.id, purpose(user_id), getattr(channel, "id", 0), message_id,
-                                {"seat": seat, "stamp": stamp})
-        if previous is None or previous.message_id == message_id or not previous.message_id:
-            return
-        await self._strip_dm(session.id, previous.channel_id, previous.message_id, channel)
+                                {"seat": seat, "stamp": stamp, "stale": stale})
+        await self._strip_listed(session.id, user_id, channel)
 
-    async def _strip_dm(self, game_id: int, channel_id: int, message_id: int, channel: Any = None) -> None:
-        """Remove the controls of an old DM panel (cosmetic: tried a few times only)."""
+    async def _strip_listed(self, game_id: int, user_id: int, channel: Any = None) -> None:
+        """Strip every panel listed as stale in the user's row, taking each off the list once done (a
+        panel that cannot be edited any more, deleted or in a closed DM, is taken off too)."""
+        store = self.publisher.store
+        stored = await store.get_message(game_id, purpose(user_id))
+        for channel_id, message_id in [tuple(entry) for entry in (stored.data.get("stale", []) if stored else [])]:
+            if not await self._strip_dm(game_id, channel_id, message_id, channel):
+                continue
+            stored = await store.get_message(game_id, purpose(user_id))
+            if stored is None:
+                return
+            left = [entry for entry in stored.data.get("stale", []) if list(entry) != [channel_id, message_id]]
+            await store.set_message(game_id, purpose(user_id), stored.channel_id, stored.message_id,
+                                    {**stored.data, "stale": left})
+
+    async def strip_stale(self) -> None:
+        """Start-up: strip the DM panels a crash left listed as stale (see the module docstring)."""
+        for game_id, name, stored in await self.publisher.store.messages_with_prefix("panel:"):
+            if stored.data.get("stale"):
+                user_id = int(name.split(":", 1)[1])
+                async with self.lock(game_id, user_id):
+                    await self._strip_listed(game_id, user_id)
+
+    async def _strip_dm(self, game_id: int, channel_id: int, message_id: int, channel: Any = None) -> bool:
+        """Remove the controls of an old DM panel (cosmetic: tried a few times only). True when it has
+        none left (done, or the message is gone or out of reach for good)."""
         publisher = self.publisher
+        budget = publisher.housekeeping_budget
         try:
             if getattr(channel, "id", 0) != channel_id or not hasattr(channel, "get_partial_message"):
-                channel = await publisher.channel(channel_id)
+                channel = await publisher.channel(channel_id, budget=budget)
             if channel is None:
-                return
+                return True
             partial = channel.get_partial_message(message_id)
             await publisher.call(f"retiring a panel of game {game_id}", lambda: partial.edit(view=None),
-                                 attempts=RETIRE_ATTEMPTS)
-        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                                 attempts=RETIRE_ATTEMPTS, budget=budget)
+            return True
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.info("an old panel of game %s is out of reach: %s", game_id, exc)
+            return True
+        except (discord.HTTPException, aiohttp.ClientError, OSError, Postponed) as exc:
             log.info("could not retire an old panel of game %s: %s", game_id, exc)
+            return False
 
     async def _refresh_dm(self, session: Session, user_id: int, seat: int) -> None:
         """Edit the stored DM panel to the seat's current panel (when its stamp is behind)."""
@@ -171,6 +224,8 @@ class LivePanels:
         stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
         if stored.data.get("seat") == seat and stored.data.get("stamp") == stamp:
             return  # built at this stamp: its controls are current
+        if [stored.channel_id, stored.message_id] in [list(e) for e in stored.data.get("stale", [])]:
+            return  # a newer panel is on its way: this one is to be stripped, not refreshed
         if session.game is None:
             return
         content, built = build_panel(session, seat, session.user_lang(user_id),
@@ -179,7 +234,7 @@ class LivePanels:
         if view is not None:
             view.stop()
         try:
-            channel = await publisher.channel(stored.channel_id)
+            channel = await publisher.channel(stored.channel_id, budget=publisher.housekeeping_budget)
             if channel is None:
                 return
             partial = channel.get_partial_message(stored.message_id)  # type: ignore[attr-defined]
@@ -190,12 +245,12 @@ class LivePanels:
             await publisher.call(f"refreshing a panel of game {session.id}",
                                  lambda: partial.edit(content=limits.content(content), view=view,
                                                       **({"attachments": [boards.as_file(board)]} if board else {})),
-                                 attempts=RETIRE_ATTEMPTS)
-        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                                 attempts=RETIRE_ATTEMPTS, budget=publisher.housekeeping_budget)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, Postponed) as exc:
             log.info("could not refresh the DM panel of game %s: %s", session.id, exc)
             return
         await publisher.store.set_message(session.id, purpose(user_id), stored.channel_id, stored.message_id,
-                                          {"seat": seat, "stamp": stamp})
+                                          {**stored.data, "seat": seat, "stamp": stamp})
 
     # ---- ephemerals --------------------------------------------------------------------
     def _remember(self, game_id: int, user_id: int, entry: Ephemeral) -> None:
@@ -220,6 +275,6 @@ class LivePanels:
             return  # its token no longer edits it
         try:
             await self.publisher.call(f"retiring an ephemeral panel of game {game_id}", old.strip,
-                                      attempts=RETIRE_ATTEMPTS)
-        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                                      attempts=RETIRE_ATTEMPTS, budget=self.publisher.housekeeping_budget)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, Postponed) as exc:
             log.info("could not retire an ephemeral panel of game %s: %s", game_id, exc)

@@ -827,6 +827,29 @@ class Store:
             return None
         return StoredMessage(row[0], row[1], json.loads(row[2]) if row[2] else {})
 
+    async def delete_message(self, game_id: int, purpose: str) -> None:
+        await self.write("DELETE FROM messages WHERE game_id = ? AND purpose = ?", (game_id, purpose))
+
+    async def messages_with_prefix(self, prefix: str) -> list[tuple[int, str, StoredMessage]]:
+        """Every stored message whose purpose starts with ``prefix`` (start-up housekeeping: DMs still
+        owed, old panels still to strip), as (game id, purpose, message)."""
+        async with self.db.execute(
+            "SELECT game_id, purpose, channel_id, message_id, data FROM messages WHERE purpose LIKE ?"
+            " ORDER BY game_id, purpose", (prefix.replace("%", "") + "%",),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r[0], r[1], StoredMessage(r[2], r[3], json.loads(r[4]) if r[4] else {})) for r in rows]
+
+    async def dm_channel_of(self, user_id: int) -> int | None:
+        """The id of the DM channel a panel of ``user_id`` was last sent to (any game), if any: after a
+        restart the first DM goes there instead of asking Discord to open the channel again."""
+        async with self.db.execute(
+            "SELECT channel_id FROM messages WHERE purpose = ? AND channel_id <> 0 LIMIT 1",
+            (f"panel:{user_id}",),
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else None
+
     # ---- deadlines --------------------------------------------------------------------
     async def _replace_deadlines(self, game_id: int, deadlines: Iterable[Deadline]) -> None:
         await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))

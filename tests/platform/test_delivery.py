@@ -263,6 +263,7 @@ async def test_a_new_dm_panel_retires_the_previous_one(tmp_path: Path) -> None:
         await sessions.act(session.id, session.row.seat_users[seat][0], seat, {"type": "add", "n": 1})
         await publisher.publish(session.id)
     assert session.game.actors() == [first_seat]
+    await publisher.idle()  # the panels' bookkeeping runs beside the announcements
     assert (first_panel, {"view": None}) in dm.edits  # its old panel lost its controls
     stored = await store.get_message(session.id, f"panel:{first_user}")
     assert stored is not None and stored[1] == len(dm.sent)
