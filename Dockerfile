@@ -24,10 +24,12 @@ RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock \
     && mkdir -p /data && chown tabletop:tabletop /data
 
 # PostgreSQL as the store (DATABASE_URL, issue 14): `docker build --build-arg WITH_PG=1 .` adds asyncpg and
-# orjson, the faster JSON encoder of bot/jsontext.py (docker-compose.yml does); without it the image stays
-# SQLite-only, installed from the lock alone.
+# orjson, the faster JSON encoder of bot/jsontext.py (docker-compose.yml does), pinned with hashes in
+# requirements-pg.lock like the rest (issue 23); without it the image stays SQLite-only.
 ARG WITH_PG=0
-RUN if [ "$WITH_PG" = "1" ]; then pip install --no-cache-dir "asyncpg==0.32.0" "orjson==3.13.0"; fi
+COPY requirements-pg.lock /tmp/requirements-pg.lock
+RUN if [ "$WITH_PG" = "1" ]; then pip install --no-cache-dir --require-hashes -r /tmp/requirements-pg.lock; fi \
+    && rm -f /tmp/requirements-pg.lock
 
 USER tabletop
 # Run from the home directory: the bot is imported from site-packages, not from a source folder.

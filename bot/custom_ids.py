@@ -19,7 +19,8 @@ own fields, all under Discord's 100-character limit (:data:`bot.limits.CUSTOM_ID
   ``tt:d:<game>``                           "my DMs are open again": retry the DM panel
 
 :func:`parse` returns None for an id that is not ours (no ``tt:`` prefix) and raises
-:class:`MalformedId` for one that is ours but does not fit its kind (forged, or cut short). A tag
+:class:`MalformedId` for one that is ours but does not fit its kind (forged, or cut short, or with
+a number that is not ASCII digits within SQLite's 64 bits: :mod:`bot.parse`). A tag
 is opaque here: one from before the keyed tags parses, and simply matches nothing later.
 """
 
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from bot import limits
+from bot.parse import db_id
 
 PREFIX = "tt"
 LOBBY_VERBS = ("join", "leave", "start", "cancel")
@@ -39,10 +41,11 @@ class MalformedId(ValueError):
 
 
 def _int(text: str, what: str) -> int:
-    # ASCII digits only: int() would also take signs, spaces and other scripts' digits
-    if not text or not text.isascii() or not text.isdigit():
+    # ASCII digits only, within SQLite's 64-bit integers (a 20-digit game id raised OverflowError)
+    value = db_id(text) if text == text.strip() else None
+    if value is None:
         raise MalformedId(f"{what} is not a number: {text[:20]!r}")
-    return int(text)
+    return value
 
 
 def _token(text: str, what: str) -> str:
@@ -234,4 +237,4 @@ def parse(custom_id: str) -> ControlId | None:
 def game_of(custom_id: str) -> int | None:
     """The game id of a ``tt:`` custom id, best effort (for logging a malformed one)."""
     parts = custom_id.split(":")
-    return int(parts[2]) if len(parts) > 2 and parts[2].isascii() and parts[2].isdigit() else None
+    return db_id(parts[2]) if len(parts) > 2 else None

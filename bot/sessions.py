@@ -124,8 +124,12 @@ class Session:
         return (p.lang or self.row.lang) if p else self.row.lang
 
     def seat_name(self, seat: int) -> str:
+        """The seat's players' names, escaped for a message (issue 23: a display name is user text, and
+        ``[Claim prize](https://…)`` must not become a link; :func:`bot.parse.escape`)."""
+        from bot.parse import escape  # noqa: PLC0415
+
         users = (self.row.seat_users or [])[seat] if self.row.seat_users else []
-        return " & ".join(self.user_name(u) for u in users) or f"#{seat + 1}"
+        return " & ".join(escape(self.user_name(u)) for u in users) or f"#{seat + 1}"
 
     def seat_names(self) -> list[str]:
         return [self.seat_name(i) for i in range(len(self.row.seat_users or []))]

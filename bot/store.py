@@ -499,7 +499,13 @@ class Store:
             return store
         path = Path(path)
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # every hand and the key that signs the controls live here: owner-only (issue 23). SQLite
+            # creates the -wal and -shm files with the main file's mode; older installs are tightened too.
+            path.touch(mode=0o600, exist_ok=True)
+            for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                if part.exists():
+                    part.chmod(0o600)
         db = await aiosqlite.connect(str(path), isolation_level=None)
         db.row_factory = sqlite3.Row
         await db.execute("PRAGMA journal_mode=WAL")

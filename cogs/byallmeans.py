@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import limits
+from bot import limits, parse
 from bot.app import TabletopBot
 from bot.games.base import Action, Game, IllegalAction
 from bot.games.registry import available
@@ -224,8 +224,8 @@ class ByAllMeansCog(commands.Cog):
             action: Action | None = options[0] if len(options) == 1 else None
             if action is None and where is not None:
                 wanted = where.strip()
-                if wanted.isdigit() and int(wanted) < len(options):
-                    action = options[int(wanted)]
+                if (position := parse.index(wanted, len(options))) is not None:  # "²": no number, no traceback
+                    action = options[position]
                 else:
                     action = next((a for a in options
                                    if where_label(game, seat, a, language).casefold() == wanted.casefold()), None)

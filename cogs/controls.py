@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import boards, custom_ids
+from bot import boards, bots, custom_ids, parse
 from bot.app import TabletopBot
 from bot.custom_ids import (
     AbortId,
@@ -88,7 +88,11 @@ class ControlsCog(commands.Cog):
         try:
             control = custom_ids.parse(custom_id)
             if control is None:
-                return  # not one of ours
+                if orphan(custom_id):  # one of the bot's own families that its router will not take
+                    log.warning("malformed control %r from user %s", custom_id[:100], interaction.user.id)
+                    await self.answer_safely(interaction, None,
+                                             reply(interaction, "⛔ " + t("err.bad_control", lang(interaction))))
+                return  # not one of ours, or another router's
             game_id = control.game_id
             # a click that opens a new ephemeral message defers as "thinking", the rest as an update
             async with in_time(interaction, update=not control.OPENS_MESSAGE):
@@ -125,6 +129,15 @@ class ControlsCog(commands.Cog):
             raise ValueError("select without values")
         return [str(v) for v in values]
 
+    @classmethod
+    def chosen(cls, interaction: discord.Interaction, count: int) -> int:
+        """The position a select's value names among ``count`` options (a forged or garbled value
+        is refused as a bad control: :func:`bot.parse.index`)."""
+        position = parse.index(cls.values(interaction)[0], count)
+        if position is None:
+            raise ValueError("select value out of range")
+        return position
+
     # ---- game panels -----------------------------------------------------------------
     async def action_control(self, interaction: discord.Interaction, session: Session, control: ActionId) -> None:
         session.check_seat(interaction.user.id, control.seat, control.stamp)
@@ -146,7 +159,7 @@ class ControlsCog(commands.Cog):
         if prefix is None:
             raise SessionError("err.stale")
         if isinstance(control, PathSelectId):
-            prefix = prefix + [int(self.values(interaction)[0])]
+            prefix = prefix + [self.chosen(interaction, MAX_OPTIONS)]
             choices, _ = choices_under(game, seat, language, prefix)
             if not choices:
                 raise SessionError("err.stale")
@@ -201,7 +214,7 @@ class ControlsCog(commands.Cog):
         await self.update_lobby(interaction, session)
 
     async def team_select(self, interaction: discord.Interaction, session: Session, control: TeamId) -> None:
-        team = int(self.values(interaction)[0])
+        team = self.chosen(interaction, MAX_OPTIONS)
         session = await self.bot.sessions.join(session.id, user_info(interaction), team)
         await self.update_lobby(interaction, session)
 
@@ -209,7 +222,7 @@ class ControlsCog(commands.Cog):
         spec = next((s for s in session.cls.option_specs() if s.name == control.name), None)
         if spec is None:
             raise ValueError(f"unknown option {control.name[:40]!r}")
-        value = spec.choices[int(self.values(interaction)[0])][0]
+        value = spec.choices[self.chosen(interaction, len(spec.choices))][0]
         session = await self.bot.sessions.set_option(session.id, interaction.user.id, spec.name, value)
         await self.update_lobby(interaction, session)
 
@@ -273,6 +286,17 @@ class ControlsCog(commands.Cog):
             raise SessionError("err.stale")
         await self.bot.sessions.act_admin(session.id, interaction.user.id, action)
         await edit(interaction, content="✅ " + t("panel.done", lang(interaction)), view=None)
+
+
+MAX_OPTIONS = 4 * 25
+"""Options a level of selects can offer at most (four selects of 25): a larger value was never built."""
+
+
+def orphan(custom_id: str) -> bool:
+    """A custom id of one of the bot's families that no router takes (issue 23): a malformed ``ttb:``
+    id, which cogs/bots.py leaves unanswered. Answered here "not recognised", so every click on one
+    of the bot's controls gets an answer."""
+    return custom_id.startswith(bots.ID_PREFIX + ":") and bots.parse_id(custom_id) is None
 
 
 Handler = Callable[[ControlsCog, discord.Interaction, Session, Any], Awaitable[None]]

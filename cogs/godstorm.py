@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import limits
+from bot import limits, parse
 from bot.app import TabletopBot
 from bot.games.base import Action, Event, Game, IllegalAction
 from bot.games.registry import available
@@ -40,6 +40,8 @@ GAME_KEY = "godstorm"
 MAX_CHOICES = 25
 MAX_LOOP = 200
 """Bound on the one-by-one attack loop of ``until`` (used only when the rules offer no ``attack_until``)."""
+MAX_COUNT = 9999
+"""The largest count a /risk option takes (its Range)."""
 HEAVEN = "heaven"
 ATTACKS = ("attack", "attack_until")
 
@@ -132,8 +134,8 @@ def count_choices(values: Iterable[int], current: str, language: str, low: int, 
     """Suggested counts (the rules' menu), with a typed number in range offered first."""
     values = sorted(set(values))
     typed = (current or "").strip()
-    if typed.lstrip("-").isdigit():
-        n = int(typed)
+    n = parse.small_int(typed, -MAX_COUNT, MAX_COUNT)  # "²" is no number (str.isdigit() says it is)
+    if n is not None:
         shown = [v for v in values if str(v).startswith(typed)]
         values = ([n] if low <= n <= high and n not in shown else []) + shown
     namer = name or (lambda n: t("godstorm.act.armies_n", language, n=n))
@@ -459,8 +461,8 @@ class RiskCog(commands.Cog):
             if target is None:
                 raise SessionError("godstorm.cmd.play.no_target")
             wanted = target.strip()
-            if wanted.isdigit() and int(wanted) < len(options):
-                return options[int(wanted)]
+            if (position := parse.index(wanted, len(options))) is not None:
+                return options[position]
             for a in options:
                 if self.target_label(game, seat, a, language).casefold() == wanted.casefold():
                     return a

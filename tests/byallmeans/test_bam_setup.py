@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.games.base import IllegalAction
@@ -72,12 +74,90 @@ def test_exchange_of_zero_to_four_cards() -> None:
     assert distinct == 4
     assert len(g.legal_actions(0)) == 16  # 1 + 4 + 6 + 4 + 1 subsets
     g.apply(0, {"type": "exchange", "cards": hand[:2]})
+    assert g.s.phase == "exchange" and g.actors() == [1]
+    g.apply(1, {"type": "exchange", "cards": []})
     p = g.s.players[0]
     assert len(p.hand) == 4 and len(p.extra) == 17 and len(p.main) == 19
     assert set(hand[:2]) <= set(p.extra)
-    assert g.s.phase == "exchange" and g.actors() == [1]
-    g.apply(1, {"type": "exchange", "cards": []})
     assert g.s.phase == "turn" and g.s.turn.active == 0 and g.s.turn.number == 1
+
+
+RULEBOOK = Path(__file__).resolve().parents[3] / "shared" / "rules" / "by-all-means.ru.txt"
+RULE_EXCHANGE = ("После этого каждый игрок может замешать из рук от 0 до 4 карт в свой дополнительный архив и "
+                 "взять столько же карт из основного архива.")
+
+
+def public(events: list[dict]) -> list[dict]:
+    return [e for e in events if "to" not in e]
+
+
+@pytest.mark.parametrize("first_decider", [0, 1])
+def test_the_exchange_is_simultaneous(first_decider: int) -> None:
+    """«каждый игрок может замешать из рук от 0 до 4 карт…» is one step taken by both players at once
+    (../shared/rules/by-all-means.ru.txt, quoted in RULE_EXCHANGE), so the rival must not learn how many cards
+    the first one exchanged before deciding (issue 23, item 9): nothing public tells the count, neither
+    the events nor the public view nor the status lines, until both have decided; then one public event
+    names both counts."""
+    if RULEBOOK.exists():
+        assert RULE_EXCHANGE in RULEBOOK.read_text(encoding="utf-8")
+    g = ByAllMeans.new([{}, {}], {}, 4)
+    g.seat_names = ["Anna", "Boris"]
+    for seat in (0, 1):
+        g.apply(seat, {"type": "shuffle", "main": False, "extra": False})
+    g.apply(g.s.chooser, {"type": "order", "first": 0})
+    second = 1 - first_decider
+    view_before, status_before = g.view(None), g.status_lines("en")
+    three = sorted(g.s.players[first_decider].hand)[:3]
+    events = g.apply(first_decider, {"type": "exchange", "cards": three})
+    shown = [g.event_text(e, "en") for e in public(events)]
+    assert not any("3" in (text or "") for text in shown), shown
+    after = g.view(None)
+    assert after.pop("waiting") == [second] and view_before.pop("waiting") == [0, 1]  # who is still deciding
+    assert after == view_before and g.status_lines("en") == status_before  # but no count to read off
+    assert g.view(second) == ByAllMeans.from_json(g.to_json()).view(second)
+    mine = [e for e in events if e.get("to") == [first_decider]]
+    assert mine == [{"type": "bam.exchange_chosen", "to": [first_decider], "n": 3}]  # the seat is told
+    assert g.actors() == [second] and g.legal_actions(first_decider) == []
+    one = sorted(g.s.players[second].hand)[:1]
+    events = g.apply(second, {"type": "exchange", "cards": one})
+    together = [e for e in public(events) if e["type"] == "bam.exchanges"]
+    counts = [0, 0]
+    counts[first_decider], counts[second] = 3, 1
+    assert together == [{"type": "bam.exchanges", "counts": counts}]
+    text = g.event_text(together[0], "en")
+    assert text == f"Cards exchanged: Anna: {counts[0]}, Boris: {counts[1]}"
+    assert not [e for e in events if e["type"] == "bam.exchanged"]
+    for seat, n, gone in ((first_decider, 3, three), (second, 1, one)):
+        p = g.s.players[seat]
+        assert len(p.hand) == 4 and len(p.extra) == 15 + n and len(p.main) == 21 - n
+        assert set(gone) <= set(p.extra)
+    assert g.s.phase == "turn" and g.s.exchanges == []
+
+
+def test_the_simultaneous_exchange_draws_what_the_one_at_a_time_exchange_drew() -> None:
+    """Carried out in the order decided, the held exchanges use the random generator as before: the
+    hands after the exchange are those of a game that carried each out at once (seeded games, logs)."""
+    g = ByAllMeans.new([{}, {}], {}, 11)
+    for seat in (0, 1):
+        g.apply(seat, {"type": "shuffle", "main": True, "extra": True})
+    g.apply(g.s.chooser, {"type": "order", "first": 1})
+    picks = {seat: sorted(g.s.players[seat].hand)[:2] for seat in (0, 1)}
+    by_hand = ByAllMeans.from_json(g.to_json())
+    for seat in (1, 0):
+        g.apply(seat, {"type": "exchange", "cards": picks[seat]})
+    # the same, each exchange carried out at once (what the rules did before issue 23)
+    s = by_hand.s
+    for seat in (1, 0):
+        p = s.players[seat]
+        for uid in picks[seat]:
+            p.hand.remove(uid)
+            p.extra.append(uid)
+        s.rng.shuffle(p.extra)
+        p.main, drawn = p.main[:-2], p.main[-2:]
+        p.hand.extend(reversed(drawn))
+    for seat in (0, 1):
+        assert g.s.players[seat].hand == s.players[seat].hand
+        assert g.s.players[seat].extra == s.players[seat].extra
 
 
 def test_first_player_must_draw_or_skip_with_one_action() -> None:

@@ -405,6 +405,35 @@ async def test_the_router_answers_malformed_stale_and_foreign_ids(store: Store) 
 
 
 
+async def test_odd_numbers_and_malformed_bot_ids_get_an_answer(store: Store) -> None:
+    """Issue 23, item 5: a 20-digit game id raised OverflowError below the router, a malformed ``ttb:``
+    id (the bot controls' family, routed by cogs/bots.py) got no answer at all, and a select value that
+    is no plain number (``²``, ``-1``) reached ``int()`` or picked from the end of a list. Each is now
+    answered "not recognised" and changes nothing; a well-formed ``ttb:`` id is left to its router."""
+    await install_key(store)
+    sessions, session = await running_toy(store, channel_id=42)
+    bot = SimpleNamespace(sessions=sessions, store=store)
+    cog = ControlsCog(bot)  # type: ignore[arg-type]
+    bad = [("response", "⛔ " + t("err.bad_control", "en"), True)]
+    for custom_id in ("tt:p:" + "9" * 20, f"tt:x:{2**63}", "tt:p:²", "ttb:l:x", "ttb:q:5", "ttb:l:5:6", "ttb:",
+                      "ttb:l:²"):
+        answers = Answers(False)
+        await cog.on_interaction(component(bot, custom_id, 2, answers))
+        assert [(kind, sent["content"], sent.get("ephemeral")) for kind, sent in answers.sent] == bad, custom_id
+    answers = Answers(False)
+    await cog.on_interaction(component(bot, f"ttb:l:{session.id}", 2, answers))
+    assert answers.sent == []  # cogs/bots.py answers that one
+    lobby = await sessions.create(guild_id=1, channel_id=43, host=UserInfo(1, "host"), game_key="toy", options={})
+    for value in ("²", "-1", "9" * 30, "1e3", "٣"):
+        answers = Answers(False)
+        click = component(bot, custom_ids.TeamId(lobby.id).build(), 3, answers)
+        click.data["values"] = [value]
+        await cog.on_interaction(click)
+        assert [(kind, sent["content"]) for kind, sent in answers.sent] == [(k, c) for k, c, _ in bad], value
+    assert [p.user for p in (await sessions.get(lobby.id)).row.lobby] == [1]  # nobody joined
+    assert session.row.seq == 0
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_processes_starting_at_once_on_one_database_agree_on_the_secret(
         backend: str, tmp_path: Path, pg_server: PgServer | None) -> None:

@@ -220,6 +220,9 @@ class ByAllMeans(Game):
             params["effect"] = t(f"bam.eff.{event['effect']}", lang)
         if "do" in event:
             params["action"] = t(f"bam.act.agent_{event['do']}", lang)
+        if kind == "exchanges":  # the opening exchange, both seats at once: "Anna: 2, Boris: 0"
+            params["counts"] = ", ".join(f"{self.seat_display(i, t('bam.seat', lang, n=i + 1))}: {n}"
+                                         for i, n in enumerate(event["counts"]))
         if kind == "symbol_moved":
             params.update(sym=t(f"bam.sym.{event['sym']}", lang), src=card_name(event["from"], lang),
                           dst=card_name(event["to_code"], lang))

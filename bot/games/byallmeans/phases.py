@@ -80,23 +80,36 @@ def _exchange_legal(s: State, seat: int) -> list[Action]:
 
 
 def _exchange_apply(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+    """The exchange is simultaneous (the rules' «каждый игрок может замешать…» is one step for both): the
+    first decision is held secret, told only to its seat, and both are carried out and announced
+    together once the second seat has decided (issue 23). They are carried out in the order taken, so
+    the random draws are the same as when each was carried out at once."""
     p = s.players[seat]
-    for uid in a["cards"]:
-        p.hand.remove(uid)
-        p.extra.append(uid)
-    if a["cards"]:
-        s.rng.shuffle(p.extra)
-        rules.draw(s, seat, "main", len(a["cards"]), ev)
     p.setup_done = True
-    ev.append({"type": "bam.exchanged", "seat": seat, "n": len(a["cards"])})
-    if not _undecided(s):
-        for q in s.players:
-            q.setup_done = False
-        ev.append({"type": "bam.turn", "seat": s.first, "number": 1})
-        # «Игрок, получивший первый ход, обязан потратить одно из своих основных действий на взятие карты
-        # из основного архива или пропустить это действие.»
-        engine.start_turn(s, s.first, 1, restricted=True)
-        engine.settle_turn(s, ev)
+    s.exchanges.append([seat, list(a["cards"])])
+    if _undecided(s):
+        ev.append({"type": "bam.exchange_decided", "seat": seat})  # that, not what: nothing to read off
+        ev.append({"type": "bam.exchange_chosen", "to": [seat], "n": len(a["cards"])})
+        return
+    counts = [0] * len(s.players)
+    for who, cards in s.exchanges:
+        q = s.players[who]
+        for uid in cards:
+            q.hand.remove(uid)
+            q.extra.append(uid)
+        if cards:
+            s.rng.shuffle(q.extra)
+            rules.draw(s, who, "main", len(cards), ev)
+        counts[who] = len(cards)
+    s.exchanges = []
+    ev.append({"type": "bam.exchanges", "counts": counts})
+    for q in s.players:
+        q.setup_done = False
+    ev.append({"type": "bam.turn", "seat": s.first, "number": 1})
+    # «Игрок, получивший первый ход, обязан потратить одно из своих основных действий на взятие карты
+    # из основного архива или пропустить это действие.»
+    engine.start_turn(s, s.first, 1, restricted=True)
+    engine.settle_turn(s, ev)
 
 
 # ---- turn ------------------------------------------------------------------------------------------

@@ -199,14 +199,20 @@ class State:
     40: a dead position ends in a draw)."""
     stall_keys: list[str] = dc_field(default_factory=list)
     """Digests of the public position at the last two status checks."""
+    exchanges: list[list[Any]] = dc_field(default_factory=list)
+    """The opening exchange decisions taken so far, ``[seat, [uid, ...]]`` in the order taken: held
+    secret and applied together once both seats have decided (issue 23: it is simultaneous)."""
 
     def to_json(self) -> JSON:
-        return {"cards": dict(self.cards), "players": [p.to_json() for p in self.players],
-                "field": [c.to_json() for c in self.field], "rng": self.rng.to_json(), "phase": self.phase,
-                "chooser": self.chooser, "first": self.first, "turn": self.turn.to_json(),
-                "stack": [f.to_json() for f in self.stack], "neutral": [n.to_json() for n in self.neutral],
-                "result": None if self.result is None else dict(self.result), "stall": self.stall,
-                "stall_keys": list(self.stall_keys)}
+        out: JSON = {"cards": dict(self.cards), "players": [p.to_json() for p in self.players],
+                     "field": [c.to_json() for c in self.field], "rng": self.rng.to_json(), "phase": self.phase,
+                     "chooser": self.chooser, "first": self.first, "turn": self.turn.to_json(),
+                     "stack": [f.to_json() for f in self.stack], "neutral": [n.to_json() for n in self.neutral],
+                     "result": None if self.result is None else dict(self.result), "stall": self.stall,
+                     "stall_keys": list(self.stall_keys)}
+        if self.exchanges:  # only while the opening exchange is half decided: other states stay as stored before
+            out["exchanges"] = [[seat, list(c)] for seat, c in self.exchanges]
+        return out
 
     @classmethod
     def from_json(cls, d: JSON) -> State:
@@ -214,4 +220,5 @@ class State:
                    [Cell.from_json(c) for c in d["field"]], Rng.from_json(d["rng"]), d["phase"], d["chooser"],
                    d["first"], TurnState.from_json(d["turn"]), [Frame.from_json(f) for f in d["stack"]],
                    [NeutralEntry.from_json(n) for n in d["neutral"]],
-                   None if d["result"] is None else dict(d["result"]), d.get("stall", 0), list(d.get("stall_keys", [])))
+                   None if d["result"] is None else dict(d["result"]), d.get("stall", 0), list(d.get("stall_keys", [])),
+                   [[seat, list(c)] for seat, c in d.get("exchanges", [])])
