@@ -34,6 +34,8 @@ Figures (keys of the JSON object):
 - ``pg_step_commit_ms_p50`` / ``_p99``, ``pg_actions_per_s`` (issue 14): two bot processes sharing a
   throwaway PostgreSQL, 50 channels split between them (``python -m bot.bench_pg`` explains the phases),
   ``pg_shared_*`` the same with both processes acting on all 50 games, ``pg_1proc_*`` one process;
+- ``announce_after_fault_s_p50`` / ``_p99``, ``publish_backlog_1k_s``, ``publish_backlog_sigterm_s`` (issue 22):
+  the real bot process against the tests' fake Discord (:mod:`bot.bench_delivery` explains them);
 - ``publish_retry_ms_p50``: a Discord outage (every post refused with 503) while games publish, through
   the real ``Publisher`` with a stub channel: time from Discord answering again to each lost post
   being delivered.
@@ -497,6 +499,9 @@ async def run(quick: bool) -> dict[str, Any]:
     result.update(bench_byallmeans(3 if quick else 11))
     with tempfile.TemporaryDirectory() as tmp:
         result.update(await bench_publish_retry(Path(tmp) / "retry.sqlite3", key, 10, 2 if quick else 6))
+    from bot.bench_delivery import bench_delivery  # the real bot against the tests' fake Discord
+
+    result.update(await bench_delivery(quick))
     if "godstorm" in games:
         with tempfile.TemporaryDirectory() as tmp:
             for coalesce in (False, True):

@@ -354,6 +354,8 @@ class Publisher:
                 if attempts is not None and failures >= attempts:
                     raise
                 delay = self.backoff(failures)
+                if budget is not None:  # several quick tries within the budget rather than one long wait
+                    delay = min(delay, budget / 4)
                 if ends is not None and loop.time() + delay >= ends:
                     log.warning("%s failed (%s: %s) %d times within its %.0f s budget; postponed", what,
                                 type(exc).__name__, exc, failures, budget)
@@ -814,29 +816,39 @@ class Publisher:
         done = set(done or ()) | (outbox.sent if outbox is not None else set())
         budget = self.announce_budget if outbox is not None else None
         seats = sorted(prompted | set(private))
+        by_user: dict[int, list[int]] = defaultdict(list)
         for seat in seats:
             for user_id in (session.row.seat_users or [])[seat]:
-                if (seat, user_id) in done or bots.is_bot(user_id):
-                    continue
-                seen = (shown or {}).get(user_id, set())
-                news = [ev for ev in private.get(seat, []) if id(ev) not in seen]
-                if skip and skip.get(seat) == user_id and not news:
-                    continue
-                lang = session.user_lang(user_id)
-                notes = [txt for ev in news if (txt := game.event_text(ev, lang))]
-                key = None if outbox is None else ("dm", session.id, outbox.seq, seat, user_id)
-                if outbox is not None and (session.id, user_id) in self._owed_tasks:
-                    # DMs owed to this user go first, in order: this one joins them
+                if (seat, user_id) not in done and not bots.is_bot(user_id):
+                    by_user[user_id].append(seat)
+        # each user's DMs in order, the users side by side: one player's failing DMs hold no other's
+        await asyncio.gather(*(self._send_user(session, user_id, user_seats, prompted, private, skip, shown,
+                                               outbox, budget) for user_id, user_seats in by_user.items()))
+
+    async def _send_user(self, session: Session, user_id: int, seats: list[int], prompted: set[int],
+                         private: dict[int, list[dict[str, Any]]], skip: dict[int, int] | None,
+                         shown: dict[int, set[int]] | None, outbox: Outbox | None, budget: float | None) -> None:
+        game = session.game
+        assert game is not None
+        for seat in seats:
+            seen = (shown or {}).get(user_id, set())
+            news = [ev for ev in private.get(seat, []) if id(ev) not in seen]
+            if skip and skip.get(seat) == user_id and not news:
+                continue
+            lang = session.user_lang(user_id)
+            notes = [txt for ev in news if (txt := game.event_text(ev, lang))]
+            key = None if outbox is None else ("dm", session.id, outbox.seq, seat, user_id)
+            if outbox is not None and (session.id, user_id) in self._owed_tasks:
+                # DMs owed to this user go first, in order: this one joins them
+                await self._owe(session, user_id, seat, notes, seat in prompted, key)
+            else:
+                try:
+                    await self._dm_news(session, seat, user_id, notes, seat in prompted, key, budget)
+                except Postponed:
                     await self._owe(session, user_id, seat, notes, seat in prompted, key)
-                else:
-                    try:
-                        await self._dm_news(session, seat, user_id, notes, seat in prompted, key, budget)
-                    except Postponed:
-                        await self._owe(session, user_id, seat, notes, seat in prompted, key)
-                if outbox is not None:
-                    done.add((seat, user_id))
-                    outbox.sent.add((seat, user_id))
-                    await outbox.save()
+            if outbox is not None:
+                outbox.sent.add((seat, user_id))
+                await outbox.save()
 
     async def _dm_news(self, session: Session, seat: int, user_id: int, notes: list[str], panel: bool,
                        key: tuple[object, ...] | None, budget: float | None) -> None:

@@ -70,6 +70,7 @@ async def open_lobby(table: Table, host: str, game: str, players: list[str], **o
     r = await fake.slash(table.user(host), table.channel, "game new", game=game, **options)
     assert not r.ephemeral, r.content
     lobby = r.message
+    assert lobby is not None, r.content
     for name in players:
         if name == host:
             continue
