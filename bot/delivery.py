@@ -145,7 +145,7 @@ def fits(log_lines: list[str], status: str) -> bool:
 
 def split_tail(lines: list[str], status: str) -> tuple[list[str], list[str]]:
     """(older lines that do not fit, the newest lines that fit one turn post with its status)."""
-    keep = len(lines)
+    keep = min(len(lines), MAX_LOG_LINES)  # more never fits: linear in the lines, however many (a backlog)
     while keep > 0 and not fits(lines[-keep:], status):
         keep -= 1
     return lines[:len(lines) - keep], lines[len(lines) - keep:]
@@ -155,11 +155,14 @@ def chunk_lines(lines: list[str], limit: int = MAX_CONTENT) -> list[str]:
     """Lines grouped into posts of at most ``limit`` (a single longer line is shortened)."""
     chunks: list[str] = []
     current: list[str] = []
+    used = 0  # the size of "\n".join(current), kept as lines are added (UTF-16 sizes add up)
     for line in lines:
         line = limits.shorten(line, limit)
-        if current and limits.size("\n".join([*current, line])) > limit:
+        width = limits.size(line)
+        if current and used + 1 + width > limit:
             chunks.append("\n".join(current))
-            current = []
+            current, used = [], 0
+        used += width + (1 if current else 0)
         current.append(line)
     if current:
         chunks.append("\n".join(current))

@@ -14,6 +14,8 @@ from typing import Any
 import discord
 import pytest
 from aiohttp import web
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot import discordhttp
 from bot.delivery import Publisher, owed_purpose
@@ -301,3 +303,25 @@ async def test_a_budget_ends_retries_with_postponed(flaky_api: Any, tmp_path: Pa
     assert state["hits"] >= 3
     await store.close()
 
+
+
+# ---- a backlog's news in posts: linear, and the same posts -------------------------------------
+@given(st.lists(st.text(alphabet="ab я😀\n", max_size=300), max_size=60), st.integers(0, 1950))
+@settings(max_examples=300, deadline=None)
+def test_backlog_news_is_cut_into_posts_that_fit(lines: list[str], status_size: int) -> None:
+    """Every chunk fits a message and the chunks hold every line in order; the turn post keeps the
+    longest tail of lines that fits beside the status, and no line more."""
+    from bot import limits
+    from bot.delivery import MAX_CONTENT, chunk_lines, fits, split_tail
+
+    lines = [line.replace("\n", " ") for line in lines]
+    chunks = chunk_lines(lines)
+    assert all(limits.size(c) <= MAX_CONTENT for c in chunks)
+    assert "\n".join(chunks) == "\n".join(limits.shorten(line, MAX_CONTENT) for line in lines)
+    for before, after in zip(chunks, chunks[1:], strict=False):  # a chunk closes only when the next line would not fit
+        assert limits.size(before + "\n" + after.split("\n")[0]) > MAX_CONTENT
+    status = "s" * status_size
+    older, tail = split_tail(lines, status)
+    assert older + tail == lines
+    assert not tail or fits(tail, status)
+    assert not older or not fits([older[-1], *tail], status)
