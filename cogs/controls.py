@@ -33,6 +33,7 @@ from bot.custom_ids import (
     TeamId,
 )
 from bot.delivery import inert, mentions, result_line
+from bot.discordhttp import Postponed
 from bot.games.base import IllegalAction
 from bot.i18n import t
 from bot.panels import (
@@ -271,7 +272,11 @@ class ControlsCog(commands.Cog):
         await self.bot.store.clear_dm_closed(user_id)
         seat = next((s for s in seats if s in session.game.actors()), seats[0])
         content, view = build_panel(session, seat, language)
-        if await publisher.dm(session, user_id, content, inert(view)):
+        try:  # the answer waits for this DM: within the announcement budget, not for as long as Discord fails
+            sent = await publisher.dm(session, user_id, content, inert(view), budget=publisher.announce_budget)
+        except Postponed:
+            sent = False
+        if sent:
             await reply(interaction, "✅ " + t("panel.dms_ok", language))
         else:
             await reply(interaction, "⛔ " + t("panel.dms_still_closed", language))
