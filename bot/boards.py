@@ -10,26 +10,26 @@
   A posted zoom is drawn from the public view; a private one, for a player of a game with a
   personal board, from that player's own view (its hand's cells marked).
 
-Rendering runs off the event loop; the PNGs of identical requests are reused (``rendered_once``).
+Rendering runs off the event loop, in the render processes (``bot.drawing.draw``); the PNGs of
+identical requests are reused there (``rendered_once``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import io
 import json
 import logging
 from collections.abc import Callable
-from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
 import discord
 
+from bot import drawing
+from bot.drawing import ZOOM_KEY
 from bot.games.registry import renderer
 from bot.sessions import Session
-from render.common import rendered_once
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +37,6 @@ PERSONAL = {"pobeda": "render_personal", "byallmeans": "render_personal", "godst
             "coldwar": "render_personal"}
 """Games whose private panel carries a personal board, and the renderer module's function for it (it may
 return None: no picture for this seat now, e.g. a Godstorm player holding no miracle card)."""
-ZOOM_KEY = "_zoom"
-"""Where a zoom's name travels inside the view handed to the cached zoom renderer."""
 
 
 def _module(game: str) -> ModuleType | None:
@@ -70,7 +68,7 @@ async def personal_board(session: Session, seat: int, lang: str) -> tuple[str, b
     if draw is None:
         return None
     try:
-        png = await asyncio.to_thread(draw, seat_view(session, seat), lang)
+        png = await drawing.draw(draw, seat_view(session, seat), lang)
     except Exception:  # a picture is an extra: the panel itself must still go out
         log.exception("rendering the personal board of game %s (seat %s) failed", session.id, seat)
         return None
@@ -104,20 +102,6 @@ def resolve_zoom(session: Session, lang: str, typed: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=8)
-def _cached_zoom(game: str) -> Callable[[dict[str, Any], str], bytes]:
-    module = _module(game)
-
-    def draw(view: dict[str, Any], lang: str) -> bytes:
-        zoom = view.pop(ZOOM_KEY)
-        png = module.render_zoom(view, lang, zoom) if module is not None else None
-        if png is None:
-            raise ValueError(f"{game} offers no zoom {zoom!r}")
-        return bytes(png)
-
-    return rendered_once(f"{game}-zoom")(draw)
-
-
 async def render_zoom(session: Session, lang: str, zoom: str, seat: int | None = None) -> bytes | None:
     """The PNG of a zoom of the board, or None when the game does not offer ``zoom`` now. With
     ``seat`` (an answer only that seat's player sees, in a game with a personal board) the zoom is
@@ -127,7 +111,7 @@ async def render_zoom(session: Session, lang: str, zoom: str, seat: int | None =
     own = seat is not None and seat >= 0 and has_personal_board(session)
     view = seat_view(session, seat) if own and seat is not None else json.loads(json.dumps(session.public_view()))
     view[ZOOM_KEY] = zoom
-    return await asyncio.to_thread(_cached_zoom(session.row.game), view, lang)
+    return await drawing.draw(drawing.zoom_png, session.row.game, view, lang)
 
 
 def zoom_file(session: Session, zoom: str, png: bytes) -> discord.File:

@@ -197,11 +197,14 @@ def injected_render_fault() -> bool:
 
 
 async def render_png(session: Session, lang: str) -> bytes:
-    """Render the public view off the event loop (one big board must not stall other games)."""
+    """Render the public view off the event loop (one big board must not stall other games), in a
+    render process (``bot.drawing``: the bot's own memory stays lean; a thread when there is none)."""
+    from bot import drawing
+
     if injected_render_fault():
         raise RuntimeError("injected render fault (test hook)")
     view = json.loads(json.dumps(session.public_view()))
-    return await asyncio.to_thread(renderer(session.row.game), view, lang)
+    return await drawing.draw(renderer(session.row.game), view, lang)
 
 
 def board_file(session: Session, png: bytes) -> discord.File:

@@ -48,10 +48,10 @@ class _MallInfo2(ctypes.Structure):
                  "fordblks", "keepcost")]
 
 
-def rss_kb() -> int:
-    """This process's resident set size in kB (0 where /proc is missing)."""
+def rss_kb(pid: int | None = None) -> int:
+    """The resident set size in kB of this process (or of ``pid``; 0 where /proc is missing)."""
     try:
-        for line in Path("/proc/self/status").read_text().splitlines():
+        for line in Path(f"/proc/{pid or 'self'}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     except OSError:
@@ -81,7 +81,9 @@ MMAP_THRESHOLD = 256 * 1024
 def tune_malloc(env: dict[str, str] | Any = os.environ) -> dict[str, int]:
     """Keep glibc from hoarding freed memory (call once at start, before threads exist).
 
-    Boards are drawn and encoded on worker threads in buffers of several MB. By default glibc gives
+    Boards are drawn in render processes (``bot.drawing``), which keep glibc's defaults; what big
+    buffers the bot process still makes (a thread's render when there is no render process, replay
+    animations, stats images) are of several MB. By default glibc gives
     each thread its own arena (up to 8 per core) and, once a big block is freed, raises its mmap
     threshold so later big blocks come from those arenas: the freed space stays in the process,
     split across arenas, and resident memory crept up with every new peak (the soak measured it,

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.parse import unescape
 from bot.paths import DATA_DIR
 
 log = logging.getLogger(__name__)
@@ -118,17 +119,27 @@ def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = P
 
 
 # Deflating a big board is most of its render time, and zlib releases the GIL: the rows are cut
-# into bands deflated at once on several threads, each band primed with the 32 KB before it (its
-# preset dictionary, as pigz does), so the joined stream is the one a single pass would find matches
-# in, at the same size. Each band but the last ends on a byte boundary (Z_SYNC_FLUSH), so the raw
-# deflate streams simply concatenate; the adler32 is taken over all rows.
+# into bands of about ``BAND_BYTES`` deflated at once on several threads, each band primed with the
+# 32 KB before it (its preset dictionary, as pigz does), so the joined stream is the one a single
+# pass would find matches in, at about the same size. Each band but the last ends on a byte boundary
+# (Z_SYNC_FLUSH), so the raw deflate streams simply concatenate; the adler32 is taken over all rows.
+#
+# A band's deflated bytes are a function of its rows and its dictionary only, so they are kept
+# (``_deflated``, keyed by a SHA-256 of level, sizes, dictionary and rows; bounded by bytes): the
+# next board of the same game re-deflates only the bands a move changed (Pobeda: about a quarter,
+# Godstorm a sixth), and the rest, the static board, costs a hash (SHA-256 runs on the CPU's SHA
+# instructions, about 1.5 GB/s, also on the band threads). The output is the same bytes either way.
 ENCODE_THREADS = max(1, min(4, os.cpu_count() or 1))
-BANDS = 8  # more bands than threads even out the work; each band's own Huffman codes also fit its rows
+BAND_BYTES = 64 * 1024  # rows per band: about this many bytes (a Pobeda band: 35 rows of 1889)
 _MEM_LEVEL = 8  # zlib's default; shorter deflate blocks than Pillow's 9, so codes adapt more (smaller)
-BAND_MIN_BYTES = 256 * 1024  # smaller images are deflated in one piece on the calling thread
+BAND_MIN_BYTES = 256 * 1024  # smaller images are deflated on the calling thread (bands still cached)
+DEFLATED_MAX_BYTES = 6 * 1024 * 1024  # deflated bands kept (about 30 Pobeda boards' worth)
 _WINDOW = 32 * 1024
 _encoder_pool: ThreadPoolExecutor | None = None
 _encoder_pool_lock = threading.Lock()
+_deflated: OrderedDict[bytes, bytes] = OrderedDict()
+_deflated_bytes = 0
+_deflated_lock = threading.Lock()
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -137,6 +148,14 @@ def _pool() -> ThreadPoolExecutor:
         if _encoder_pool is None:
             _encoder_pool = ThreadPoolExecutor(max_workers=ENCODE_THREADS, thread_name_prefix="png")
         return _encoder_pool
+
+
+def clear_deflated() -> None:
+    """Forget the deflated bands (tests and the bench's cold figures)."""
+    global _deflated_bytes
+    with _deflated_lock:
+        _deflated.clear()
+        _deflated_bytes = 0
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -153,6 +172,33 @@ def _deflate_band(data: bytes, start: int, end: int, last: bool, level: int) -> 
     return z.compress(view[start:end]) + z.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
 
 
+def _deflate_bands(data: bytes, bands: list[tuple[int, int, bool]], level: int) -> list[bytes]:
+    """Each band deflated, from the kept bands where its rows and dictionary were deflated before."""
+    global _deflated_bytes
+    view = memoryview(data)
+    out = []
+    for start, end, last in bands:
+        low = max(0, start - _WINDOW)
+        digest = hashlib.sha256(struct.pack(">BBQQ", level, last, start - low, end - start))
+        digest.update(view[low:end])
+        key = digest.digest()
+        with _deflated_lock:
+            body = _deflated.get(key)
+            if body is not None:
+                _deflated.move_to_end(key)
+        if body is None:
+            body = _deflate_band(data, start, end, last, level)
+            with _deflated_lock:
+                if key not in _deflated:
+                    _deflated[key] = body
+                    _deflated_bytes += len(body) + len(key)
+                    while _deflated_bytes > DEFLATED_MAX_BYTES:
+                        old_key, old = _deflated.popitem(last=False)
+                        _deflated_bytes -= len(old) + len(old_key)
+        out.append(body)
+    return out
+
+
 def _highest_index(image: Image.Image) -> int:
     extrema = image.getextrema()
     return int(extrema[1]) if isinstance(extrema[1], (int, float)) else 255
@@ -160,9 +206,9 @@ def _highest_index(image: Image.Image) -> int:
 
 def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None = None) -> bytes:
     """An 8-bit palette image as PNG (IHDR, PLTE, IDAT, IEND; every row unfiltered, as Pillow writes
-    palette rows), deflated in parallel bands when it is big; the palette is written up to the
-    highest index the pixels use (a fixed game palette ends in unused padding). Decodes to exactly
-    the same pixels and colours."""
+    palette rows), deflated in bands (``bands``: how many; by default about ``BAND_BYTES`` each), on
+    several threads when it is big; the palette is written up to the highest index the pixels use (a
+    fixed game palette ends in unused padding). Decodes to exactly the same pixels and colours."""
     if image.mode != "P":
         raise ValueError("palette_png encodes palette (mode P) images")
     width, height = image.size
@@ -172,21 +218,23 @@ def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None
     data = rows.tobytes()
     stride = width + 1
     if bands is None:
-        bands = BANDS if len(data) >= BAND_MIN_BYTES and ENCODE_THREADS > 1 else 1
+        bands = -(-len(data) // BAND_BYTES)
     bands = max(1, min(bands, height))
-    if bands == 1:
-        body = _deflate_band(data, 0, len(data), True, level)
+    per_band = -(-height // bands)
+    cuts = [min(height, i * per_band) * stride for i in range(bands)] + [len(data)]
+    spans = [(cuts[i], cuts[i + 1], i == bands - 1) for i in range(bands) if cuts[i] < cuts[i + 1] or i == bands - 1]
+    jobs = min(len(spans), 2 * ENCODE_THREADS) if len(data) >= BAND_MIN_BYTES and ENCODE_THREADS > 1 else 1
+    if jobs == 1:
+        body = b"".join(_deflate_bands(data, spans, level))
         adler = zlib.adler32(data)
         top = _highest_index(image)
     else:
-        per_band = -(-height // bands)
-        cuts = [min(height, i * per_band) * stride for i in range(bands)] + [len(data)]
         pool = _pool()
-        parts = [pool.submit(_deflate_band, data, cuts[i], cuts[i + 1], i == bands - 1, level)
-                 for i in range(bands)]
+        step = -(-len(spans) // jobs)
+        parts = [pool.submit(_deflate_bands, data, spans[i:i + step], level) for i in range(0, len(spans), step)]
         adler = zlib.adler32(data)  # on this thread, while the bands are deflated
         top = _highest_index(image)
-        body = b"".join(part.result() for part in parts)
+        body = b"".join(b"".join(part.result()) for part in parts)
     rgb = bytes(image.getpalette("RGB") or b"")
     rgb = (rgb + bytes(768 - len(rgb)))[:3 * (top + 1)]  # padded, so every index used is defined
     return b"".join((
@@ -277,10 +325,12 @@ def to_png(image: Image.Image, *, max_bytes: int = 800_000) -> bytes:
 
 def seat_label(view: Mapping[str, Any], seat: int, fallback: str, limit: int | None = None) -> str:
     """The display name the session put in ``view["seat_names"]`` for ``seat``, cut to ``limit``
-    characters (the last one an ellipsis) when given; ``fallback`` when the seat has no name."""
+    characters (the last one an ellipsis) when given; ``fallback`` when the seat has no name.
+    The session escapes names for Discord markdown (``Session.seat_name``); a picture draws the name
+    as typed, so the escaping is undone here (:func:`bot.parse.unescape`)."""
     names = view.get("seat_names") or []
     if 0 <= seat < len(names) and names[seat]:
-        name = str(names[seat])
+        name = unescape(str(names[seat]))
         return name if limit is None or len(name) <= limit else name[:limit - 1] + "…"
     return fallback
 
