@@ -17,7 +17,7 @@ import aiohttp
 import discord
 import yarl
 
-from bot import memdebug
+from bot import drawing, loopwatch, memdebug
 from bot.config import Config, ConfigError, load_config
 
 log = logging.getLogger("bot")
@@ -154,6 +154,7 @@ async def run(config: Config) -> None:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     memdebug.start(loop)  # off unless TABLETOP_TRACEMALLOC is set (an operator's diagnostic)
+    loopwatch.start(loop)  # a WARNING with the stack for any stall of the loop over 250 ms
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:
             loop.add_signal_handler(sig, stop.set)
@@ -235,6 +236,8 @@ def main() -> None:
         fail(f"unexpected answer at start-up: {exc} (is DISCORD_API_BASE right?)")
     except KeyboardInterrupt:
         pass
+    finally:
+        drawing.stop_sync()  # the render processes (bot/drawing.py), if any started
 
 
 if __name__ == "__main__":

@@ -10,7 +10,13 @@ Figures (keys of the JSON object):
 - per game ``<game>_render_ms_p50``, ``<game>_render_kb`` (also ``<game>_png_bytes``), the CPU time of
   a render over all threads ``<game>_render_cpu_ms_p50`` (a big PNG is deflated in parallel bands, so
   wall time drops below CPU time when a core is free), the render's two parts ``<game>_draw_ms_p50`` and ``<game>_encode_ms_p50``, and ``<game>_apply_ms_p50``, on the
-  game's own crowded late-game state (``bench_state()`` in its rules package);
+  game's own crowded late-game state (``bench_state()`` in its rules package). A render is of the
+  next board in a game being played (random legal moves from that state, a new view each time), as the
+  bot draws them: the PNG bands a move left unchanged are reused (``render.common``);
+  ``<game>_render_cold_ms_p50`` is a board drawn with nothing kept (the first a render process draws);
+  ``<game>_render_pool_ms_p50`` the same successive boards through ``bot.drawing.draw`` (the render
+  process the bot uses: the view sent, the PNG returned), and ``render_worker_rss_mb`` the resident
+  size of that process after drawing every game's boards;
 - ``pobeda_personal_render_ms_p50`` / ``_kb``: a seat's personal board (its hand's cells marked, in the
   seat's language); per game offering zooms ``<game>_zoom_render_ms_p50`` / ``_kb``: its slowest zoom;
 - ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions;
@@ -36,6 +42,8 @@ Figures (keys of the JSON object):
   ``pg_shared_*`` the same with both processes acting on all 50 games, ``pg_1proc_*`` one process;
 - ``announce_after_fault_s_p50`` / ``_p99``, ``publish_backlog_1k_s``, ``publish_backlog_sigterm_s`` (issue 22):
   the real bot process against the tests' fake Discord (:mod:`bot.bench_delivery` explains them);
+- ``loop_lag_ms_max``, ``status_answer_ms_max`` and the other ``loop_*`` figures (issue 22): the event loop's
+  longest stall while a 25,000-action finished game is replayed and recorded (:mod:`bot.bench_loop`);
 - ``publish_retry_ms_p50``: a Discord outage (every post refused with 503) while games publish, through
   the real ``Publisher`` with a stub channel: time from Discord answering again to each lost post
   being delivered.
@@ -61,6 +69,7 @@ from bot.games.base import Game
 from bot.games.registry import available, renderer
 from bot.sessions import SessionManager, UserInfo
 from bot.store import Store, dumps
+from render.common import clear_deflated
 
 BENCH_GAME = "pobeda"
 
@@ -94,15 +103,21 @@ def bench_game(key: str, repeats: int) -> dict[str, float]:
     render = getattr(render, "uncached", render)  # the work itself, not the reuse of identical boards
     view = json.loads(json.dumps(game.view(None)))
     view["seat_names"] = [f"Player {i + 1}" for i in range(8)]
+    boards = board_views(game, repeats)
+    clear_deflated()
     render(view, "ru")  # warm fonts and caches
-    times, cpu_times = [], []
-    size = 0
-    for _ in range(repeats):
+    times, cpu_times, cold_times = [], [], []
+    size = len(render(view, "ru"))
+    for board in boards:  # the next board of a game being played: the bands a move left are reused
         start, cpu_start = time.perf_counter(), time.process_time()
-        png = render(view, "ru")
+        render(board, "ru")
         times.append((time.perf_counter() - start) * 1000)
         cpu_times.append((time.process_time() - cpu_start) * 1000)  # all threads (the PNG bands too)
-        size = len(png)
+    for board in boards[:max(3, repeats // 3)]:  # nothing kept: a render process's first board
+        clear_deflated()
+        start = time.perf_counter()
+        render(board, "ru")
+        cold_times.append((time.perf_counter() - start) * 1000)
     cls = type(game)
     state = json.loads(dumps(game.to_json()))
     rng = random.Random(7)
@@ -118,29 +133,78 @@ def bench_game(key: str, repeats: int) -> dict[str, float]:
     return {
         f"{key}_render_ms_p50": round(statistics.median(times), 2),
         f"{key}_render_cpu_ms_p50": round(statistics.median(cpu_times), 2),
+        f"{key}_render_cold_ms_p50": round(statistics.median(cold_times), 2),
+        **bench_render_pool(key, boards),
         f"{key}_render_kb": round(size / 1024, 1),
         f"{key}_png_bytes": size,
-        **bench_render_parts(key, view, repeats),
+        **bench_render_parts(key, boards),
         **bench_personal_and_zoom(key, game, view, repeats),
         f"{key}_apply_ms_p50": round(statistics.median(apply_times), 4) if apply_times else float("nan"),
     }
 
 
-def bench_render_parts(key: str, view: dict[str, Any], repeats: int) -> dict[str, float]:
+def board_views(game: Game, count: int, seed: int = 11) -> list[dict[str, Any]]:
+    """The public views of ``count`` successive boards: ``game`` (not changed) and random legal moves on."""
+    game = type(game).from_json(json.loads(dumps(game.to_json())))
+    rng = random.Random(seed)
+    views = []
+    for _ in range(count):
+        view = json.loads(json.dumps(game.view(None)))
+        view["seat_names"] = [f"Player {i + 1}" for i in range(8)]
+        views.append(view)
+        choice = random_action(game, rng)
+        if choice is None:
+            break
+        game.apply(*choice)
+    return views
+
+
+def bench_render_pool(key: str, boards: list[dict[str, Any]]) -> dict[str, float]:
+    """``<game>_render_pool_ms_p50``: the successive boards drawn through ``bot.drawing.draw`` (the
+    bot's path: a render process, the view pickled there and the PNG back), the first one as warm-up;
+    ``render_worker_rss_mb``: that process's resident size afterwards (the last game's figure stands)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot import drawing
+    from bot.memdebug import rss_kb
+
+    render = renderer(key)  # as the publisher calls it (each board a new view: nothing is reused whole)
+
+    async def run() -> list[float]:
+        await drawing.draw(render, boards[0], "ru")
+        times = []
+        for board in boards[1:]:
+            start = time.perf_counter()
+            await drawing.draw(render, board, "ru")
+            times.append((time.perf_counter() - start) * 1000)
+        return times
+
+    with ThreadPoolExecutor(1) as thread:  # its own loop: the bench's may be running
+        times = thread.submit(asyncio.run, run()).result()
+    workers = drawing.pids()
+    if not workers or not times:
+        return {}
+    return {f"{key}_render_pool_ms_p50": round(statistics.median(times), 2),
+            "render_worker_rss_mb": round(sum(rss_kb(pid) for pid in workers) / 1024, 1)}
+
+
+def bench_render_parts(key: str, boards: list[dict[str, Any]]) -> dict[str, float]:
     """The render split into drawing (``compose``: cached layers plus the view, mapped to the palette)
-    and PNG encoding, for renderers that expose ``compose``."""
-    from render.common import encode_png
+    and PNG encoding (at the level the renderer uses), over the same successive boards as the render
+    figure, for renderers that expose ``compose``."""
+    from render.common import PNG_LEVEL, encode_png
 
     module = importlib.import_module(renderer(key).__module__)
     compose = getattr(module, "compose", None)
     if compose is None:
         return {}
+    level = getattr(module, "BOARD_PNG_LEVEL", PNG_LEVEL)
     draw_times, encode_times = [], []
-    for _ in range(repeats):
+    for view in boards:
         start = time.perf_counter()
         image = compose(view, "ru")
         middle = time.perf_counter()
-        encode_png(image)
+        encode_png(image, level=level)
         draw_times.append((middle - start) * 1000)
         encode_times.append((time.perf_counter() - middle) * 1000)
     return {f"{key}_draw_ms_p50": round(statistics.median(draw_times), 2),
@@ -493,6 +557,9 @@ async def run(quick: bool) -> dict[str, Any]:
     if "godstorm" in games:
         result.update(bench_godstorm_playout(3 if quick else 11))
         result.update(bench_replay_render(1 if quick else 3))
+        from bot.bench_loop import bench_loop  # issue 22: the event loop during a very long replay
+
+        result.update(await bench_loop(2_000 if quick else 25_000))
     with tempfile.TemporaryDirectory() as tmp:
         result.update(await bench_stats_query(Path(tmp) / "stats.sqlite3", 100_000, 200 if quick else 1000))
     result.update(bench_bots([g for g in ("pobeda", "coldwar", "godstorm") if g in games], 4 if quick else 20))

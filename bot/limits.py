@@ -62,9 +62,16 @@ def _prefix_within(text: str, limit: int) -> str:
     if size(text) <= limit:
         return text
     out = text[:limit]
-    while size(out) > limit:
-        out = out[:-1]
-    return out
+    if size(out) <= limit:
+        return out
+    low, high = 0, len(out) - 1  # size(out[:low]) fits, size(out[:high + 1]) does not: bisect
+    while low < high:
+        mid = (low + high + 1) // 2
+        if size(out[:mid]) <= limit:
+            low = mid
+        else:
+            high = mid - 1
+    return out[:low]
 
 
 def _cut_point(text: str, limit: int) -> int:
@@ -112,27 +119,56 @@ def shorten(text: str, limit: int, *, ellipsis: str = ELLIPSIS) -> str:
 
 def split(text: str, limit: int = CONTENT) -> list[str]:
     """``text`` as consecutive chunks of at most ``limit`` units, cut at paragraph, line or word
-    breaks where possible; a code block cut in two is closed and reopened."""
+    breaks where possible; a code block cut in two is closed and reopened.
+
+    Linear in the text's length: the rest still to split is never copied, only a window of
+    ``limit + 1`` characters at the current position (a cut never looks further), with a short
+    ``carry`` in front (a reopened code block's first line)."""
     if limit < 16:
         raise ValueError("limit too small to split sensibly")
     chunks: list[str] = []
-    rest = text
+    end = len(text)
+    pos = 0  # the rest is carry + text[pos:]
+    last_fence = text.rfind(FENCE)
+    carry = ""
     reopen = ""
-    while rest:
-        rest = reopen + rest
-        if size(rest) <= limit:
-            chunks.append(rest)
+    while carry or pos < end:
+        carry = reopen + carry
+        if len(carry) + end - pos <= limit and size(rest := carry + text[pos:]) <= limit:
+            chunks.append(rest)  # the whole rest fits (only checked when it is short: units >= chars)
             break
-        room = limit - (len(FENCE) + 1 if FENCE in rest else 0)
-        cut = _cut_point(rest, room)
-        head, rest = rest[:cut].rstrip(), rest[cut:]
-        rest = rest.lstrip("\n") if rest.startswith("\n") else rest.removeprefix(" ")  # keep code indents
+        window = carry + text[pos:pos + limit + 1]  # _cut_point never reads past limit + 1 characters
+        fenced = FENCE in carry + text[pos:pos + len(FENCE) - 1] or last_fence >= pos
+        room = limit - (len(FENCE) + 1 if fenced else 0)
+        cut = _cut_point(window, room)
+        head = window[:cut].rstrip()
+        stuck = 0 < cut <= len(reopen) and head.count(FENCE) % 2 == 1
+        if stuck:
+            # only (part of) the reopened fence line would make this chunk, and reopening it again
+            # would never end (the old loop hung here): cut hard, and do not reopen it a third time
+            cut = len(_prefix_within(window, room))
+            head = window[:cut].rstrip()
+        if cut <= len(carry):
+            carry = carry[cut:]
+        else:
+            pos += cut - len(carry)
+            carry = ""
+        # after the cut: drop the newlines (or one space) it left in front, keeping code indents
+        if (carry or text[pos:pos + 1]).startswith("\n"):
+            carry = carry.lstrip("\n")
+            if not carry:
+                while pos < end and text[pos] == "\n":
+                    pos += 1
+        elif carry:
+            carry = carry.removeprefix(" ")
+        elif text.startswith(" ", pos):
+            pos += 1
         reopen = ""
         if head.count(FENCE) % 2:
             # the block goes on in the next chunk: close it here, reopen it there (same language tag)
             opening = head[head.rindex(FENCE):].split("\n", 1)[0]
             head += "\n" + FENCE
-            reopen = opening + "\n"
+            reopen = "" if stuck else opening + "\n"
         chunks.append(head)
     return [c for c in chunks if c.strip()] or [""]
 

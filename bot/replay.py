@@ -10,10 +10,14 @@ version of the rules is migrated before the comparison.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import json
 import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from bot.games.base import RNG_VERSION, Game, rng_version
 from bot.games.registry import game_class
@@ -32,19 +36,72 @@ def replay(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, An
     return game
 
 
+LOG_CHUNK = 2000
+"""Actions read (and decoded) at a time by :func:`read_log`."""
+WORKERS = 2
+"""Threads for the heavy work of replays and stats (:func:`off_loop`)."""
+_worker = ThreadPoolExecutor(WORKERS, thread_name_prefix="replay")
+T = TypeVar("T")
+
+
+async def off_loop(func: Callable[..., T], *args: Any) -> T:
+    """``func(*args)`` in one of a few worker threads kept for replays and stats (in the caller's
+    context, like ``asyncio.to_thread``). Not the default executor: every busy Python thread takes
+    turns with the event loop for the interpreter lock, so a long replay's work is kept to
+    :data:`WORKERS` threads however many users ask at once (with three busy threads the loop
+    already waits 100 ms at times)."""
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(_worker, functools.partial(context.run, func, *args))
+
+
+class LoggedAction(NamedTuple):
+    """One stored action with its action and events left as the stored JSON text. A long game's log
+    is kept like this while it is replayed or counted: tuples of strings and numbers are not
+    followed by the garbage collector, whereas 25,000 decoded actions are enough live objects to
+    make full collections (each one stops every thread, the event loop's too) frequent and long."""
+
+    seq: int
+    seat: int
+    user_id: int | None
+    action: str
+    events: str
+    created_at: float
+
+
+async def read_log(store: Store, game_id: int) -> list[LoggedAction]:
+    """The game's whole log in order, undecoded, read in chunks of :data:`LOG_CHUNK` (each a short
+    query; ``Store.actions`` decodes every action and event on the event loop)."""
+    out: list[LoggedAction] = []
+    while True:
+        async with store.db.execute(
+            "SELECT seq, seat, user_id, action, events, created_at FROM actions"
+            " WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (game_id, out[-1].seq if out else 0, LOG_CHUNK),
+        ) as cur:
+            rows = list(await cur.fetchall())
+        out += [LoggedAction(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
+        if len(rows) < LOG_CHUNK:
+            return out
+
+
+def _action_of(row: ActionRow | LoggedAction) -> dict[str, Any]:
+    return json.loads(row.action) if isinstance(row.action, str) else row.action
+
+
 MOMENTS = frozenset({"game_over", "turn_end", "epoch_start", "godswar_start", "round", "line", "lines",
                      "conquered_capital", "report"})
 """Event types that make a moment of the animated history even when the turn does not pass."""
 SECRET_MARK = "🔓"
 
 
-@dataclass
-class Step:
-    """One logged action as the replay tells it: everything that happened, hidden parts included."""
+class Step(NamedTuple):
+    """One logged action as the replay tells it: everything that happened, hidden parts included.
+    A tuple of strings and numbers, which the garbage collector stops following (see
+    :class:`LoggedAction`): a long game has tens of thousands of steps."""
 
     seq: int
     seat: int
-    lines: list[str]
+    lines: tuple[str, ...]
     moment: int
     """Worth a frame of the animated history: 2 for an event in :data:`MOMENTS` (a turn's end, an
     epoch, a line, the end), 1 when the actors changed, 0 otherwise."""
@@ -99,7 +156,7 @@ def pick_moments(levels: list[int], cap: int) -> list[int]:
 
 
 def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int,
-            actions: list[ActionRow], *, names: list[str], lang: str, rng: int = RNG_VERSION,
+            actions: Sequence[ActionRow | LoggedAction], *, names: list[str], lang: str, rng: int = RNG_VERSION,
             frames: int = 0) -> History:
     """Replay a game from its seed and tell every action with the hidden information revealed:
     private events (cards drawn, bids, agents chosen, miracle cards) under the seat they went to, the
@@ -118,10 +175,11 @@ def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, A
         opening = _private_lines(game, names, lang)
         steps: list[Step] = []
         for row in actions:
+            action = _action_of(row)
             before = game.actors()
-            secret = row.seat >= 0 and game.is_secret(row.seat, row.action)
-            path = " · ".join(game.action_path(row.seat, row.action, lang)) if secret else ""
-            events = game.apply(row.seat, row.action)
+            secret = row.seat >= 0 and game.is_secret(row.seat, action)
+            path = " · ".join(game.action_path(row.seat, action, lang)) if secret else ""
+            events = game.apply(row.seat, action)
             lines: list[str] = []
             told = any(row.seat in (e.get("to") or []) for e in events)  # a private event says it already
             if secret and path and not told:
@@ -137,7 +195,7 @@ def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, A
                     text = f"{SECRET_MARK} {', '.join(who(s) for s in to)}: {text}"
                 lines.append(text)
             moment = 2 if any(e.get("type") in MOMENTS for e in events) else int(game.actors() != before)
-            steps.append(Step(row.seq, row.seat, lines, moment))
+            steps.append(Step(row.seq, row.seat, tuple(lines), moment))
         closing = _private_lines(game, names, lang)
         if frames:  # a second pass keeps the views of the chosen moments only
             wanted = {steps[i].seq for i in pick_moments([st.moment for st in steps], frames - 1)}
@@ -145,7 +203,7 @@ def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, A
             game.seat_names = names
             views.append((0, game.view(None)))
             for row in actions:
-                game.apply(row.seat, row.action)
+                game.apply(row.seat, _action_of(row))
                 if row.seq in wanted:
                     views.append((row.seq, game.view(None)))
     return History(opening, steps, closing, views)

@@ -22,6 +22,7 @@ conservative estimate that grows as the uncertainty sigma shrinks.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Iterable, Sequence
@@ -32,6 +33,7 @@ from openskill.models import PlackettLuce
 
 from bot.games.base import Game, rng_version
 from bot.games.registry import game_class
+from bot.replay import LoggedAction, off_loop, read_log, stored_state
 from bot.store import GameRow, Store
 from bot.votes import bot_seats
 
@@ -282,12 +284,18 @@ def game_record(row: GameRow, game: Game | None,
                       moves=len(actions), players=players)
 
 
+def record_of(row: GameRow, log_rows: Sequence[LoggedAction]) -> GameRecord | None:
+    """:func:`game_record` of a stored game and its undecoded log (the final state loaded from the
+    row). Only the events of moves that asked seats to act are decoded: the others do not count."""
+    actions = [(a.seat, a.user_id, json.loads(a.events) if "platform.prompt" in a.events else [], a.created_at)
+               for a in log_rows]
+    return game_record(row, final_game(row), actions)
+
+
 def final_game(row: GameRow) -> Game | None:
     """The final game of a row (None when it has no state or the state does not load)."""
     if row.state is None:
         return None
-    from bot.replay import stored_state  # noqa: PLC0415 (bot.replay imports the store, as this module does)
-
     try:
         data = stored_state(row.game, row.state, row.settings.to_json())
         with rng_version(row.settings.rng_version or 1):
@@ -409,8 +417,9 @@ class Stats:
                 row = loaded[0] if loaded else None
             if row is None or row.status not in ("finished", "aborted"):
                 return None
-            actions = [(a.seat, a.user_id, a.events, a.created_at) for a in await self.store.actions(game_id)]
-            record = game_record(row, final_game(row), actions)
+            log_rows = await read_log(self.store, game_id)
+            # a long game's log takes a while to go through (25,000 actions): off the event loop
+            record = await off_loop(record_of, row, log_rows)
             if record is None:
                 return None
             await self._write(record, time.time())

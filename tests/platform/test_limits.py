@@ -11,6 +11,8 @@ from pathlib import Path
 
 import discord
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot import limits
 
@@ -171,3 +173,84 @@ async def test_a_panel_with_a_long_private_text_keeps_its_header_and_question(
         assert view.children
     finally:
         await store.close()
+
+
+# ---- split: linear, and the same chunks as before ---------------------------------------------
+def quadratic_split(text: str, limit: int) -> list[str] | None:
+    """``limits.split`` as it was before it was made linear (it copied and measured the whole rest
+    for every chunk): the reference the new one must match chunk for chunk. None where it never
+    ended (a cut inside a reopened code block's first line reopened it forever)."""
+    chunks: list[str] = []
+    rest = text
+    reopen = ""
+    while rest:
+        if len(chunks) > len(text) + 2:
+            return None
+        rest = reopen + rest
+        if limits.size(rest) <= limit:
+            chunks.append(rest)
+            break
+        room = limit - (len(limits.FENCE) + 1 if limits.FENCE in rest else 0)
+        cut = limits._cut_point(rest, room)
+        head, rest = rest[:cut].rstrip(), rest[cut:]
+        rest = rest.lstrip("\n") if rest.startswith("\n") else rest.removeprefix(" ")
+        reopen = ""
+        if head.count(limits.FENCE) % 2:
+            opening = head[head.rindex(limits.FENCE):].split("\n", 1)[0]
+            head += "\n" + limits.FENCE
+            reopen = opening + "\n"
+        chunks.append(head)
+    return [c for c in chunks if c.strip()] or [""]
+
+
+def slow_prefix_within(text: str, limit: int) -> str:
+    if limits.size(text) <= limit:
+        return text
+    out = text[:limit]
+    while limits.size(out) > limit:
+        out = out[:-1]
+    return out
+
+
+PIECES = ["Рим", "Carthage", " ", "  ", "\n", "\n\n", "```", "```text\n", "**", "🛑", "é", "`12`", "x" * 40,
+          "Армия" * 9, "    indented", "\t"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=160), st.integers(min_value=16, max_value=120))
+@settings(max_examples=400, deadline=None)
+def test_split_matches_the_old_split_and_keeps_its_guarantees(pieces: list[str], limit: int) -> None:
+    text = "".join(pieces)
+    chunks = limits.split(text, limit)
+    before = quadratic_split(text, limit)
+    assert before is None or chunks == before
+    assert all(limits.size(c) <= limit for c in chunks)
+    assert all(c.count(limits.FENCE) % 2 == 0 for c in chunks[:-1])  # a code block cut is closed
+    # nothing lost or reordered: only blanks at the cuts go, only fences (and their reopened first
+    # lines) are added
+    def solid(s: str) -> str:
+        return "".join(s.split()).replace("`", "")
+    if limits.FENCE not in text:
+        assert "".join(solid(c) for c in chunks) == solid(text)
+    else:
+        added = iter("".join(solid(c) for c in chunks))
+        assert all(ch in added for ch in solid(text))  # a subsequence
+
+
+@given(st.text(alphabet="aЫ🛑\n ", max_size=300), st.integers(min_value=1, max_value=200))
+@settings(max_examples=300, deadline=None)
+def test_prefix_within_is_the_longest_fitting_prefix(text: str, limit: int) -> None:
+    assert limits._prefix_within(text, limit) == slow_prefix_within(text, limit)
+
+
+def test_split_of_a_long_log_matches_the_old_split() -> None:
+    body = "\n".join(f"`{i:>5}` {russian(6 + i % 9)}" + (" 🛑" if i % 7 == 0 else "") for i in range(3000))
+    text = "Начало\n```text\n" + body[:20_000] + "\n```\n" + body
+    assert limits.split(text, 1800) == quadratic_split(text, 1800)
+
+
+def test_split_ends_where_the_old_split_reopened_a_code_block_forever() -> None:
+    text = "```text\n" + "x " * 50
+    assert quadratic_split(text, 16) is None
+    chunks = limits.split(text, 16)
+    assert all(limits.size(c) <= 16 for c in chunks)
+    assert "".join("".join(c.split()) for c in chunks).replace("`", "").replace("text", "") == "x" * 50

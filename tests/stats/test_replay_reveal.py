@@ -45,7 +45,7 @@ def tell(key: str, seat_info: list[dict[str, Any]], options: dict[str, Any], see
     return history(key, seat_info, options, seed, rows, names=NAMES[:players], lang=lang)
 
 
-def step_lines(story: History, seq: int) -> list[str]:
+def step_lines(story: History, seq: int) -> tuple[str, ...]:
     return next(s.lines for s in story.steps if s.seq == seq)
 
 
