@@ -43,6 +43,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from bot import parse
 from bot.games.ai import LEVELS, Policy, decide, policy_for, visible_events
 from bot.games.base import Action, Event, Game, rng_version
 from bot.i18n import t
@@ -166,9 +167,10 @@ def split_options(text: str) -> tuple[str, dict[str, Any]]:
                 raise ValueError(part)
             found["absent"] = raw
         elif name == "absent_after":
-            if not raw.isdigit() or int(raw) not in ABSENT_AFTER_CHOICES:
+            after = parse.small_int(raw, 0, max(ABSENT_AFTER_CHOICES))
+            if after is None or after not in ABSENT_AFTER_CHOICES:
                 raise ValueError(part)
-            found["absent_after"] = int(raw)
+            found["absent_after"] = after
         else:
             rest.append(part)
     return " ".join(rest), found
@@ -194,7 +196,9 @@ def seat_log_lines(session: Session, lang: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for entry in seat_log(session.row.settings):
         kind = "takeover" if entry.get("type") == "platform.takeover" else "reclaim"
-        name = " & ".join(session.user_name(u) for u in entry.get("users", [])) or f"#{entry.get('seat', 0) + 1}"
+        # a display name is user text: escaped for the message (issue 23)
+        name = " & ".join(parse.escape(session.user_name(u)) for u in entry.get("users", [])) \
+            or f"#{entry.get('seat', 0) + 1}"
         out.append((int(entry.get("seq", 0)), t(f"bots.log.{kind}", lang, name=name)))
     return out
 
@@ -214,11 +218,13 @@ def control_id(kind: str, game_id: int) -> str:
 
 
 def parse_id(custom_id: str) -> tuple[str, int] | None:
-    """(kind, game id) of a bot control; None when the id is not one."""
-    parts = custom_id.split(":")
-    if len(parts) != 3 or parts[0] != ID_PREFIX or parts[1] not in ID_KINDS or not parts[2].isdigit():
+    """(kind, game id) of a bot control; None when the id is not one (the game id read by
+    :func:`bot.parse.id_field`: ASCII digits within SQLite's integers)."""
+    parts = parse.fields(custom_id, ID_PREFIX, 2)
+    if parts is None or parts[0] not in ID_KINDS:
         return None
-    return parts[1], int(parts[2])
+    game_id = parse.id_field(parts[1])
+    return None if game_id is None else (parts[0], game_id)
 
 
 # ---- lobby ---------------------------------------------------------------------------------
@@ -244,7 +250,7 @@ async def add_bot(manager: SessionManager, game_id: int, user_id: int, level: st
     if level not in LEVELS:
         raise _session_error("bots.err.level")
     session = await _host_lobby(manager, game_id, user_id)
-    async with session.lock:
+    async with session.lock, manager.changing(session):
         row = session.row
         _, high = session.cls.player_range(row.options)
         if len(row.lobby) >= high:
@@ -261,7 +267,7 @@ async def add_bot(manager: SessionManager, game_id: int, user_id: int, level: st
 async def remove_bot(manager: SessionManager, game_id: int, user_id: int, bot_id: int | None = None) -> Session:
     """The host takes a bot (the last added, or ``bot_id``) out of the lobby."""
     session = await _host_lobby(manager, game_id, user_id)
-    async with session.lock:
+    async with session.lock, manager.changing(session):
         row = session.row
         seated = [p.user for p in row.lobby if is_bot(p.user)]
         if not seated or (bot_id is not None and bot_id not in seated):
@@ -283,7 +289,7 @@ async def set_absent(manager: SessionManager, game_id: int, user_id: int, *, mod
     if after is not None and after not in ABSENT_AFTER_CHOICES:
         raise _session_error("err.bad_option", name="absent_after", value=after)
     session = await _host_lobby(manager, game_id, user_id)
-    async with session.lock:
+    async with session.lock, manager.changing(session):
         if mode is not None:
             session.row.settings.extra["absent"] = mode
         if after is not None:
@@ -299,7 +305,8 @@ async def _save_seats(manager: SessionManager, session: Session) -> None:
     rows = [Deadline(seat, due, remind) for seat, (due, remind) in sorted(session.deadlines.items())]
     async with manager.store.transaction() as db:
         await db.execute("UPDATE games SET seat_users = ?, lobby = ?, settings = ?, updated_at = ? WHERE id = ?",
-                         (dumps(row.seat_users), dumps(row.lobby), dumps(row.settings), time.time(), row.id))
+                         (dumps(row.seat_users), dumps(row.lobby), dumps(row.settings),
+                          manager.store._stamp(row.id, time.time()), row.id))
         await db.execute("DELETE FROM deadlines WHERE game_id = ?", (row.id,))
         await db.executemany("INSERT INTO deadlines (game_id, seat, due_at, remind_at) VALUES (?, ?, ?, ?)",
                              [(row.id, d.seat, d.due_at, d.remind_at) for d in rows])
@@ -310,7 +317,7 @@ async def _save_seats(manager: SessionManager, session: Session) -> None:
 async def take_over(manager: SessionManager, session: Session, seat: int, level: str = TAKEOVER_LEVEL) -> bool:
     """A bot plays ``seat`` from now on (its players stay seated and may reclaim it). Returns
     whether anything changed."""
-    async with session.lock:
+    async with session.lock, manager.changing(session):
         row = session.row
         if row.status != "running" or session.game is None or controlled(row, seat) or seat in session.conceded:
             return False
@@ -338,10 +345,19 @@ async def reclaim(manager: SessionManager, game_id: int, user_id: int) -> tuple[
     if session.row.status != "running" or session.game is None:
         raise _session_error("err.not_running")
     async with session.lock:
-        row = session.row
-        seats = [s for s in session.seats_of(user_id) if controlled(row, s)]
+        seats = [s for s in session.seats_of(user_id) if controlled(session.row, s)]
         if not seats:
             raise _session_error("bots.err.nothing_to_reclaim")
+        await reclaim_seats(manager, session, user_id, seats)
+    return session, seats
+
+
+async def reclaim_seats(manager: SessionManager, session: Session, user_id: int, seats: list[int]) -> None:
+    """``user_id`` takes ``seats`` back from their bot (caller holds the lock): the seat log records
+    it, a seat whose move it is gets a fresh deadline, all in one transaction (or nothing changes).
+    ``/game reclaim``, its button, and a move made for a seat a bot plays (issue 23) come here."""
+    async with manager.changing(session):
+        row = session.row
         assert row.seat_users is not None and session.game is not None
         span = int(row.settings.deadline_s or 0)
         now = manager.clock()
@@ -356,8 +372,7 @@ async def reclaim(manager: SessionManager, game_id: int, user_id: int) -> tuple[
                 session.deadlines[seat] = SeatTimer(now + span, now + span / 2)
         row.settings.extra["seat_log"] = entries
         await _save_seats(manager, session)
-    log.info("game %s: user %s reclaims seats %s from the bot", game_id, user_id, seats)
-    return session, seats
+    log.info("game %s: user %s reclaims seats %s from the bot", session.id, user_id, seats)
 
 
 # ---- deciding ------------------------------------------------------------------------------

@@ -13,6 +13,64 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class Limits:
+    """What one user or server may hold at once, and how long things may wait (issue 23). Each is
+    read from an environment variable (see :func:`load_limits`); 0 turns a cap off."""
+
+    lobbies_per_user: int = 3
+    """``TABLETOP_MAX_LOBBIES_PER_USER``: open lobbies one user hosts."""
+    lobbies_per_server: int = 25
+    """``TABLETOP_MAX_LOBBIES_PER_SERVER``: open lobbies in one server."""
+    games_per_user: int = 20
+    """``TABLETOP_MAX_GAMES_PER_USER``: running games one user plays in (joining or hosting another is refused)."""
+    games_per_server: int = 200
+    """``TABLETOP_MAX_GAMES_PER_SERVER``: running games in one server (a new lobby or a start is refused)."""
+    lobby_ttl_s: float = 24 * 3600.0
+    """``TABLETOP_LOBBY_TTL_HOURS``: a lobby that has not started by then is closed (its host is told)."""
+    pause_s: float = 7 * 86400.0
+    """``TABLETOP_PAUSE_LIMIT_DAYS``: how long a game's clock may stand still in all its pauses."""
+    followers_per_game: int = 50
+    """``TABLETOP_MAX_FOLLOWERS``: users following one game by DM."""
+    deadline_min_s: int = 30
+    """``TABLETOP_DEADLINE_MIN_S``: the shortest turn deadline by any way of setting it (the timer ticks
+    every 20 s; tests against the fake Discord, ticking faster, lower it)."""
+    deadline_max_s: int = 14 * 24 * 3600
+    """The longest turn deadline."""
+
+
+LIMIT_VARIABLES: dict[str, tuple[str, float]] = {
+    # variable: (field, unit in seconds or 1 for a count)
+    "TABLETOP_MAX_LOBBIES_PER_USER": ("lobbies_per_user", 1),
+    "TABLETOP_MAX_LOBBIES_PER_SERVER": ("lobbies_per_server", 1),
+    "TABLETOP_MAX_GAMES_PER_USER": ("games_per_user", 1),
+    "TABLETOP_MAX_GAMES_PER_SERVER": ("games_per_server", 1),
+    "TABLETOP_MAX_FOLLOWERS": ("followers_per_game", 1),
+    "TABLETOP_DEADLINE_MIN_S": ("deadline_min_s", 1),
+    "TABLETOP_LOBBY_TTL_HOURS": ("lobby_ttl_s", 3600.0),
+    "TABLETOP_PAUSE_LIMIT_DAYS": ("pause_s", 86400.0),
+}
+
+
+def load_limits(env: Mapping[str, str] | None = None) -> Limits:
+    """The :class:`Limits` from ``env`` (default: the process environment); a value that is not a
+    number of at least 0 raises :class:`ConfigError` naming the variable."""
+    env = os.environ if env is None else env
+    values: dict[str, float | int] = {}
+    for name, (attr, unit) in LIMIT_VARIABLES.items():
+        raw = env.get(name, "").strip()
+        if not raw:
+            continue
+        try:
+            number = float(raw)
+        except ValueError:
+            number = -1.0
+        if not number >= 0 or number == float("inf"):
+            raise ConfigError(f"{name} must be a number of at least 0 (0 turns it off), got {raw!r}")
+        values[attr] = int(number) if unit == 1 else number * unit
+    return Limits(**values)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
 class Config:
     token: str
     database_path: Path
@@ -34,6 +92,8 @@ class Config:
     interfaces, see :mod:`bot.health`) on this port; off when None."""
     log_format: str = "text"
     """``LOG_FORMAT``: ``text`` (the human format) or ``json`` (one object per line)."""
+    limits: Limits = field(default_factory=Limits)
+    """Caps and expiries (issue 23): ``TABLETOP_MAX_*``, ``TABLETOP_LOBBY_TTL_HOURS``, ``TABLETOP_PAUSE_LIMIT_DAYS``."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -98,6 +158,7 @@ def load_config(env: Mapping[str, str] | None = None, *, read_dotenv: bool = Tru
     if log_format not in {"text", "json"}:
         raise ConfigError(f"LOG_FORMAT must be text or json, got {log_format!r}")
     return Config(
+        limits=load_limits(env),
         shard_count=shard_count,
         shard_ids=shard_ids,
         auto_shards=auto_shards,

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAUSED_KEY = "paused_at"
+PAUSED_TOTAL_KEY = "paused_total"
+"""Seconds the clock stood still in the game's earlier pauses (settings ``extra``)."""
 
 
 # ---- the paused clock ---------------------------------------------------------------------
@@ -57,12 +59,30 @@ async def _running(sessions: SessionManager, game_id: int) -> Session:
     return session
 
 
+def paused_total(row: GameRow) -> float:
+    """Seconds the game's clock has stood still in earlier pauses (the current one not counted)."""
+    value = row.settings.extra.get(PAUSED_TOTAL_KEY)
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
+def pause_left(row: GameRow, limit: float, now: float) -> float:
+    """Seconds of pause the game still has (issue 23: a game stands still at most ``limit`` seconds
+    in all; after that its clock runs, and only a passed ``end`` vote stops it for good)."""
+    since = paused_since(row)
+    used = paused_total(row) + (max(0.0, now - since) if since is not None else 0.0)
+    return limit - used
+
+
 async def pause(sessions: SessionManager, game_id: int, user_id: int, now: float) -> Session:
-    """Stop the game's clock: no reminder or deadline fires until :func:`resume`."""
+    """Stop the game's clock: no reminder or deadline fires until :func:`resume` (or until the
+    game's pause allowance, ``sessions.limits.pause_s`` in all, is used up: see :func:`tick`)."""
     session = await _running(sessions, game_id)
-    async with session.lock:
+    async with session.lock, sessions.changing(session):
         if paused_since(session.row) is not None:
             raise SessionError("lifecycle.err.already_paused")
+        if pause_left(session.row, sessions.limits.pause_s, now) <= 0:
+            raise SessionError("lifecycle.err.pause_used",
+                               days=max(1, round(sessions.limits.pause_s / 86400)))
         session.row.settings.extra[PAUSED_KEY] = round(now, 3)
         session.row.settings.extra["paused_by"] = user_id
         await sessions.store.save_settings(game_id, session.row.settings)
@@ -73,20 +93,73 @@ async def resume(sessions: SessionManager, game_id: int, now: float) -> float:
     """Start the clock again: every deadline gets back the time it was paused (see
     :func:`bot.reminders.resumed`). Returns the seconds the clock stood still."""
     session = await _running(sessions, game_id)
-    async with session.lock:
+    async with session.lock, sessions.changing(session):
         since = paused_since(session.row)
         if since is None:
             raise SessionError("lifecycle.err.not_paused")
         span = span_of(session)
         moved = {seat: SeatTimer(*reminders.resumed(reminders.Timer(*timer), span, since, now))
                  for seat, timer in session.deadlines.items()}
-        await sessions.store.commit_deadlines(
-            game_id, [Deadline(seat, due, remind) for seat, (due, remind) in sorted(moved.items())])
+        extra = session.row.settings.extra
+        extra.pop(PAUSED_KEY, None)
+        extra.pop("paused_by", None)
+        extra[PAUSED_TOTAL_KEY] = round(paused_total(session.row) + max(0.0, now - since), 3)
+        # the deadlines and the settings in one transaction: a refused write changes neither
+        await sessions.store.save_settings(game_id, session.row.settings,
+                                           deadlines=[Deadline(seat, due, remind)
+                                                      for seat, (due, remind) in sorted(moved.items())])
         session.deadlines = moved
-        session.row.settings.extra.pop(PAUSED_KEY, None)
-        session.row.settings.extra.pop("paused_by", None)
-        await sessions.store.save_settings(game_id, session.row.settings)
     return max(0.0, now - since)
+
+
+async def expire_pauses(sessions: SessionManager, publisher: Publisher, now: float) -> list[int]:
+    """Paused games whose pause allowance is used up start their clock again, and their channel is
+    told (in the game's language). Returns their ids."""
+    done: list[int] = []
+    limit = sessions.limits.pause_s
+    for session in list(sessions.sessions.values()):
+        row = session.row
+        if row.status != "running" or session.broken is not None or paused_since(row) is None:
+            continue
+        if pause_left(row, limit, now) > 0:
+            continue
+        try:
+            await resume(sessions, session.id, now)
+        except SessionError:
+            continue
+        done.append(session.id)
+        text = "▶️ " + t("lifecycle.notice.pause_over", row.lang, days=max(1, round(limit / 86400)))
+        publisher._background(publisher.post(row.channel_id, text, allowed_mentions=_mentions([]),
+                                             key=("pause_over", session.id, int(now))))
+    return done
+
+
+async def expire_lobbies(sessions: SessionManager, publisher: Publisher, now: float,
+                         shards: Shards | None = None) -> list[int]:
+    """Lobbies open longer than ``sessions.limits.lobby_ttl_s`` without starting are closed (they
+    hold their channel), and the host is told in the channel, in the lobby's language."""
+    ttl = sessions.limits.lobby_ttl_s
+    if ttl <= 0:
+        return []
+    closed: list[int] = []
+    for session in list(sessions.sessions.values()):
+        row = session.row
+        if row.status != "lobby" or row.created_at <= 0 or row.created_at + ttl > now:
+            continue
+        if shards is not None and not shards.has(row.guild_id):
+            continue
+        try:
+            await sessions.abort(session.id)
+        except SessionError:
+            continue
+        closed.append(session.id)
+        log.info("game %s: lobby in channel %s expired after %.0f h without starting", row.id, row.channel_id,
+                 ttl / 3600)
+        text = "⌛ " + t("lifecycle.notice.lobby_expired", row.lang, host=f"<@{row.host_id}>",
+                         game=t(f"{row.game}.name", row.lang), h=max(1, round(ttl / 3600)))
+        publisher._background(publisher.post(row.channel_id, text, allowed_mentions=_mentions([row.host_id]),
+                                             key=("lobby_expired", row.id)))
+    return closed
 
 
 # ---- reminders ----------------------------------------------------------------------------
@@ -141,6 +214,11 @@ async def tick(sessions: SessionManager, publisher: Publisher, now: float,
     """The timer's work for one tick: due reminders, then due deadlines; a paused game is skipped.
     With ``shards``, only the games on those shards (the live ones: see :class:`bot.app.Downtime`)."""
     store = sessions.store
+    for work in (expire_pauses(sessions, publisher, now), expire_lobbies(sessions, publisher, now, shards)):
+        try:
+            await work
+        except Exception:
+            log.exception("expiring pauses or lobbies failed")
     for game_id, seat in await store.due_reminders(now, shards):
         if is_paused(sessions, game_id):
             continue
@@ -204,12 +282,40 @@ async def notify_followers(publisher: Publisher, session: Session, content: str,
     for user in followers:
         if user in players:
             continue
+        if not await can_see(publisher.client, session.row, user):
+            # issue 23: a follower who can no longer see the channel (left the server, lost the role,
+            # the channel was made private) stops receiving its posts
+            await publisher.store.set_following(session.id, user, False)
+            log.info("game %s: follower %s can no longer see channel %s and is dropped", session.id, user,
+                     session.row.channel_id)
+            continue
         lang = session.user_lang(user)
         head = t("lifecycle.follow.head", lang, game=t(f"{session.row.game}.name", lang),
                  link=channel_link(session.row))
         text = limits.content(head + "\n" + content)
         publisher._background(send_dm(publisher, user, text, key=("follow", session.id, seq, user),
                                       file_png=file_png))
+
+
+async def can_see(client: Any, row: GameRow, user_id: int) -> bool:
+    """Whether ``user_id`` may still view the game's channel (a thread: its parent's permissions).
+    True when it cannot be told (the channel is not in the cache, no guild), so nobody loses posts on
+    a cache miss; False when the member left the server or lacks ``view_channel``."""
+    get_channel = getattr(client, "get_channel", None)
+    channel = get_channel(row.channel_id) if get_channel is not None else None
+    guild = getattr(channel, "guild", None)
+    if channel is None or guild is None:
+        return True
+    member = guild.get_member(user_id)
+    if member is None:
+        try:
+            member = await guild.fetch_member(user_id)
+        except discord.NotFound:
+            return False  # no longer in the server
+        except discord.HTTPException as exc:
+            log.info("checking whether user %s sees channel %s failed: %s", user_id, row.channel_id, exc)
+            return True
+    return bool(channel.permissions_for(member).view_channel)
 
 
 # ---- catch-up ------------------------------------------------------------------------------
@@ -239,28 +345,37 @@ async def vote(sessions: SessionManager, game_id: int, user_id: int, kind: str, 
     game ends at once: a draw, or no result."""
     session = await _running(sessions, game_id)
     async with session.lock:
-        row = session.row
-        eligible = votes.voters(row.seat_users or [], session.conceded)
-        try:
-            passed = votes.cast(row.settings.extra, kind, user_id, eligible, row.seq, now)
-        except votes.VoteRefused as exc:
-            raise SessionError(exc.key) from exc
-        yes = list(row.settings.extra["vote"]["yes"])
-        if passed:
-            outcome = votes.close_by_vote(row.settings.extra, kind, row.seat_users or [], yes, now)
-            status = "finished" if outcome is not None else "aborted"
-            row.settings.outcome = outcome
-            await sessions.store.set_status(game_id, status, row.settings)
-            row.status = status
-            sessions._drop_if_done(session)
-        else:
-            await sessions.store.save_settings(game_id, row.settings)
+        async with sessions.changing(session):
+            passed, yes, eligible = await _cast(sessions, session, user_id, kind, now)
+        sessions._drop_if_done(session)
     return VoteResult(session, kind, yes, sorted(eligible), passed)
+
+
+async def _cast(sessions: SessionManager, session: Session, user_id: int, kind: str,
+                now: float) -> tuple[bool, list[int], set[int]]:
+    """The vote's change and its one write (caller: the lock and ``sessions.changing``)."""
+    game_id = session.id
+    row = session.row
+    eligible = votes.voters(row.seat_users or [], session.conceded)
+    try:
+        passed = votes.cast(row.settings.extra, kind, user_id, eligible, row.seq, now)
+    except votes.VoteRefused as exc:
+        raise SessionError(exc.key) from exc
+    yes = list(row.settings.extra["vote"]["yes"])
+    if passed:
+        outcome = votes.close_by_vote(row.settings.extra, kind, row.seat_users or [], yes, now)
+        status = "finished" if outcome is not None else "aborted"
+        row.settings.outcome = outcome
+        await sessions.store.set_status(game_id, status, row.settings)
+        row.status = status
+    else:
+        await sessions.store.save_settings(game_id, row.settings)
+    return passed, yes, eligible
 
 
 async def decline_vote(sessions: SessionManager, game_id: int, user_id: int, now: float) -> dict[str, Any]:
     session = await _running(sessions, game_id)
-    async with session.lock:
+    async with session.lock, sessions.changing(session):
         row = session.row
         eligible = votes.voters(row.seat_users or [], session.conceded)
         try:

@@ -45,6 +45,12 @@ def db_id(text: object) -> int | None:
     return small_int(text, 0, INT64_MAX)
 
 
+def id_field(text: object) -> int | None:
+    """A stored id written into a custom id by the bot itself: :func:`db_id`, and nothing around
+    the digits (the bot never writes a space there, so a field with one is forged)."""
+    return db_id(text) if isinstance(text, str) and text == text.strip() else None
+
+
 def fields(custom_id: object, prefix: str, count: int) -> list[str] | None:
     """The ``count`` fields after ``prefix`` of a ``prefix:a:b:...`` custom id; None when it is not
     one of that prefix or has another number of fields."""

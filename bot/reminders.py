@@ -8,6 +8,7 @@ turn of ``span`` seconds: one at half time, one shortly before the end (see :fun
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 PRESETS: dict[str, int] = {"live": 120, "casual": 12 * 3600, "slow": 48 * 3600}
@@ -15,6 +16,26 @@ PRESETS: dict[str, int] = {"live": 120, "casual": 12 * 3600, "slow": 48 * 3600}
 
 MAX_CUSTOM_S = 14 * 24 * 3600
 """The longest custom deadline (two weeks)."""
+
+DEADLINE_MIN_S = 30
+"""The shortest turn deadline, whichever way it is set (the timer ticks every 20 s): the default of
+``bot.config.Limits.deadline_min_s``, which ``TABLETOP_DEADLINE_MIN_S`` lowers (tests)."""
+
+
+def deadline_seconds(seconds: float, min_s: int = DEADLINE_MIN_S, max_s: int = MAX_CUSTOM_S) -> int | None:
+    """``seconds`` as a turn deadline: 0 (none), or a whole number of seconds within ``min_s..max_s``;
+    None for anything else (a value that is not finite, a fraction that rounds to nothing). The one
+    range check of every way of setting a deadline: :func:`parse_duration` and
+    ``SessionManager.check_deadline`` (which passes the configured bounds)."""
+    if seconds == 0:
+        return 0
+    if not math.isfinite(seconds):
+        return None
+    value = int(round(seconds))
+    if value == 0:
+        return None  # a fraction of a second is no deadline (and "none" is spelled 0), whatever the floor
+    return value if min_s <= value <= max_s else None
+
 
 HALF = "half"
 FINAL = "final"
@@ -69,10 +90,10 @@ def resumed(timer: Timer, span: float, paused_at: float, now: float) -> Timer:
     return Timer(timer.due_at + shift, remind)
 
 
-def parse_duration(text: str) -> int | None:
+def parse_duration(text: str, min_s: int = DEADLINE_MIN_S, max_s: int = MAX_CUSTOM_S) -> int | None:
     """A custom deadline typed by a host: a preset name, or a number with a unit (``90m``, ``12h``,
-    ``2d``, ``1h30m``; a bare number is hours). None when it does not read as one (or is out of
-    range); 0 means no deadline."""
+    ``2d``, ``1h30m``; a bare number is hours). None when it does not read as one (only ASCII digits
+    count) or is out of ``min_s..max_s`` (:func:`deadline_seconds`); 0 means no deadline. Never raises."""
     raw = text.strip().lower().replace(" ", "")
     if not raw:
         return None
@@ -86,7 +107,7 @@ def parse_duration(text: str) -> int | None:
     unit = ""
     parts: list[tuple[str, str]] = []
     for ch in raw:
-        if ch.isdigit() or ch in ".,":
+        if ch in "0123456789.,":  # not str.isdigit(): "²" and other scripts' digits are no number here
             if unit:
                 parts.append((number, unit))
                 number, unit = "", ""
@@ -105,7 +126,6 @@ def parse_duration(text: str) -> int | None:
         if factor is None:
             return None
         total += value * factor
-    seconds = int(round(total))
-    if seconds < 0 or seconds > MAX_CUSTOM_S or 0 < seconds < 30:
+    if not total <= max_s:  # also inf: a run of hundreds of digits
         return None
-    return seconds
+    return deadline_seconds(total, min_s, max_s)

@@ -14,16 +14,19 @@ every move is refused with a clear message, and no other game is affected.
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import json
 import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import bots, votes
+from bot import bots, config, reminders, votes
 from bot.games import registry
 from bot.games.base import ADMIN, RNG_VERSION, Action, Event, Game, IllegalAction, Player, Rng, rng_version
 from bot.games.registry import game_class
@@ -162,14 +165,19 @@ class SessionManager:
     """All sessions of this process; the only writer of game state."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
-                 on_change: Callable[[int], None] | None = None) -> None:
+                 on_change: Callable[[int], None] | None = None, limits: config.Limits | None = None) -> None:
         self.store = store
+        self.limits = config.load_limits() if limits is None else limits
+        """Caps on lobbies and games, the lobby expiry, the pause allowance, the deadline's range."""
         self.clock = clock
         self.on_change = on_change or (lambda _gid: None)
         self.on_broken: Callable[[Session], None] = lambda _session: None
         """Called once when a game is newly marked broken (the Discord layer tells its channel)."""
         self.on_end: Callable[[Session], None] = lambda _session: None
         """Called once a game has left play (finished or aborted, committed): stats record it."""
+        self.on_reclaim: Callable[[Session, int, list[int]], None] = lambda _session, _user, _seats: None
+        """Called when a player's move took their seats back from a bot (the Discord layer posts the
+        reclaim notice, as for ``/game reclaim``)."""
         self.sessions: dict[int, Session] = {}
         self.channels: dict[int, int] = {}
         self._marked: set[int] = set()
@@ -230,7 +238,11 @@ class SessionManager:
                 async with session.lock:  # a holder of the lock is changing the game: it is current
                     await self._refresh(session)
         else:
-            loaded = await self.store.load_game_text(game_id)  # the state is parsed (and checked) by _load
+            try:  # the state is parsed (and checked) by _load
+                loaded = await self.store.load_game_text(game_id)
+            except (TypeError, ValueError, KeyError) as exc:  # a corrupt column of a game not indexed
+                log.error("game %s cannot be read: %s: %s", game_id, type(exc).__name__, exc)
+                raise SessionError("err.game_broken", id=game_id) from exc
             if loaded is None:
                 raise SessionError("err.no_game")
             row = loaded[0]
@@ -287,7 +299,11 @@ class SessionManager:
     async def _load(self, session: Session) -> None:
         """Load the stored state into a live game, migrating an older state version; a state
         that does not load marks the game broken instead of raising."""
-        loaded = await self.store.load_game_text(session.id)
+        try:
+            loaded = await self.store.load_game_text(session.id)
+        except (TypeError, ValueError, KeyError) as exc:  # a column written behind the bot's back
+            await self._mark_broken(session, f"{type(exc).__name__}: {exc}")
+            return
         if loaded is None:
             raise SessionError("err.no_game")
         session.row, text = loaded
@@ -356,6 +372,29 @@ class SessionManager:
             session.game = session.cls.from_json(json.loads(session.state_text))
         session.game.seat_names = session.seat_names()
 
+    @asynccontextmanager
+    async def changing(self, session: Session) -> AsyncIterator[Session]:
+        """The one way to change a session outside a move (issue 23): a join, a lobby option, a bot,
+        a pause, a vote, a takeover, a concession, an abort. The row (its lobby, seats, settings,
+        status), the deadlines and the game are snapshotted on entry; whatever raises inside (a
+        refusal, the disk full on the store write) puts them back before it propagates, so memory
+        never keeps a change the database refused and the next successful write cannot save it.
+        The caller holds the game's lock and writes to the store inside the block."""
+        row = session.row
+        saved_row = copy.deepcopy(row)
+        saved_deadlines = dict(session.deadlines)
+        saved_state = session.state_text
+        try:
+            yield session
+        except BaseException:
+            for f in dataclasses.fields(GameRow):  # in place: others hold this row object
+                setattr(row, f.name, getattr(saved_row, f.name))
+            session.deadlines = saved_deadlines
+            session.state_text = saved_state
+            if session.game is not None and saved_state is not None:
+                self._restore_committed(session)
+            raise
+
     async def channel_session(self, channel_id: int) -> Session | None:
         gid = self.channels.get(channel_id)
         if gid is None:
@@ -369,23 +408,53 @@ class SessionManager:
             del self.channels[session.row.channel_id]
 
     # ---- lobby -----------------------------------------------------------------------
+    def check_deadline(self, seconds: float) -> int:
+        """The one floor (and ceiling) of a turn deadline, whichever way it is set (a preset,
+        ``deadline_hours``, ``/game deadline``, the lobby): 0 (none) or between
+        ``limits.deadline_min_s`` and ``limits.deadline_max_s``; anything else is refused. The range
+        check is :func:`bot.reminders.deadline_seconds`, the one ``/game deadline``'s parser uses."""
+        low, high = self.limits.deadline_min_s, self.limits.deadline_max_s
+        value = reminders.deadline_seconds(seconds, low, high)
+        if value is None:
+            raise SessionError("err.bad_deadline", min=low, max=high // 86400)
+        return value
+
+    async def _check_caps(self, guild_id: int | None, user_id: int, *, lobby: bool) -> None:
+        """Refuse a new lobby (``lobby``) or a player's place in another game past the caps of
+        :class:`bot.config.Limits` (a cap of 0 is off)."""
+        caps = self.limits
+        if lobby:
+            counts = await self.store.open_counts(guild_id, user_id)
+            if caps.lobbies_per_user and counts.lobbies_of_host >= caps.lobbies_per_user:
+                raise SessionError("err.cap_lobbies_user", n=caps.lobbies_per_user)
+            if guild_id is not None and caps.lobbies_per_server and counts.lobbies >= caps.lobbies_per_server:
+                raise SessionError("err.cap_lobbies_server", n=caps.lobbies_per_server)
+            if guild_id is not None and caps.games_per_server and counts.running >= caps.games_per_server:
+                raise SessionError("err.cap_games_server", n=caps.games_per_server)
+        if caps.games_per_user and not bots.is_bot(user_id):
+            playing = sum(1 for r in await self.store.games_of_user(user_id) if r.status == "running")
+            if playing >= caps.games_per_user:
+                raise SessionError("err.cap_games_user", n=caps.games_per_user)
+
     async def create(self, *, guild_id: int | None, channel_id: int, host: UserInfo, game_key: str,
-                     options: dict[str, Any], deadline_s: int = 0) -> Session:
+                     options: dict[str, Any], deadline_s: float = 0) -> Session:
         cls = game_class(game_key)
         merged = cls.default_options()
         for name, value in options.items():
             merged[name] = self._option_value(cls, name, value)
+        deadline = self.check_deadline(deadline_s)
         existing = self.by_channel(channel_id)
         if existing is not None and self.store.shared:
             await self.get(existing.id)  # it may have ended in another process (then it leaves the index)
             existing = self.by_channel(channel_id)
         if existing is not None:
             raise SessionError("err.channel_busy", game=existing.row.game, id=existing.id)
+        await self._check_caps(guild_id, host.id, lobby=True)
         lobby = [LobbyEntry(user=host.id, name=host.name, lang=host.lang, team=None)]
         try:
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, host_id=host.id, lang=host.lang,
-                options=merged, lobby=lobby, settings=GameSettings(deadline_s=int(deadline_s)),
+                options=merged, lobby=lobby, settings=GameSettings(deadline_s=deadline),
             )
         except ChannelBusy as exc:
             raise SessionError("err.channel_busy", game="?", id="?") from exc
@@ -404,7 +473,7 @@ class SessionManager:
 
     async def join(self, game_id: int, user: UserInfo, team: int | None = None) -> Session:
         session = await self._lobby(game_id)
-        async with session.lock:
+        async with session.lock, self.changing(session):
             row = session.row
             cls = session.cls
             _, max_players = cls.player_range(row.options)
@@ -415,6 +484,7 @@ class SessionManager:
             if entry is None:
                 if len(row.lobby) >= max_players:
                     raise SessionError("err.lobby_full", max=max_players)
+                await self._check_caps(row.guild_id, user.id, lobby=False)
                 row.lobby.append(LobbyEntry(user=user.id, name=user.name, lang=user.lang, team=team))
             else:
                 entry.name, entry.lang = user.name, user.lang
@@ -425,7 +495,7 @@ class SessionManager:
 
     async def leave_lobby(self, game_id: int, user_id: int) -> Session:
         session = await self._lobby(game_id)
-        async with session.lock:
+        async with session.lock, self.changing(session):
             row = session.row
             if session.player(user_id) is None:
                 raise SessionError("err.not_in_lobby")
@@ -440,7 +510,7 @@ class SessionManager:
         Means' own deck list (``user_decks``). The caller validates ``value``; the game reads it when it
         arranges the seats."""
         session = await self._lobby(game_id)
-        async with session.lock:
+        async with session.lock, self.changing(session):
             row = session.row
             if all(p.user != user_id for p in row.lobby):
                 raise SessionError("err.not_in_lobby")
@@ -455,12 +525,12 @@ class SessionManager:
 
     async def set_option(self, game_id: int, user_id: int, name: str, value: Any) -> Session:
         session = await self._lobby(game_id)
-        async with session.lock:
+        async with session.lock, self.changing(session):
             row = session.row
             if user_id != row.host_id:
                 raise SessionError("err.host_only")
             if name == "deadline_s":
-                row.settings.deadline_s = max(0, int(value))
+                row.settings.deadline_s = self.check_deadline(float(value))
             else:
                 row.options[name] = self._option_value(session.cls, name, value)
                 teams = session.cls.team_count(row.options, len(row.lobby))
@@ -480,6 +550,10 @@ class SessionManager:
             low, high = cls.player_range(row.options)
             if not low <= len(row.lobby) <= high:
                 raise SessionError("err.player_count", min=low, max=high, n=len(row.lobby))
+            caps = self.limits
+            if row.guild_id is not None and caps.games_per_server:
+                if (await self.store.open_counts(row.guild_id, row.host_id)).running >= caps.games_per_server:
+                    raise SessionError("err.cap_games_server", n=caps.games_per_server)
             seed = secrets.randbits(62) if seed is None else seed
             players = [Player(user_id=p.user, team=p.team) for p in row.lobby]
             with rng_version(RNG_VERSION):
@@ -738,6 +812,11 @@ class SessionManager:
         if expect_seq is not None and session.row.seq != expect_seq:
             raise SessionError("err.stale")  # a bot decided on an older state
         if not bots.is_bot(user_id):
+            if bots.controlled(session.row, seat):
+                # issue 23: a player who moves for the seat a bot took over is back: the move reclaims
+                # the seat (as /game reclaim does), so the player and the bot never race for it
+                await bots.reclaim_seats(self, session, user_id, [seat])
+                self.on_reclaim(session, user_id, [seat])
             bots.note_acted(session.row.settings, seat)  # stored with the move
         return await self._commit(session, seat, user_id, action, standing=standing)
 
@@ -800,52 +879,77 @@ class SessionManager:
         session = await self._locked_running(game_id)
         async with session.lock:
             await self._current(session)
-            seats = session.seats_of(user_id)
-            if not seats:
-                raise SessionError("err.spectator")
-            game = session.game
-            assert game is not None
-            row = session.row
-            for seat in seats:
-                users = row.seat_users[seat] if row.seat_users else []
-                if len(users) > 1:
-                    users.remove(user_id)  # a team seat goes on with its other members
-                    continue
-                row.settings.conceded = sorted({*(row.settings.conceded or []), seat})
-            for seat in seats:  # who left and how (issue 12: the stats count abandoned games)
-                votes.record_departure(row.settings.extra, user_id, seat, how, self.clock())
-            live_sides = {game.side_of(s) for s in range(len(row.seat_users or [])) if s not in session.conceded}
-            if len(live_sides) <= 1:
-                row.settings.outcome = {"winners": sorted(live_sides), "draw": False, "conceded": True}
-                row.settings.extra["ending"] = "conceded"
-                await self.store.set_status(game_id, "finished", row.settings)
-                row.status = "finished"
-            else:
-                await self.store.set_status(game_id, "running", row.settings)
-                await self.store.update_seats(session.id, row.seat_users or [])
-                game.seat_names = session.seat_names()
-                await self._autoplay(session)
+            async with self.changing(session):
+                ended = await self._concede_seats(session, user_id, how)
+            if not ended:
+                await self._autoplay(session)  # committed moves of their own, after the concession's
             self._drop_if_done(session)
         self.on_change(game_id)
         return session
 
+    async def _concede_seats(self, session: Session, user_id: int, how: str) -> bool:
+        """The concession itself, written in one transaction (caller: lock and :meth:`changing`).
+        Returns whether it ended the game."""
+        game_id = session.id
+        seats = session.seats_of(user_id)
+        if not seats:
+            raise SessionError("err.spectator")
+        game = session.game
+        assert game is not None
+        row = session.row
+        for seat in seats:
+            users = row.seat_users[seat] if row.seat_users else []
+            if len(users) > 1:
+                users.remove(user_id)  # a team seat goes on with its other members
+                continue
+            row.settings.conceded = sorted({*(row.settings.conceded or []), seat})
+        for seat in seats:  # who left and how (issue 12: the stats count abandoned games)
+            votes.record_departure(row.settings.extra, user_id, seat, how, self.clock())
+        live_sides = {game.side_of(s) for s in range(len(row.seat_users or [])) if s not in session.conceded}
+        if len(live_sides) <= 1:
+            row.settings.outcome = {"winners": sorted(live_sides), "draw": False, "conceded": True}
+            row.settings.extra["ending"] = "conceded"
+            await self.store.set_status(game_id, "finished", row.settings, seat_users=row.seat_users)
+            row.status = "finished"
+            return True
+        await self.store.set_status(game_id, "running", row.settings, seat_users=row.seat_users)
+        game.seat_names = session.seat_names()
+        return False
+
     async def abort(self, game_id: int, by: int | None = None) -> Session:
+        """End the game without a result (``by``: the host or moderator who asked; None: the platform,
+        e.g. an expired lobby or a game only bots were left in). A player of a rated game past its
+        first round cannot: see :func:`bot.votes.abort_needs_vote` (issue 23)."""
         session = await self.get(game_id, refresh=False)
         async with session.lock:
             await self._refresh(session)
             if session.row.status not in ("lobby", "running"):
                 raise SessionError("err.not_running")
-            if session.row.status == "running" and session.broken is None:
-                votes.record_departure(session.row.settings.extra, by, None, "aborted", self.clock())
-                session.row.settings.extra["ending"] = "aborted"
-                await self.store.set_status(game_id, "aborted", session.row.settings)
-            else:
-                await self.store.set_status(game_id, "aborted")
-            session.row.status = "aborted"
+            self.check_abort(session, by)
+            async with self.changing(session):
+                if session.row.status == "running" and session.broken is None:
+                    votes.record_departure(session.row.settings.extra, by, None, "aborted", self.clock())
+                    session.row.settings.extra["ending"] = "aborted"
+                    await self.store.set_status(game_id, "aborted", session.row.settings)
+                else:
+                    await self.store.set_status(game_id, "aborted")
+                session.row.status = "aborted"
             self._forget(session)
             self.on_end(session)
         self.on_change(game_id)
         return session
+
+    @staticmethod
+    def check_abort(session: Session, by: int | None) -> None:
+        """Refuse (``err.abort_needs_vote``) a player's abort of a rated game past its first round:
+        ending it without a result then needs everyone's agreement (``/game vote end``), or the
+        player resigns (``/game leave``), which counts for the ratings."""
+        row = session.row
+        if by is None or row.status != "running" or session.broken is not None:
+            return
+        if votes.abort_needs_vote(by, row.seat_users or [], row.seat_counts, session.conceded,
+                                  rated=not bots.bot_levels(row.settings)):
+            raise SessionError("err.abort_needs_vote")
 
     def _drop_if_done(self, session: Session) -> None:
         if session.row.status in ("finished", "aborted"):

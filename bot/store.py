@@ -226,6 +226,17 @@ class Shards(NamedTuple):
                 f" AND ((COALESCE(g.guild_id, 0) >> 22) % ?) IN ({marks}))", (self.total, *self.ids))
 
 
+class OpenCounts(NamedTuple):
+    """Open games counted for the caps (:meth:`Store.open_counts`)."""
+
+    lobbies: int
+    """Open lobbies in the server."""
+    running: int
+    """Running games in the server."""
+    lobbies_of_host: int
+    """Open lobbies the user hosts (in any server)."""
+
+
 class StoredMessage(NamedTuple):
     """One row of ``messages``: a message the bot edits or resumes later, with its own data."""
 
@@ -287,6 +298,20 @@ class GameSettings:
         return {**out, **self.extra}
 
 
+INTEGER_COLUMNS = ("id", "guild_id", "channel_id", "host_id", "seed", "seq", "published_seq")
+NULLABLE_COLUMNS = ("guild_id", "seed")
+REAL_COLUMNS = ("created_at", "updated_at")
+TEXT_COLUMNS = ("game", "status", "lang")
+
+
+def _int_column(value: Any, *, nullable: bool) -> bool:
+    return (value is None and nullable) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _int_or(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
 @dataclass
 class GameRow:
     id: int
@@ -318,6 +343,16 @@ class GameRow:
                 return default
             return json.loads(row[name])
 
+        for name in INTEGER_COLUMNS:  # SQLite stores text in an INTEGER column written behind our back
+            if name in keys and not _int_column(row[name], nullable=name in NULLABLE_COLUMNS):
+                raise TypeError(f"column {name} holds {type(row[name]).__name__} {str(row[name])[:40]!r}, "
+                                "not an integer")
+        for name in REAL_COLUMNS:
+            if name in keys and (isinstance(row[name], bool) or not isinstance(row[name], (int, float))):
+                raise TypeError(f"column {name} holds {type(row[name]).__name__}, not a number")
+        for name in TEXT_COLUMNS:
+            if name in keys and not isinstance(row[name], str):
+                raise TypeError(f"column {name} holds {type(row[name]).__name__}, not text")
         return cls(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -614,6 +649,26 @@ class Store:
             created_at=now, updated_at=now,
         )
 
+    async def open_counts(self, guild_id: int | None, host_id: int) -> OpenCounts:
+        """The caps' counts (issue 23): the server's open lobbies and running games, and the lobbies
+        ``host_id`` holds open (the ``games_guild`` index, and the partial ``games_open`` one)."""
+        lobbies = running = 0
+        if guild_id is not None:
+            async with self.db.execute(
+                "SELECT status, COUNT(*) FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')"
+                " GROUP BY status", (guild_id,),
+            ) as cur:
+                for status, n in await cur.fetchall():
+                    if status == "lobby":
+                        lobbies = int(n)
+                    else:
+                        running = int(n)
+        async with self.db.execute(
+            "SELECT COUNT(*) FROM games WHERE status = 'lobby' AND host_id = ?", (host_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return OpenCounts(lobbies, running, int(row[0]) if row else 0)
+
     async def update_lobby(self, row: GameRow) -> None:
         await self.write(
             "UPDATE games SET options = ?, lobby = ?, settings = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
@@ -694,9 +749,14 @@ class Store:
         self._stamp(game_id, now)
         self._announce(game_id)
 
-    async def set_status(self, game_id: int, status: str, settings: GameSettings | None = None) -> None:
+    async def set_status(self, game_id: int, status: str, settings: GameSettings | None = None, *,
+                         seat_users: list[list[int]] | None = None) -> None:
+        """The game's status (and settings), in one transaction; ``seat_users`` too when given (a
+        concession leaves a team seat to its other members)."""
         async with self.transaction():
             now = self._stamp(game_id, time.time())
+            if seat_users is not None:
+                await self.db.execute("UPDATE games SET seat_users = ? WHERE id = ?", (dumps(seat_users), game_id))
             if settings is None:
                 await self.db.execute(
                     "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, now, game_id)
@@ -722,7 +782,7 @@ class Store:
         """
         async with self.db.execute(
             "SELECT id, guild_id, channel_id, game, status, host_id, lang, options, lobby, settings, seq,"
-            " published_seq FROM games WHERE status IN ('lobby', 'running')"
+            " published_seq, created_at FROM games WHERE status IN ('lobby', 'running')"  # created_at: lobby expiry
         ) as cur:
             rows = await cur.fetchall()
         if bad is None:
@@ -735,9 +795,13 @@ class Store:
             return GameRow.from_row(r, with_state=False)
         except (ValueError, TypeError, KeyError) as exc:
             bad[int(r["id"])] = f"{type(exc).__name__}: {exc}"
-            return GameRow(id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], game=str(r["game"]),
-                           status=r["status"], host_id=r["host_id"], lang=str(r["lang"]), options={}, lobby=[],
-                           settings=GameSettings(), seq=r["seq"], published_seq=r["published_seq"])
+            # what does not parse is replaced by a harmless value: the game is listed (and can be aborted)
+            # as broken; a corrupt channel id indexes no channel (the id's negative never is one)
+            return GameRow(id=r["id"], guild_id=_int_or(r["guild_id"], 0) or None,
+                           channel_id=_int_or(r["channel_id"], -int(r["id"])), game=str(r["game"]),
+                           status=str(r["status"]), host_id=_int_or(r["host_id"], 0), lang=str(r["lang"]),
+                           options={}, lobby=[], settings=GameSettings(), seq=_int_or(r["seq"], 0),
+                           published_seq=_int_or(r["published_seq"], 0))
 
     async def load_game(self, game_id: int) -> GameRow | None:
         async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
@@ -1042,10 +1106,18 @@ class Store:
             await self.db.execute(sql, (remind_at, game_id, seat))
             await self._touch(game_id)
 
-    async def save_settings(self, game_id: int, settings: GameSettings) -> None:
-        """Replace a game's settings only (a paused clock, a vote in progress)."""
-        await self.write("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
-                         (dumps(settings), self._stamp(game_id, time.time()), game_id))
+    async def save_settings(self, game_id: int, settings: GameSettings,
+                            deadlines: Iterable[Deadline] | None = None) -> None:
+        """Replace a game's settings only (a paused clock, a vote in progress); with ``deadlines``,
+        its deadline rows too, in the same transaction (a resumed clock)."""
+        if deadlines is None:
+            await self.write("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
+                             (dumps(settings), self._stamp(game_id, time.time()), game_id))
+            return
+        async with self.transaction():
+            await self.db.execute("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
+                                  (dumps(settings), self._stamp(game_id, time.time()), game_id))
+            await self._replace_deadlines(game_id, deadlines)
 
     # ---- several processes on one PostgreSQL (issue 14) -----------------------------------------
     async def game_version(self, game_id: int) -> tuple[int, float, str] | None:

@@ -111,3 +111,22 @@ def close_by_vote(extra: dict[str, Any], kind: str, seat_users: list[list[int]],
     if kind == "draw":
         return {"winners": [], "draw": True, "voted": True}
     return None
+
+
+# ---- quitting to protect a rating (issue 23) ------------------------------------------------------
+def first_round_over(seat_users: list[list[int]], seat_counts: list[int], conceded: Iterable[int]) -> bool:
+    """Every seat still in the game has made at least one move (the first round is over)."""
+    gone = set(conceded)
+    live = [s for s in range(len(seat_users)) if s not in gone]
+    return bool(live) and all(s < len(seat_counts) and seat_counts[s] > 0 for s in live)
+
+
+def abort_needs_vote(user_id: int, seat_users: list[list[int]], seat_counts: list[int], conceded: Iterable[int],
+                     *, rated: bool) -> bool:
+    """Whether ``user_id``'s ``/game abort`` is refused: they play in this rated game and its first
+    round is over, so an abort (no result, ratings unchanged) would let a losing player escape the
+    rating. Then the game ends without a result only by a passed ``end`` vote, or the player resigns.
+    A moderator who does not play, an unrated game (with a bot) and the first round are free."""
+    plays = any(user_id in users for users in seat_users)
+    return rated and plays and first_round_over(seat_users, seat_counts, conceded)
+

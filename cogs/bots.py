@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import bots
+from bot import bots, parse
 from bot.app import TabletopBot
 from bot.delivery import inert, mentions
 from bot.games.ai import LEVELS
@@ -68,6 +68,7 @@ class BotsCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.bots.on_notice = self.announce
+        self.bot.sessions.on_reclaim = self.reclaimed_by_move
         group = self.bot.tree.get_command("game")
         if isinstance(group, app_commands.Group) and group.get_command("reclaim") is None:
             group.add_command(app_commands.Command(
@@ -89,6 +90,14 @@ class BotsCog(commands.Cog):
         view = inert(reclaim_view(row.id, row.lang)) if kind == "takeover" else None
         await self.bot.publisher.post(row.channel_id, text, view=view, allowed_mentions=mentions(humans),
                                       key=("bots", kind, row.id, seat, row.seq))
+
+    def reclaimed_by_move(self, session: Session, user_id: int, seats: list[int]) -> None:
+        """A player's move took their seat back from the bot (issue 23): the channel hears it as it
+        would of ``/game reclaim``; the move itself is posted as usual."""
+        row = session.row
+        self.bot.publisher._background(self.bot.publisher.post(
+            row.channel_id, t("bots.notice.reclaim", row.lang, name=f"<@{user_id}>"),
+            allowed_mentions=mentions([]), key=("bots", "reclaim", row.id, user_id, row.seq)))
 
     # ---- controls ----------------------------------------------------------------------
     @commands.Cog.listener()
@@ -132,12 +141,15 @@ class BotsCog(commands.Cog):
         if not values:
             raise ValueError("select without values")
         verb, _, arg = values[0].partition(":")
+        # select values are client text: numbers through bot.parse (issue 23); a bot's id is negative
+        bot_id = parse.small_int(arg, -parse.INT64_MAX, -1) if verb == "remove" else None
+        after = parse.small_int(arg, 1, max(bots.ABSENT_AFTER_CHOICES)) if verb in bots.ABSENT_MODES else None
         if kind == "a" and verb == "add":
             session = await bots.add_bot(manager, game_id, interaction.user.id, arg)
-        elif kind == "a" and verb == "remove":
-            session = await bots.remove_bot(manager, game_id, interaction.user.id, int(arg))
-        elif kind == "o" and verb in bots.ABSENT_MODES:
-            session = await bots.set_absent(manager, game_id, interaction.user.id, mode=verb, after=int(arg))
+        elif kind == "a" and verb == "remove" and bot_id is not None:
+            session = await bots.remove_bot(manager, game_id, interaction.user.id, bot_id)
+        elif kind == "o" and verb in bots.ABSENT_MODES and after is not None:
+            session = await bots.set_absent(manager, game_id, interaction.user.id, mode=verb, after=after)
         else:
             raise ValueError(f"unknown bot panel value {values[0][:40]!r}")
         await edit(interaction, content=panel_text(session, language), view=bot_panel(session, language))

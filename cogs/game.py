@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import boards, bots, limits
+from bot import boards, bots, limits, visibility
 from bot.app import TabletopBot
 from bot.cooldown import Cooldown, wait_text
 from bot.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
@@ -127,6 +127,15 @@ class GameCog(commands.Cog):
             return None
         return session
 
+    async def _seen(self, interaction: discord.Interaction, session: Session) -> bool:
+        """Whether the caller may view the game's channel (issue 23; else refused privately). Discord
+        shows a channel's commands only to those who see it: this holds for a client whose view
+        is stale (a member just removed from a private thread) and anything else that sends them."""
+        if await visibility.may_see_game(self.bot, interaction.user, session.row):
+            return True
+        await reply(interaction, t("visibility.channel_hidden", lang(interaction)))
+        return False
+
     async def _moderated_session(self, interaction: discord.Interaction, *, broken_ok: bool = False
                                  ) -> Session | None:
         """The channel's game, if the caller is its host or a moderator (else refused)."""
@@ -165,7 +174,8 @@ class GameCog(commands.Cog):
             parsed = self.bot.sessions.parse_options(game_class(game.value), rest)
             session = await self.bot.sessions.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host=user_info(interaction),
-                game_key=game.value, options=parsed, deadline_s=PRESETS[pace.value] if pace else int(round(deadline_hours * 3600)),
+                game_key=game.value, options=parsed,
+                deadline_s=PRESETS[pace.value] if pace else deadline_hours * 3600,  # floored in one place
             )
             if absent:
                 await bots.set_absent(self.bot.sessions, session.id, interaction.user.id, mode=absent.get("absent"),
@@ -196,7 +206,7 @@ class GameCog(commands.Cog):
     @game.command(name="status", description=_("Whose turn, scores, deadline", key="cmd.status"))
     async def status(self, interaction: discord.Interaction) -> None:
         session = await self._session(interaction)
-        if session is not None:
+        if session is not None and await self._seen(interaction, session):
             await reply(interaction, status_text(session, lang(interaction)))
 
     @game.command(name="board", description=_("Show the board (only to you, unless post is True)",
@@ -260,9 +270,10 @@ class GameCog(commands.Cog):
         if await self._cooling(interaction, "log"):
             return
         session = await self._session(interaction)
-        if session is None or session.game is None:
-            if session is not None:
-                await reply(interaction, "ℹ️ " + t("err.not_running", lang(interaction)))
+        if session is None or not await self._seen(interaction, session):
+            return
+        if session.game is None:
+            await reply(interaction, "ℹ️ " + t("err.not_running", lang(interaction)))
             return
         language = lang(interaction)
         lines: list[str] = []
@@ -326,6 +337,11 @@ class GameCog(commands.Cog):
         session = await self._moderated_session(interaction, broken_ok=True)  # a broken game can be ended
         if session is None:
             return
+        try:  # a player of a rated game past its first round needs everyone's agreement (issue 23)
+            self.bot.sessions.check_abort(session, interaction.user.id)
+        except SessionError as exc:
+            await refuse(interaction, exc)
+            return
         language = lang(interaction)
         await reply(interaction, t("confirm.abort_q", language, game=t(f"{session.row.game}.name", language)),
                     view=danger_button(t("confirm.abort", language), AbortId(session.id).build()))
@@ -356,7 +372,9 @@ class GameCog(commands.Cog):
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction) -> None:
         language = lang(interaction)
-        rows = await self.bot.store.games_in_guild(interaction.guild_id or 0)
+        # issue 23: only the games of channels the caller can view
+        rows = await visibility.visible_rows(self.bot, interaction.user,
+                                             await self.bot.store.games_in_guild(interaction.guild_id or 0))
         broken = await self.bot.store.broken_games()
         if not rows:
             await reply(interaction, "ℹ️ " + t("games.none", language))

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import lifecycle, limits, reminders
+from bot import lifecycle, limits, parse, reminders
 from bot.app import TabletopBot
 from bot.delivery import mentions, result_line
 from bot.i18n import t
@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 PREFIX = "tl"
 MAX_LISTED = 25
+VOTE_ANSWERS = ("draw", "end", "no")
+"""The last field of a ``tl:v:`` id: agree to a draw or an end, or decline."""
 
 
 def vote_view(game_id: int, kind: str, language: str) -> discord.ui.View:
@@ -121,7 +123,12 @@ def duration_text(seconds: float, language: str) -> str:
                                                    key="cmd.follow"))
 async def follow(interaction: discord.Interaction) -> None:
     session = await _channel_session(interaction)
-    await bot_of(interaction).store.set_following(session.id, interaction.user.id, True)
+    bot = bot_of(interaction)
+    cap = bot.sessions.limits.followers_per_game
+    if cap and interaction.user.id not in (following := await bot.store.followers(session.id)) \
+            and len(following) >= cap:
+        raise SessionError("lifecycle.follow.full", n=cap)  # issue 23: a cap per game
+    await bot.store.set_following(session.id, interaction.user.id, True)
     await reply(interaction, "👁 " + t("lifecycle.follow.on", lang(interaction)))
 
 
@@ -173,10 +180,11 @@ async def deadline(interaction: discord.Interaction, value: app_commands.Range[s
     session = await bot_of(interaction).sessions.channel_session(interaction.channel_id or 0)
     if session is None:
         raise SessionError("err.no_game_here")
-    seconds = reminders.parse_duration(value)
+    bot = bot_of(interaction)
+    caps = bot.sessions.limits  # the floor and ceiling check_deadline applies (issue 23)
+    seconds = reminders.parse_duration(value, caps.deadline_min_s, caps.deadline_max_s)
     if seconds is None:
         raise SessionError("lifecycle.err.bad_duration", value=value)
-    bot = bot_of(interaction)
     await bot.sessions.set_option(session.id, interaction.user.id, "deadline_s", seconds)
     await reply(interaction, "✅ " + t("lifecycle.deadline_set", lang(interaction),
                                       value=deadline_text(seconds, lang(interaction))))
@@ -267,9 +275,11 @@ class LifecycleCog(commands.Cog):
             await edit(interaction, view=remind_view(on, language))
             await reply(interaction, text)
             return
-        if parts[1] != "v" or len(parts) != 4 or not parts[2].isdigit():
+        # the game id through bot.parse (issue 23): a 20-digit id passed isdigit() and overflowed SQLite
+        game_id = parse.id_field(parts[2]) if parts[1] == "v" and len(parts) == 4 else None
+        if game_id is None or parts[3] not in VOTE_ANSWERS:
             raise ValueError("malformed lifecycle id")
-        game_id, kind = int(parts[2]), parts[3]
+        kind = parts[3]
         now = time.time()
         if kind == "no":
             await lifecycle.decline_vote(self.bot.sessions, game_id, interaction.user.id, now)

@@ -4,11 +4,15 @@ The numbers come from :mod:`bot.stats` (recorded when each game ends); tables wi
 message reads well are drawn by :mod:`render.stats`. ``/game replay`` tells a finished game with its
 hidden information (:func:`bot.replay.history`) in pages (``ttr:`` buttons, routed here) and posts
 its animated board history (:mod:`render.replay`). Everything answers in the caller's language.
+
+A finished game's log can hold tens of thousands of actions: reading it, replaying it, paging its
+text and drawing its images all run in worker threads (``bot.replay.off_loop``), in time linear in
+its length, so the event loop that serves every other server is never held up.
 """
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import io
 import logging
 from typing import Any
@@ -18,12 +22,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import limits
+from bot import limits, parse, visibility
 from bot.app import TabletopBot
 from bot.cooldown import Cooldown, wait_text
 from bot.games.registry import GAMES, available
 from bot.i18n import t
-from bot.replay import History, history, history_text, stored_options
+from bot.replay import History, history, history_text, off_loop, read_log, stored_options
 from bot.stats import BoardRow, Stats, UserGameStats
 from bot.store import GameRow
 from cogs.common import apologise, defer, edit, in_time, lang, reply
@@ -65,8 +69,10 @@ def rating_text(ordinal: float | None, language: str) -> str:
 
 
 def seat_names(row: GameRow) -> list[str]:
+    """The seats' names as ``Session.seat_names`` gives them: escaped for a message (the replay's
+    text); the animation's renderers undo that (``render.common.seat_label``)."""
     names = {p.user: p.name for p in row.lobby}
-    return [" & ".join(names.get(u, str(u)) for u in users) or f"#{seat + 1}"
+    return [" & ".join(parse.escape(names.get(u, str(u))) for u in users) or f"#{seat + 1}"
             for seat, users in enumerate(row.seat_users or [])]
 
 
@@ -146,15 +152,16 @@ class StatsCog(commands.Cog):
         lines: list[str] = []
         ranks = {r.game: await self.stats.rank_of(guild_id, r.game, user_id) for r in rows}
         file = None
+        shown = parse.escape(name)  # a display name is user text (issue 23); the image draws it as typed
         if not rows:
-            lines.append(t("stats.none", language, name=name))
+            lines.append(t("stats.none", language, name=shown))
         elif len(rows) <= TEXT_ROWS:
-            lines.append(t("stats.title", language, name=name))
+            lines.append(t("stats.title", language, name=shown))
             for r in rows:
                 lines.append("• " + self._row_text(r, ranks.get(r.game), language))
         else:
-            file = self._user_image(rows, ranks, name, language)
-            lines.append(t("stats.title", language, name=name))
+            file = await off_loop(self._user_image, rows, ranks, name, language)
+            lines.append(t("stats.title", language, name=shown))
         lines.append("")
         lines.append(self._server_line(totals, language))
         lines.append("-# " + t("stats.note", language))
@@ -219,10 +226,10 @@ class StatsCog(commands.Cog):
         me = interaction.user.id
         lines = [t("stats.board.title", language, game=name)]
         if len(rows) <= TEXT_ROWS:
-            lines += [t("stats.board.line", language, rank=i + 1, name=self._name(r), rating=rating_text(r.ordinal,
-                      language), rated=r.rated, won=r.won) for i, r in enumerate(rows)]
+            lines += [t("stats.board.line", language, rank=i + 1, name=parse.escape(self._name(r)),
+                        rating=rating_text(r.ordinal, language), rated=r.rated, won=r.won) for i, r in enumerate(rows)]
         else:
-            kwargs["file"] = self._board_image(rows, name, me, language)
+            kwargs["file"] = await off_loop(self._board_image, rows, name, me, language)
         rank = await self.stats.rank_of(guild_id, game, me)
         mine = next((r for r in await self.stats.user_stats(guild_id, me, game)), None)
         if rank is not None and mine is not None:
@@ -254,6 +261,12 @@ class StatsCog(commands.Cog):
             await reply(interaction, t(key, language, id=game_id))
             return
         gid, status, _guild = found
+        row = await self.bot.store.load_game(gid)
+        there = await visibility.resolve_channel(self.bot, row.channel_id) if row is not None else None
+        if row is None or not await visibility.may_see_game(self.bot, interaction.user, row, channel=there):
+            # issue 23: a game in a channel the caller cannot see does not exist for them
+            await reply(interaction, t("visibility.no_such_game", language, id=gid))
+            return
         if status in ("lobby", "running"):
             await reply(interaction, t("replay.running", language))
             return
@@ -262,22 +275,25 @@ class StatsCog(commands.Cog):
             return
         if await self._cooling(interaction, "replay", "/game replay"):
             return
-        await defer(interaction, ephemeral=False)
-        row = await self.bot.store.load_game(gid)
-        assert row is not None
+        # public only where the game's own channel is seen by the same people; else only to the caller
+        here = await visibility.resolve_channel(self.bot, interaction.channel_id or 0)
+        private = not visibility.same_audience(here, there)
+        await defer(interaction, ephemeral=private)
+        if private:
+            await reply(interaction, t("visibility.replay_private", language, id=gid))
         pages = await self._replay_pages(row, language)
         game_name = t(f"{row.game}.name", language)
         await reply(interaction, self._page(pages, 0, game_name, gid, language),
-                    view=page_view(gid, 0, len(pages), language), ephemeral=False,
+                    view=page_view(gid, 0, len(pages), language), ephemeral=private,
                     allowed_mentions=discord.AllowedMentions.none())
         try:
             animation = await self._animation(row, language)
         except Exception as exc:
             log.error("game %s: drawing the board history failed", gid, exc_info=exc)
-            await reply(interaction, t("replay.anim_failed", language), ephemeral=False)
+            await reply(interaction, t("replay.anim_failed", language), ephemeral=private)
             return
         await reply(interaction, t("replay.anim", language, game=game_name, id=gid, n=animation.frames),
-                    ephemeral=False, file=discord.File(io.BytesIO(animation.data), filename=animation.filename),
+                    ephemeral=private, file=discord.File(io.BytesIO(animation.data), filename=animation.filename),
                     allowed_mentions=discord.AllowedMentions.none())
 
     @staticmethod
@@ -287,18 +303,18 @@ class StatsCog(commands.Cog):
 
     async def _history(self, row: GameRow, language: str, frames: int) -> History:
         assert row.seed is not None
-        actions = await self.bot.store.actions(row.id)
+        actions = await read_log(self.bot.store, row.id)
         options = stored_options(row.game, row.options, row.settings.to_json())
-        return await asyncio.to_thread(
+        return await off_loop(functools.partial(
             history, row.game, row.seat_info or [], options, row.seed, actions, names=seat_names(row), lang=language,
-            rng=row.settings.rng_version or 1, frames=frames)
+            rng=row.settings.rng_version or 1, frames=frames))
 
     async def _replay_pages(self, row: GameRow, language: str) -> list[str]:
         cached = self._pages.get((row.id, language))
         if cached is not None:
             return cached
         story = await self._history(row, language, 0)
-        pages = limits.split(history_text(story, language) or "—", PAGE_ROOM)
+        pages = await off_loop(lambda: limits.split(history_text(story, language) or "—", PAGE_ROOM))
         self._pages[(row.id, language)] = pages
         return pages
 
@@ -311,7 +327,7 @@ class StatsCog(commands.Cog):
         total = len(story.steps)
         moments = [(t("replay.caption", language, n=seq, total=total) if seq else t("replay.caption_start", language),
                     {**view, "seat_names": names}) for seq, view in story.frames]
-        animation = await asyncio.to_thread(animate, row.game, moments, language, max_bytes=limits.ANIMATION)
+        animation = await off_loop(functools.partial(animate, row.game, moments, language, max_bytes=limits.ANIMATION))
         self._animations[(row.id, language)] = animation
         return animation
 
@@ -327,11 +343,12 @@ class StatsCog(commands.Cog):
         try:
             async with in_time(interaction, update=True):
                 found = await self.stats.game_status(game_id)
-                if found is None or found[1] != "finished" or found[2] != interaction.guild_id:
-                    await reply(interaction, t("replay.not_found", lang(interaction), id=game_id))
+                row = await self.bot.store.load_game(game_id) if found is not None else None
+                if found is None or found[1] != "finished" or found[2] != interaction.guild_id or row is None \
+                        or not await visibility.may_see_game(self.bot, interaction.user, row):
+                    # issue 23: a page of a game whose channel the clicker cannot see is refused
+                    await reply(interaction, t("visibility.no_such_game", lang(interaction), id=game_id))
                     return
-                row = await self.bot.store.load_game(game_id)
-                assert row is not None
                 pages = await self._replay_pages(row, language)
                 page = min(page, len(pages) - 1)
                 await edit(interaction, content=self._page(pages, page, t(f"{row.game}.name", language), game_id,

@@ -169,8 +169,9 @@ async def test_no_dns_then_sigterm_exits_0_quickly(tmp_path: Path) -> None:
 
 
 async def game_with_deadline(fake: FakeDiscord, tmp_path: Path) -> tuple[Table, int, float]:
-    """A two-player Pobeda game whose first turn has a 9 s deadline (0.0025 h): (table, seat, due)."""
-    table = await make_table(fake, tmp_path, ["alice", "bob"])
+    """A two-player Pobeda game whose first turn has a 9 s deadline (0.0025 h): (table, seat, due).
+    The 30 s deadline floor (issue 23) is lowered for it."""
+    table = await make_table(fake, tmp_path, ["alice", "bob"], extra_env={"TABLETOP_DEADLINE_MIN_S": "1"})
     lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], deadline_hours=0.0025)
     await start_lobby(table, "alice", lobby)
     await fake.wait_for(lambda: turn_posts(table), timeout=20)

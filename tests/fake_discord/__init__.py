@@ -4,19 +4,23 @@ See README.md in this directory for the API.
 """
 
 from .models import (
+    MEMBER_PERMISSIONS,
     Attachment,
     Channel,
     Guild,
     InteractionResult,
     Message,
     MessageVersion,
+    Overwrite,
     RecordedRequest,
+    Role,
     User,
 )
 from .process import BotProcess
 from .server import ApiError, FakeDiscord
 
 __all__ = [
+    "MEMBER_PERMISSIONS",
     "ApiError",
     "Attachment",
     "BotProcess",
@@ -26,6 +30,8 @@ __all__ = [
     "InteractionResult",
     "Message",
     "MessageVersion",
+    "Overwrite",
     "RecordedRequest",
+    "Role",
     "User",
 ]

@@ -40,9 +40,71 @@ def snowflake_of(obj: Any) -> int:
     return int(obj)
 
 
-# Every permission bit up to 2**50, which includes ADMINISTRATOR: the fake never denies anything
-# because of permissions.
+# Every permission bit up to 2**50, which includes ADMINISTRATOR. A guild's @everyone role has them
+# all unless the test says otherwise (``create_guild(everyone_permissions=...)``): then nothing is
+# denied because of permissions, as before permissions were modelled.
 ALL_PERMISSIONS = str((1 << 50) - 1)
+ALL = (1 << 50) - 1
+
+# Discord's permission bits the fake's resolution cares about (the rest pass through as given).
+CREATE_INSTANT_INVITE = 1 << 0
+ADMINISTRATOR = 1 << 3
+MANAGE_CHANNELS = 1 << 4
+MANAGE_GUILD = 1 << 5
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+
+MEMBER_PERMISSIONS = (CREATE_INSTANT_INVITE | ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS
+                      | ATTACH_FILES | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS | CREATE_PUBLIC_THREADS
+                      | CREATE_PRIVATE_THREADS | SEND_MESSAGES_IN_THREADS)
+"""What an ordinary member of a real server has: ``create_guild(everyone_permissions=MEMBER_PERMISSIONS)``
+makes a server where channel overwrites and private threads matter."""
+
+OVERWRITE_ROLE = 0
+OVERWRITE_MEMBER = 1
+
+
+@dataclass(eq=False)
+class Role:
+    id: int
+    name: str
+    permissions: int = MEMBER_PERMISSIONS
+    position: int = 1
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "hoist": False,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+@dataclass
+class Overwrite:
+    """A channel permission overwrite: ``type`` 0 a role (the guild's id: @everyone), 1 a member."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "type": self.type, "allow": str(self.allow), "deny": str(self.deny)}
 
 
 @dataclass(eq=False)
@@ -72,7 +134,11 @@ class User:
 
 @dataclass(eq=False)
 class Channel:
-    """Text channel (type 0), DM (type 1) or public thread (type 11)."""
+    """Text channel (type 0), DM (type 1), public thread (type 11) or private thread (type 12).
+
+    ``overwrites``: permission overwrites (channels; a thread has its parent's). ``thread_members``:
+    who joined the thread (a private thread is seen only by them and by members with Manage Threads).
+    """
 
     id: int
     name: str
@@ -83,6 +149,12 @@ class Channel:
     recipient: User | None = None  # DMs only
     owner_id: int | None = None  # threads only
     archived: bool = False
+    overwrites: list[Overwrite] = field(default_factory=list)
+    thread_members: set[int] = field(default_factory=set)
+
+    @property
+    def is_private_thread(self) -> bool:
+        return self.type == 12
 
     @property
     def is_dm(self) -> bool:
@@ -112,7 +184,7 @@ class Channel:
             "name": self.name,
             "guild_id": str(self.guild_id),
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [] if self.is_thread else [o.to_payload() for o in self.overwrites],
             "parent_id": str(self.parent_id) if self.parent_id else None,
             "nsfw": False,
             "topic": None,
@@ -123,7 +195,7 @@ class Channel:
         if self.is_thread:
             data.update(
                 owner_id=str(self.owner_id or 0),
-                member_count=1,
+                member_count=max(1, len(self.thread_members)),
                 message_count=0,
                 total_message_sent=0,
                 thread_metadata={
@@ -131,6 +203,7 @@ class Channel:
                     "auto_archive_duration": 1440,
                     "archive_timestamp": iso_now(),
                     "locked": False,
+                    **({"invitable": False} if self.is_private_thread else {}),
                 },
             )
         return data
@@ -144,13 +217,64 @@ class Guild:
     preferred_locale: str = "en-US"
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, User] = field(default_factory=dict)
+    everyone_permissions: int = ALL
+    roles: list[Role] = field(default_factory=list)  # besides @everyone (whose id is the guild's)
+    member_roles: dict[int, list[int]] = field(default_factory=dict)
 
-    def member_payload(self, user: User, *, with_permissions: bool = False) -> dict[str, Any]:
+    def channel(self, channel_id: int | None) -> Channel | None:
+        return next((c for c in self.channels if c.id == channel_id), None)
+
+    def base_permissions(self, user_id: int) -> int:
+        """The member's guild-wide permissions: @everyone and their roles (the owner and an
+        administrator have every permission)."""
+        if user_id == self.owner_id:
+            return ALL
+        base = self.everyone_permissions
+        mine = set(self.member_roles.get(user_id, []))
+        for role in self.roles:
+            if role.id in mine:
+                base |= role.permissions
+        return ALL if base & ADMINISTRATOR else base
+
+    def permissions(self, user_id: int, channel: Channel) -> int:
+        """Discord's resolution in ``channel``: base, then @everyone's overwrite, the member's roles'
+        overwrites (denies, then allows), the member's own; a thread takes its parent's, and a private
+        thread is seen only by its members and by those with Manage Threads. Without View Channel
+        nothing of the channel is allowed."""
+        base = self.base_permissions(user_id)
+        if base & ADMINISTRATOR:
+            return ALL
+        target = self.channel(channel.parent_id) if channel.is_thread else channel
+        overwrites = target.overwrites if target is not None else []
+        mine = set(self.member_roles.get(user_id, []))
+        for o in overwrites:
+            if o.type == OVERWRITE_ROLE and o.id == self.id:
+                base = (base & ~o.deny) | o.allow
+        deny = allow = 0
+        for o in overwrites:
+            if o.type == OVERWRITE_ROLE and o.id in mine:
+                deny |= o.deny
+                allow |= o.allow
+        base = (base & ~deny) | allow
+        for o in overwrites:
+            if o.type == OVERWRITE_MEMBER and o.id == user_id:
+                base = (base & ~o.deny) | o.allow
+        if channel.is_private_thread and user_id not in channel.thread_members and not base & MANAGE_THREADS:
+            base &= ~VIEW_CHANNEL
+        return base if base & VIEW_CHANNEL else 0
+
+    def can_view(self, user_id: int, channel: Channel) -> bool:
+        return bool(self.permissions(user_id, channel) & VIEW_CHANNEL)
+
+    def member_payload(self, user: User, *, with_permissions: bool = False,
+                       channel: Channel | None = None) -> dict[str, Any]:
+        """``with_permissions``: add ``permissions`` as an interaction's member carries them (the
+        member's permissions in ``channel``, else guild-wide)."""
         data: dict[str, Any] = {
             "user": user.to_payload(),
             "nick": None,
             "avatar": None,
-            "roles": [],
+            "roles": [str(r) for r in self.member_roles.get(user.id, [])],
             "joined_at": iso_now(),
             "premium_since": None,
             "deaf": False,
@@ -160,7 +284,8 @@ class Guild:
             "communication_disabled_until": None,
         }
         if with_permissions:
-            data["permissions"] = ALL_PERMISSIONS
+            perms = self.permissions(user.id, channel) if channel is not None else self.base_permissions(user.id)
+            data["permissions"] = str(perms)
         return data
 
     def to_payload(self, bot_user: User) -> dict[str, Any]:
@@ -193,19 +318,8 @@ class Guild:
             "application_id": None,
             "preferred_locale": self.preferred_locale,
             "features": [],
-            "roles": [
-                {
-                    "id": str(self.id),
-                    "name": "@everyone",
-                    "color": 0,
-                    "hoist": False,
-                    "position": 0,
-                    "permissions": ALL_PERMISSIONS,
-                    "managed": False,
-                    "mentionable": False,
-                    "flags": 0,
-                }
-            ],
+            "roles": [Role(self.id, "@everyone", self.everyone_permissions, 0).to_payload()]
+            + [r.to_payload() for r in self.roles],
             "emojis": [],
             "stickers": [],
             "joined_at": iso_now(),

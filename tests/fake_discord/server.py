@@ -27,20 +27,28 @@ import socket
 import time
 import traceback
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
 from .models import (
+    ADMINISTRATOR,
     ALL_PERMISSIONS,
+    OVERWRITE_MEMBER,
+    OVERWRITE_ROLE,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     Guild,
     InteractionResult,
     Message,
+    Overwrite,
     RecordedRequest,
+    Role,
     User,
     iso_now,
     new_snowflake,
@@ -226,6 +234,7 @@ class FakeDiscord:
         self.resumes: list[tuple[float, dict[str, Any]]] = []
         self.interactions: list[InteractionResult] = []
         self._by_token: dict[str, InteractionResult] = {}
+        self.enforce_view = True  # interactions only in channels the user can view, as Discord's client
         self.gateway_down = False  # switch: new gateway connections are refused with 503
         self.require_token = False  # switch: as Discord, /gateway/bot and /users/@me need "Bot <token>"
         self.reject_tokens = False  # switch: GET /users/@me answers 401, as Discord does for a bad token
@@ -294,34 +303,97 @@ class FakeDiscord:
         return user
 
     def create_guild(
-        self, name: str = "Test Guild", *, owner: User | None = None, locale: str = "en-US"
+        self, name: str = "Test Guild", *, owner: User | None = None, locale: str = "en-US",
+        everyone_permissions: int | None = None,
     ) -> Guild:
+        """``everyone_permissions``: the @everyone role's permissions (default: all, administrator
+        included, so nothing is denied; ``MEMBER_PERMISSIONS`` for a server where overwrites matter)."""
         guild = Guild(new_snowflake(), name, owner_id=(owner or self.bot_user).id, preferred_locale=locale)
+        if everyone_permissions is not None:
+            guild.everyone_permissions = everyone_permissions
         self.guilds[guild.id] = guild
         if owner is not None:
             guild.members[owner.id] = owner
         self._dispatch_if_connected("GUILD_CREATE", lambda: guild.to_payload(self.bot_user))
         return guild
 
-    def create_channel(self, guild: Guild | int, name: str) -> Channel:
+    def create_channel(self, guild: Guild | int, name: str, *, overwrites: list[Overwrite] | None = None) -> Channel:
         g = self.guilds[snowflake_of(guild)]
-        ch = Channel(new_snowflake(), name, type=0, guild_id=g.id, position=len(g.channels))
+        ch = Channel(new_snowflake(), name, type=0, guild_id=g.id, position=len(g.channels),
+                     overwrites=list(overwrites or []))
         g.channels.append(ch)
         self.channels[ch.id] = ch
         self._channel_messages[ch.id] = []
         self._dispatch_if_connected("CHANNEL_CREATE", ch.to_payload)
         return ch
 
-    def create_thread(self, channel: Channel | int, name: str, *, owner: User | None = None) -> Channel:
+    def create_private_channel(
+        self, guild: Guild | int, name: str, *, members: Sequence[User] = (), roles: Sequence[Role] = ()
+    ) -> Channel:
+        """A channel only ``members``, members with one of ``roles``, and the bot can view: @everyone
+        is denied View Channel. Needs a guild whose @everyone is not administrator."""
+        g = self.guilds[snowflake_of(guild)]
+        if g.base_permissions(0) & ADMINISTRATOR:
+            raise ValueError("everyone is administrator in this guild: create_guild(everyone_permissions=...)")
+        see = VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS
+        overwrites = [Overwrite(g.id, OVERWRITE_ROLE, deny=VIEW_CHANNEL)]
+        overwrites += [Overwrite(r.id, OVERWRITE_ROLE, allow=see) for r in roles]
+        overwrites += [Overwrite(u.id, OVERWRITE_MEMBER, allow=see) for u in [self.bot_user, *members]]
+        return self.create_channel(g, name, overwrites=overwrites)
+
+    def set_overwrite(self, channel: Channel | int, target: User | Role | Guild, *, allow: int = 0,
+                      deny: int = 0) -> None:
+        """Set (replace) the overwrite of a member, a role or @everyone (the guild) on a channel."""
+        ch = self.channels[snowflake_of(channel)]
+        kind = OVERWRITE_MEMBER if isinstance(target, User) else OVERWRITE_ROLE
+        ch.overwrites = [o for o in ch.overwrites if o.id != target.id]
+        ch.overwrites.append(Overwrite(target.id, kind, allow=allow, deny=deny))
+        self._dispatch_if_connected("CHANNEL_UPDATE", ch.to_payload)
+
+    def create_role(self, guild: Guild | int, name: str, permissions: int) -> Role:
+        g = self.guilds[snowflake_of(guild)]
+        role = Role(new_snowflake(), name, permissions, position=len(g.roles) + 1)
+        g.roles.append(role)
+        self._dispatch_if_connected("GUILD_ROLE_CREATE",
+                                    lambda: {"guild_id": str(g.id), "role": role.to_payload()})
+        return role
+
+    def set_roles(self, guild: Guild | int, user: User, roles: Sequence[Role]) -> None:
+        """Give a member exactly these roles (GUILD_MEMBER_UPDATE)."""
+        g = self.guilds[snowflake_of(guild)]
+        g.member_roles[user.id] = [r.id for r in roles]
+        self._dispatch_if_connected(
+            "GUILD_MEMBER_UPDATE", lambda: {**g.member_payload(user), "guild_id": str(g.id)}
+        )
+
+    def permissions(self, user: User | int, channel: Channel | int) -> int:
+        """``user``'s permissions in ``channel`` as Discord resolves them (0 in a DM)."""
+        ch = self.channels[snowflake_of(channel)]
+        if ch.guild_id is None:
+            return 0
+        return self.guilds[ch.guild_id].permissions(snowflake_of(user), ch)
+
+    def can_view(self, user: User | int, channel: Channel | int) -> bool:
+        ch = self.channels[snowflake_of(channel)]
+        if ch.guild_id is None:
+            return ch.recipient is not None and ch.recipient.id == snowflake_of(user)
+        return bool(self.permissions(user, ch) & VIEW_CHANNEL)
+
+    def create_thread(self, channel: Channel | int, name: str, *, owner: User | None = None,
+                      private: bool = False, members: Sequence[User] = ()) -> Channel:
+        """A public thread (type 11), or a private one (type 12) seen by its ``members`` (the owner,
+        the bot and those given) and by members with Manage Threads."""
         parent = self.channels[snowflake_of(channel)]
         assert parent.guild_id is not None, "threads live in guild channels"
+        owner_id = (owner or self.bot_user).id
         th = Channel(
             new_snowflake(),
             name,
-            type=11,
+            type=12 if private else 11,
             guild_id=parent.guild_id,
             parent_id=parent.id,
-            owner_id=(owner or self.bot_user).id,
+            owner_id=owner_id,
+            thread_members={owner_id, self.bot_user.id, *(u.id for u in members)},
         )
         self.guilds[parent.guild_id].channels.append(th)
         self.channels[th.id] = th
@@ -329,9 +401,17 @@ class FakeDiscord:
         self._dispatch_if_connected("THREAD_CREATE", lambda: {**th.to_payload(), "newly_created": True})
         return th
 
-    def add_member(self, guild: Guild | int, user: User) -> None:
+    def add_thread_member(self, thread: Channel | int, user: User) -> None:
+        self.channels[snowflake_of(thread)].thread_members.add(user.id)
+
+    def remove_thread_member(self, thread: Channel | int, user: User) -> None:
+        self.channels[snowflake_of(thread)].thread_members.discard(user.id)
+
+    def add_member(self, guild: Guild | int, user: User, *, roles: Sequence[Role] = ()) -> None:
         g = self.guilds[snowflake_of(guild)]
         g.members[user.id] = user
+        if roles:
+            g.member_roles[user.id] = [r.id for r in roles]
         self._dispatch_if_connected(
             "GUILD_MEMBER_ADD", lambda: {**g.member_payload(user), "guild_id": str(g.id)}
         )
@@ -613,7 +693,7 @@ class FakeDiscord:
                 str_values.append(str(u.id))
                 resolved.setdefault("users", {})[str(u.id)] = u.to_payload()
                 if guild is not None and u.id in guild.members:
-                    m = guild.member_payload(u, with_permissions=True)
+                    m = guild.member_payload(u, with_permissions=True, channel=channel)
                     m.pop("user")
                     resolved.setdefault("members", {})[str(u.id)] = m
             elif isinstance(v, Channel) or ctype == 8:
@@ -704,9 +784,11 @@ class FakeDiscord:
             )
         return found[index]
 
-    def _resolved_channel(self, ch: Channel) -> dict[str, Any]:
+    def _resolved_channel(self, ch: Channel, user: User | None = None) -> dict[str, Any]:
+        """A channel as an interaction carries it: with the permissions of ``user`` there (all when
+        none is given)."""
         data = ch.to_payload()
-        data["permissions"] = ALL_PERMISSIONS
+        data["permissions"] = str(self.permissions(user, ch)) if user is not None else ALL_PERMISSIONS
         return data
 
     def _command_data(
@@ -871,7 +953,7 @@ class FakeDiscord:
             "type": itype,
             "data": data,
             "channel_id": str(channel.id),
-            "channel": self._resolved_channel(channel) if guild else channel.to_payload(),
+            "channel": self._resolved_channel(channel, user) if guild else channel.to_payload(),
             "token": token,
             "version": 1,
             "locale": user.locale,
@@ -883,11 +965,15 @@ class FakeDiscord:
         if guild is not None:
             if user.id not in guild.members:
                 raise ValueError(f"{user.name} is not a member of guild {guild.name}; call add_member first")
+            if self.enforce_view and not guild.can_view(user.id, channel):
+                # Discord's client shows neither the channel nor its messages to such a member
+                raise ValueError(f"{user.name} cannot view channel {channel.name}; set enforce_view = False "
+                                 "to act as a client that still shows it (a stale view)")
             payload.update(
                 guild_id=str(guild.id),
                 guild_locale=guild.preferred_locale,
                 guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
-                member=guild.member_payload(user, with_permissions=True),
+                member=guild.member_payload(user, with_permissions=True, channel=channel),
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,
             )
@@ -996,7 +1082,7 @@ class FakeDiscord:
             }
         self.dispatch(event, data, intents=INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES)
 
-    async def _ws_handler(self, request: web.Request) -> web.WebSocketResponse:
+    async def _ws_handler(self, request: web.Request) -> web.StreamResponse:
         if self.gateway_down:  # switch: the gateway refuses every connection (an outage)
             return web.Response(status=503)
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -1026,6 +1112,7 @@ class FakeDiscord:
 
     async def _on_gateway_message(self, conn: _Conn, msg: dict[str, Any]) -> None:
         op, d = msg.get("op"), msg.get("d")
+        d = d if isinstance(d, dict) else {}
         if op == 1:
             conn.send({"op": 11, "d": None, "s": None, "t": None})
         elif op == 2:
@@ -1160,8 +1247,10 @@ class FakeDiscord:
             ("PUT", r"/channels/(?P<cid>\d+)/messages/pins/(?P<mid>\d+)", self._h_no_content),
             ("POST", r"/channels/(?P<cid>\d+)/threads", self._h_create_thread),
             ("POST", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)/threads", self._h_create_thread),
-            ("PUT", r"/channels/(?P<cid>\d+)/thread-members/.+", self._h_no_content),
-            ("DELETE", r"/channels/(?P<cid>\d+)/thread-members/.+", self._h_no_content),
+            ("GET", r"/channels/(?P<cid>\d+)/thread-members/(?P<uid>@me|\d+)", self._h_thread_member),
+            ("GET", r"/channels/(?P<cid>\d+)/thread-members", self._h_thread_members),
+            ("PUT", r"/channels/(?P<cid>\d+)/thread-members/(?P<uid>@me|\d+)", self._h_join_thread),
+            ("DELETE", r"/channels/(?P<cid>\d+)/thread-members/(?P<uid>@me|\d+)", self._h_leave_thread),
             ("GET", r"/guilds/(?P<gid>\d+)", self._h_get_guild),
             ("GET", r"/guilds/(?P<gid>\d+)/channels", self._h_guild_channels),
             ("GET", r"/guilds/(?P<gid>\d+)/members/(?P<uid>\d+)", self._h_guild_member),
@@ -1679,17 +1768,17 @@ class FakeDiscord:
         res.callback_data = data
         res.callback_latency = latency
         res.responded.set()
-        msg = res.message
+        shown = res.message
         out: dict[str, Any] = {
             "interaction": {
                 "id": str(res.id),
                 "type": res.type,
                 "response_message_loading": ctype == 5,
-                "response_message_ephemeral": bool(msg and msg.ephemeral and ctype in (4, 5)),
+                "response_message_ephemeral": bool(shown and shown.ephemeral and ctype in (4, 5)),
             }
         }
-        if msg is not None and ctype in (4, 5, 7):
-            out["interaction"]["response_message_id"] = str(msg.id)
+        if shown is not None and ctype in (4, 5, 7):
+            out["interaction"]["response_message_id"] = str(shown.id)
         if ctype in (4, 5, 7):
             out["resource"] = resource
         return 200, out
@@ -1831,10 +1920,37 @@ class FakeDiscord:
         if parent.guild_id is None:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         body = req.json or {}
-        th = self.create_thread(parent, body.get("name") or "thread", owner=self.bot_user)
-        if body.get("type") == 12:
-            th.type = 12
+        th = self.create_thread(parent, body.get("name") or "thread", owner=self.bot_user,
+                                private=body.get("type") == 12)
         return 201, th.to_payload()
+
+    def _thread(self, cid: str) -> Channel:
+        th = self._channel(cid)
+        if not th.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        return th
+
+    def _thread_member_payload(self, th: Channel, uid: int) -> dict[str, Any]:
+        return {"id": str(th.id), "user_id": str(uid), "join_timestamp": iso_now(), "flags": 0}
+
+    async def _h_thread_member(self, req: _Req, cid: str, uid: str) -> tuple[int, Any]:
+        th = self._thread(cid)
+        user_id = self.bot_user.id if uid == "@me" else int(uid)
+        if user_id not in th.thread_members:
+            raise ApiError(404, 10007, "Unknown Member")
+        return 200, self._thread_member_payload(th, user_id)
+
+    async def _h_thread_members(self, req: _Req, cid: str) -> tuple[int, Any]:
+        th = self._thread(cid)
+        return 200, [self._thread_member_payload(th, u) for u in sorted(th.thread_members)]
+
+    async def _h_join_thread(self, req: _Req, cid: str, uid: str) -> tuple[int, Any]:
+        self._thread(cid).thread_members.add(self.bot_user.id if uid == "@me" else int(uid))
+        return 204, None
+
+    async def _h_leave_thread(self, req: _Req, cid: str, uid: str) -> tuple[int, Any]:
+        self._thread(cid).thread_members.discard(self.bot_user.id if uid == "@me" else int(uid))
+        return 204, None
 
     async def _h_get_guild(self, req: _Req, gid: str) -> tuple[int, Any]:
         g = self.guilds.get(int(gid))

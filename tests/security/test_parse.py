@@ -36,6 +36,12 @@ def test_ids_stay_within_sqlite_integers() -> None:
     assert parse.index(None, 3) is None and parse.index(2, 3) is None  # only text is read
 
 
+def test_id_fields_are_bare_digits() -> None:
+    assert parse.id_field("42") == 42 and parse.id_field(str(parse.INT64_MAX)) == parse.INT64_MAX
+    for odd in (" 42", "42 ", "4 2", "9" * 20, "²", "-1", "", None, 42):
+        assert parse.id_field(odd) is None, odd
+
+
 def test_fields_of_a_custom_id() -> None:
     assert parse.fields("ttb:l:5", "ttb", 2) == ["l", "5"]
     assert parse.fields("ttb:l", "ttb", 2) is None

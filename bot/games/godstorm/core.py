@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot import parse
 from bot.games.base import Action, IllegalAction, Rng
 from bot.games.godstorm import board
 from bot.games.godstorm.state import Neutral, PlayerState, State
@@ -17,13 +18,14 @@ CLASSIC_STEPS = ("raise", "invade", "fortify")
 
 def as_int(value: Any) -> int | None:
     """An integer from an action field (a number, or digits from a slash command), else None;
-    a bool is no number here."""
+    a bool is no number here. Text is read by :func:`bot.parse.small_int` (issue 23): ``"²"`` passed
+    ``isdigit()`` and raised in ``int()``; only ASCII digits within 64 bits count."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.lstrip("-").isdigit():
-        return int(value)
+    if isinstance(value, str):
+        return parse.small_int(value, -parse.INT64_MAX, parse.INT64_MAX)
     return None
 
 
