@@ -271,7 +271,9 @@ async def test_sigterm_during_play_exits_0_in_time_and_loses_no_post(tmp_path: P
         fake.clear_faults()
         await table.bot.start(timeout=60)
         await fake.wait_for(lambda: game_row(table.db, table.channel.id)["published_seq"] == 4, timeout=30)
-        await play_turn(table)
+        # the next player's DM went out during the outage, before this turn's post (a refused post holds
+        # no DM): they play from /game hand, the driver's DM look-up only takes panels after the post
+        await play_turn(table, via_hand=True)
         await fake.wait_for(lambda: game_row(table.db, table.channel.id)["published_seq"] == 5, timeout=30)
         cells = played_cells(table)
         assert len(cells) == 5
