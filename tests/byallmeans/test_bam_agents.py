@@ -268,13 +268,3 @@ def test_double_agents_share_symbols_and_leave_together() -> None:
     assert {"type": "symbols", "a": f"f:{mine.uid}:mask", "b": f"f:{theirs.uid}:mask"} in pairs
     rules.to_utility(g.s, mine.uid, [])
     assert g.s.field[11].agent is None and theirs.uid in g.s.players[1].utility
-
-
-def test_a_replaced_agent_leaves_with_its_shadows() -> None:
-    """House rule 33: the third Agent's replacement keeps «не более двух Агентов» even against a shadow."""
-    g = fresh()
-    first = put(g, 0, "A01", 0)
-    put(g, 0, "A02", 1)
-    g.apply(0, {"type": "play", "uid": give(g, 0, "A01"), "shadow": first.uid})
-    g.apply(0, {"type": "play", "uid": give(g, 0, "A03"), "cell": 2, "replace": first.uid})
-    assert len(rules.agents(g.s, 0)) == 2 and g.s.field[0].agent is None

@@ -474,7 +474,10 @@ def _play(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     rules.pay(s, seat, rules.price(s, seat, card, zone) or 0, ev)
     if "replace" in a:  # «обязаны отправить с поля в утиль одного из двух Агентов»
         old = rules.find_field(s, a["replace"])
-        while old is not None and old[1].shadows:  # house rule: the Agent leaves with its shadows
+        # «Когда Агент с тенью должен отправиться в утиль, вместо этого в утиль отправляется карта, ставшая
+        # тенью» (l. 289): one call sends the shadow in the Agent's place, which then stays (house rule 33).
+        # Rules version 1 sent the Agent along with its shadows.
+        while s.rules < 2 and old is not None and old[1].shadows:
             rules.to_utility(s, a["replace"], ev)
         rules.to_utility(s, a["replace"], ev)
     rules.take(s, uid)
@@ -626,11 +629,16 @@ def _agent(s: State, seat: int, a: Action, ev: list[Event]) -> None:
 def _activate_list(s: State, seat: int) -> list[Action]:
     """«Использовать Активируемую способность объекта под вашим контролем» (non-agent objects, a main
     action) and «Активируемая способность объекта, на которую не тратится действия» (any object, agents
-    included, without tapping). House rule: each object's ability once per turn, so free ones cannot loop;
-    a tapped agent uses none («Агент не может совершать действий, если он повернут»)."""
+    included, without tapping). House rule 26: an Agent's free ability once per turn («Агент не может
+    повторять одно действие два раза за ход», l. 308); other objects have no such limit (l. 47 sets none):
+    an ordinary one costs a main action each time, and the one free ability of the pool (the Secret Mark)
+    draws a card, so it stops with the main archive. A tapped agent uses none («Агент не может совершать
+    действий, если он повернут»)."""
     out: list[Action] = []
     for _, o in rules.field_objects(s):
-        if o.owner != seat or "ability" in o.used or rules.face_down(s, o) or (o.kind == "agent" and o.tapped):
+        if o.owner != seat or rules.face_down(s, o):
+            continue
+        if o.kind == "agent" and (o.tapped or "ability" in o.used):
             continue
         for ab in rules.card_of(s, o.uid).abilities_when("activated"):
             if o.kind == "agent" and not ab.free:

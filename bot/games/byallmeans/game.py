@@ -6,7 +6,8 @@ section 13.
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, ClassVar
 
 from bot.games.base import (
     Action,
@@ -20,13 +21,32 @@ from bot.games.base import (
     state_text,
 )
 from bot.games.byallmeans import data, decks, effects, panel, phases
-from bot.games.byallmeans.state import CELLS, Cell, PlayerState, State
+from bot.games.byallmeans.state import CELLS, RULES, Cell, PlayerState, State
 from bot.games.byallmeans.view import View, build
 from bot.i18n import t
 
 
 class ByAllMeans(Game):
     key = "byallmeans"
+    STATE_VERSION: ClassVar[int] = 2
+    """2: the state names the rules version it is played by (``State.rules``, issue 26); a version-1 state
+    was played by rules version 1."""
+
+    @classmethod
+    def migrate_state(cls, data_: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """A version-1 game goes on with the readings it was started with (rules version 1)."""
+        if from_version == 1:
+            data_ = copy.deepcopy(data_)
+            data_.setdefault("rules", 1)
+            return data_
+        return super().migrate_state(data_, from_version)
+
+    @classmethod
+    def migrate_options(cls, options: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """A replay of a version-1 game starts it under rules version 1, as it was played."""
+        if from_version == 1:
+            return {**options, "rules": options.get("rules", 1)}
+        return options
 
     def __init__(self, state: State) -> None:
         self.s = state
@@ -70,6 +90,10 @@ class ByAllMeans(Game):
         """
         if len(seat_info) != 2:
             raise IllegalAction("bam.err.players")
+        # "rules" is no lobby option: it lets a replay rebuild a game stored under older readings
+        version = options.get("rules", RULES) if options else RULES
+        if version not in (1, RULES):
+            raise IllegalAction("bam.err.not_legal")
         rng = Rng(seed)
         cards: dict[str, str] = {}
         players = []
@@ -86,7 +110,7 @@ class ByAllMeans(Game):
                 cards[uid] = code
                 uids.append(uid)
             players.append(PlayerState(main=uids[:data.MAIN_ARCHIVE], extra=uids[data.MAIN_ARCHIVE:]))
-        state = State(cards=cards, players=players, field=[Cell() for _ in range(CELLS)], rng=rng)
+        state = State(cards=cards, players=players, field=[Cell() for _ in range(CELLS)], rng=rng, rules=version)
         return cls(state)
 
     # ---- play -----------------------------------------------------------------------------

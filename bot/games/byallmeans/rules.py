@@ -495,8 +495,12 @@ def place_plot(s: State, seat: int, uid: str, cell: int, ev: list[Event]) -> Non
 def status(s: State) -> dict[str, Any] | None:
     """«ПРОВЕРКА СТАТУСА ИГРЫ»: the three conditions of «Победа или проигрыш», for both seats at once.
 
-    House rule: a seat meeting any condition wins; both at once is a draw, as is a full field of
-    equal total loyalty.
+    House rule 22: a seat meeting any condition wins; both at once is a draw. A full field of equal total
+    loyalty meets no condition (l. 397 needs a higher total), so it ends the game in a draw only when
+    nobody wins otherwise: 10 influence and the rival's 0 trust are wins in their own right («Если в
+    момент проверки статуса игры у одного из игроков 10 или более единиц влияния, то он выигрывает
+    партию», l. 383; «Если на момент проверки статуса игры доверие игрока равно нулю, он проигрывает
+    партию», l. 385). Rules version 1 declared the tie first (kept for games stored under it).
     """
     wins: dict[int, list[str]] = {0: [], 1: []}
     for seat in (0, 1):
@@ -504,15 +508,18 @@ def status(s: State) -> dict[str, Any] | None:
             wins[seat].append("influence")
         if s.players[other(seat)].trust <= 0:
             wins[seat].append("trust")
+    tie = False
     if len(territories(s)) == len(s.field):
         totals = [sum(t.loyalty for _, t in territories(s, seat)) for seat in (0, 1)]
         if totals[0] != totals[1]:
             wins[0 if totals[0] > totals[1] else 1].append("loyalty")
-        else:
+        elif s.rules < 2:
             return {"winners": [], "draw": True, "reasons": ["loyalty_tie"]}
+        else:
+            tie = True
     winners = [seat for seat in (0, 1) if wins[seat]]
     if not winners:
-        return None
+        return {"winners": [], "draw": True, "reasons": ["loyalty_tie"]} if tie else None
     if len(winners) == 2:
         return {"winners": [], "draw": True, "reasons": sorted(set(wins[0] + wins[1]))}
     return {"winners": winners, "draw": False, "reasons": wins[winners[0]]}

@@ -20,6 +20,11 @@ JSON = dict[str, Any]
 COLS = 3
 ROWS = 4
 CELLS = COLS * ROWS
+RULES = 2
+"""The rules version a new game is played by (``State.rules``). 1: the readings of the first release (a full
+field of equal loyalty is a draw whatever else holds; a replaced Agent leaves with its shadow). 2 (issue 26):
+an influence or trust win stands over a loyalty tie (l. 383, l. 385); the shadow of a replaced Agent goes in its
+place (l. 289). Games stored under version 1 keep version 1, so their logs replay as they were played."""
 
 
 @dataclass(slots=True)
@@ -202,6 +207,8 @@ class State:
     exchanges: list[list[Any]] = dc_field(default_factory=list)
     """The opening exchange decisions taken so far, ``[seat, [uid, ...]]`` in the order taken: held
     secret and applied together once both seats have decided (issue 23: it is simultaneous)."""
+    rules: int = RULES
+    """The rules version the game is played by (see :data:`RULES`)."""
 
     def to_json(self) -> JSON:
         out: JSON = {"cards": dict(self.cards), "players": [p.to_json() for p in self.players],
@@ -209,7 +216,7 @@ class State:
                      "chooser": self.chooser, "first": self.first, "turn": self.turn.to_json(),
                      "stack": [f.to_json() for f in self.stack], "neutral": [n.to_json() for n in self.neutral],
                      "result": None if self.result is None else dict(self.result), "stall": self.stall,
-                     "stall_keys": list(self.stall_keys)}
+                     "stall_keys": list(self.stall_keys), "rules": self.rules}
         if self.exchanges:  # only while the opening exchange is half decided: other states stay as stored before
             out["exchanges"] = [[seat, list(c)] for seat, c in self.exchanges]
         return out
@@ -221,4 +228,4 @@ class State:
                    d["first"], TurnState.from_json(d["turn"]), [Frame.from_json(f) for f in d["stack"]],
                    [NeutralEntry.from_json(n) for n in d["neutral"]],
                    None if d["result"] is None else dict(d["result"]), d.get("stall", 0), list(d.get("stall_keys", [])),
-                   [[seat, list(c)] for seat, c in d.get("exchanges", [])])
+                   [[seat, list(c)] for seat, c in d.get("exchanges", [])], d.get("rules", 1))
