@@ -55,7 +55,8 @@ def test_eagles_take_wing() -> None:
 
 
 def test_faith_shall_deliver() -> None:
-    """"Draw 2 cards from any miracle decks.\""""
+    """"Draw 2 cards from any miracle decks: both from one deck or one from each of two; you need not have their
+    gods.\""""
     g = game()
     war_player(g)
     give(g, 0, "faith_shall_deliver")
@@ -223,7 +224,7 @@ def test_only_ash_remains() -> None:
 
 # ---- Death --------------------------------------------------------------------------------
 def test_crops_wither() -> None:
-    """"Choose a player: they discard all their miracle cards except relics.\""""
+    """"Choose another player with miracle cards in hand: they discard them all (relics stay in play).\""""
     g = game()
     death_player(g)
     put(g, "Roma", 1, 2)
@@ -237,7 +238,8 @@ def test_crops_wither() -> None:
 
 
 def test_the_dead_walk() -> None:
-    """"Move up to 6 of your armies from one Underworld space to a territory with a temple you control.\""""
+    """"Move up to 6 of your armies from one Underworld space you hold to a territory with a temple you control;
+    at least 1 army stays in the space.\""""
     g = game()
     death_player(g, temple=True)
     sp = board.CRYPTS[0]

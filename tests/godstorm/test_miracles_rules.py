@@ -71,7 +71,7 @@ def test_at_most_four_a_turn_and_only_with_the_god() -> None:
 
 
 def test_stonehenge_costs_one() -> None:
-    """Stonehenge: "Miracle cards cost you 1 faith instead of 2.\""""
+    """Stonehenge: "You buy miracle cards for 1 faith each instead of 2.\""""
     g = buying()
     give(g, 0, "stonehenge")
     g.apply(0, {"type": "buy_cards", "deck": "war", "count": 4})

@@ -109,7 +109,8 @@ def test_enemies_convert() -> None:
 
 
 def test_your_idol_is_false() -> None:
-    """"Banish a god of your choice from the attacking territory.\""""
+    """"Banish a god of your choice from the attacking territory (any god there, one held back from the attack
+    too).\""""
     g = attacked("your_idol_is_false", gaul_gods=("war", "magic"))
     play(g, 1, "your_idol_is_false", god="war")
     assert g.s.terr["Gaul"].gods == ["magic"]

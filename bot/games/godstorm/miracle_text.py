@@ -80,9 +80,15 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
         return t(key, lang, src=_place(e["frm"], lang), dst=_place(e["dst"], lang))
     if kind == "swapped":
         return t(key, lang, a=_place(e["a"], lang), b=_place(e["b"], lang))
-    if kind == "card_moved":
-        return t(key, lang, who=who, src=_place(e["frm"], lang), dst=_place(e["dst"], lang), n=e["count"],
-                 gods=len(e["gods"]))
+    if kind == "card_moved":  # keys of the god moves in godstorm.json (issue 26: name the god, no "0 armies")
+        src, dst = _place(e["frm"], lang), _place(e["dst"], lang)
+        owner = e.get("owner", e.get("seat"))
+        gods = ", ".join(g._god(owner, kind_, lang) for kind_ in e["gods"])
+        if e["gods"] and not e["count"]:
+            return t("godstorm.evt.card_god_moved", lang, who=who, gods=gods, src=src, dst=dst)
+        if e["gods"]:
+            return t("godstorm.evt.card_moved_gods", lang, who=who, n=e["count"], gods=gods, src=src, dst=dst)
+        return t(key, lang, who=who, src=src, dst=dst, n=e["count"], gods=0)
     if kind == "epoch_back":
         return t(key, lang, n=e["epoch"])
     if kind == "dead_rise":

@@ -679,8 +679,8 @@ class MiracleMixin(TurnMixin, CombatMixin):
         # answers to an attack: the window names the attacking and defending territories
         if src is None or dst is None:
             return []
-        if kind == "attacking_god":  # only the gods that joined the attack (the rest stayed behind)
-            return [{"god": g} for g in sorted(self._att_gods(src))]
+        if kind == "attacking_god":  # «a god of your choice from the attacking territory»: held-back gods too
+            return [{"god": g} for g in sorted(terr[src].gods)]
         if kind == "fog":
             out = []
             for t in own:
@@ -889,7 +889,8 @@ class MiracleMixin(TurnMixin, CombatMixin):
             g, dst = args["god"], args["to"]
             s.terr[src].gods.remove(g)
             s.terr[dst].gods.append(g)
-            self._emit("card_moved", seat=s.terr[src].owner, frm=src, dst=dst, count=0, gods=[g])
+            # the card's player moves it (The Mighty Turn Meek: the defender); ``owner`` names whose god it is
+            self._emit("card_moved", seat=seat, owner=s.terr[src].owner, frm=src, dst=dst, count=0, gods=[g])
             if s.terr[dst].plague:
                 self._banish_all(dst, "plague")
         elif name == "epoch_back":
