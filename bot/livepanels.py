@@ -99,10 +99,12 @@ class LivePanels:
 
     # ---- a panel was shown -------------------------------------------------------------
     def answered(self, interaction: discord.Interaction, session: Session, seat: int,
-                 message_id: int | None = None, *, in_place: bool = False) -> None:
+                 message_id: int | None = None, *, in_place: bool = False, shown: int | None = None) -> None:
         """An interaction was answered with ``seat``'s panel: in place on a DM panel (``in_place``
         and a DM), else in an ephemeral reply (``message_id``: a follow-up's id, None: the original
-        response). The bookkeeping runs in the background: the answer has already gone out."""
+        response; ``shown``: the id of the message on screen when known, so a later click answered
+        in place on it is recognised as the same panel). The bookkeeping runs in the background: the
+        answer has already gone out."""
         user_id = interaction.user.id
         message = interaction.message
         if in_place and interaction.guild_id is None and message is not None:
@@ -111,7 +113,8 @@ class LivePanels:
                 SimpleNamespace(id=interaction.channel_id or 0)  # stored by id; fetched again to retire it
             self.publisher._background(self.dm_shown(session, user_id, seat, channel, message.id, stamp))
         else:
-            shown = message.id if in_place and message is not None else message_id
+            if shown is None:
+                shown = message.id if in_place and message is not None else message_id
             self.ephemeral_shown(session, user_id, seat, interaction, message_id, shown=shown)
 
     async def dm_shown(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int,

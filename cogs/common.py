@@ -123,7 +123,10 @@ async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bo
     async with _answer_lock(interaction):
         if interaction.response.is_done():
             return await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **kwargs)
-        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        callback = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        # the original response's id, when Discord said it: a later click on it is answered in place, and the
+        # live-panel bookkeeping must know that message is the same panel (bot/livepanels.py)
+        interaction.extras["response_message_id"] = getattr(callback, "message_id", None)
         return None
 
 

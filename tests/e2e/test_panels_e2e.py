@@ -20,16 +20,21 @@ from typing import Any
 import pytest
 
 from bot.games.coldwar import ColdWar
+from bot.games.registry import game_class
 from bot.i18n import t
 from tests.e2e.coldwar_play import ColdWarDriver, user_lang
 from tests.e2e.godstorm_play import RiskPlayer
 from tests.e2e.helpers import (
     Table,
     assert_clean_output,
+    custom_ids,
     db_query,
     game_row,
+    last_turn_post,
+    latest_panel,
     make_table,
     open_lobby,
+    play_panel,
     start_lobby,
     turn_posts,
 )
@@ -388,3 +393,36 @@ async def test_godstorm_set_up_in_two_decisions_and_no_select_with_one_option(tm
             assert [o["label"] for o in hand.message.selects[0]["options"]] == roots
         await table.bot.stop()
         assert_clean_output(table.bot.output())
+
+
+async def test_a_panel_opened_from_the_channel_button_keeps_its_controls(tmp_path: Path) -> None:
+    """The turn post's "My hand & move" button opens the seat's panel as the click's original response;
+    a choice on it is answered in place with the seat's next decision, and that panel keeps its
+    controls (the live-panel bookkeeping took it for an older panel and stripped it: "Your turn:
+    recruit" with no buttons)."""
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"])
+        lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob"])
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=30)
+        checked = 0
+        for _ in range(16):
+            row = game_row(table.db, table.channel.id)
+            seat = game_class("godstorm").from_json(row["state"]).actors()[0]
+            user = table.by_id(row["seat_users"][seat][0])
+            seq = row["seq"]
+            await fake.wait_for(lambda s=seq: s <= game_row(table.db, table.channel.id)["published_seq"], timeout=30)
+            post = last_turn_post(table)
+            opened = await fake.click(user, post, custom_id=custom_ids(post, "tt:p:")[0])
+            panel = latest_panel([opened.message]) if opened.message is not None else None
+            if panel is None:
+                continue
+            r = await play_panel(fake, user, panel)
+            assert r.answered.startswith("✅"), r.answered
+            after = game_row(table.db, table.channel.id)
+            if seat in game_class("godstorm").from_json(after["state"]).actors() and r.message is not None:
+                await asyncio.sleep(1.0)  # the bookkeeping runs in the background, after the answer
+                assert latest_panel([fake.message(r.message.id)]) is not None, "the clicked panel lost its controls"
+                checked += 1
+        assert checked >= 3
+        await table.bot.stop()
