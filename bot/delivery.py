@@ -69,9 +69,10 @@ only thing that delays an announcement."""
 HOUSEKEEPING_BUDGET = 60.0
 """Seconds a cosmetic request (stripping an old panel, refreshing a DM panel, a late board) may
 take: these run in the background, beside the announcements, never before them."""
-LINK_WAIT = 2.0
-"""Seconds the DMs of a publish wait for its channel post (the DM panel links to it) before they go
-without the link: a refused post must not hold the next actor's DM."""
+LINK_WAIT = 5.0
+"""Seconds the DMs of a publish wait for its channel post (the DM panel links to it, and a player
+reads the news before the panel) before they go without the link: a refused post must not hold the
+next actor's DM for long."""
 RETRY_LATER_MAX = 30.0
 """Longest wait before a postponed publish or an owed DM is tried again (doubling from one second)."""
 # Test-only fault hook: a file holding a number N makes the next N board renders raise.

@@ -205,8 +205,10 @@ async def test_rest_outage_in_the_middle_of_a_move(tmp_path: Path) -> None:
         tail = "\n".join(line for line in table.bot.output().splitlines()[-40:] if "DEBUG" not in line)
         assert recovered <= 16.0, f"{recovered}\n{tail}"  # the backoff is capped at 15 s
         assert back - outage_start >= 15
-        for _ in range(2):
-            assert await play_turn(table)
+        # the next player's DM may have gone out before this post (a refused post holds no DM for long):
+        # they play from /game hand, the driver's DM look-up only takes panels after the post
+        assert await play_turn(table, via_hand=True)
+        assert await play_turn(table)
         await all_published(table)
         assert assert_announced_once(table, game_id) >= 4
         await assert_actors_pinged(table)
