@@ -344,6 +344,9 @@ class TabletopBot(commands.Bot):
         self.stats = Stats(self.store)
         await self.stats.setup()
         self.sessions.on_end = lambda session: self.stats.schedule(session.id)
+        # once recorded (ratings known), each player is told the result, why and their rating change
+        self.stats.on_recorded = lambda record: self.publisher.game_ended(record.game_id)
+        self.publisher.ratings = self.stats.player_rows
         self.stats.schedule_catch_up()  # games that ended while the bot died before recording them
         await self.publisher.load()
         stale = await self.sessions.restore()

@@ -43,11 +43,11 @@ from bot import boards, bots, lifecycle, limits
 from bot.cluster import Cluster, publish_lease
 from bot.discordhttp import OWN_RETRIES, Postponed
 from bot.games.registry import renderer
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.livepanels import LivePanels
 from bot.panels import PRIVATE_ROOM, build_panel, channel_view, has_controls, jump_url, private_notes_fit
 from bot.sessions import Session, SessionManager
-from bot.store import Store
+from bot.store import Store, StoredMessage
 
 if TYPE_CHECKING:
     from discord.abc import Messageable
@@ -79,6 +79,17 @@ RETRY_LATER_MAX = 30.0
 RENDER_FAULT_ENV = "TABLETOP_TEST_RENDER_FAULTS"
 
 T = TypeVar("T")
+
+
+END = "end"
+"""The ``messages`` row of a game's final post (the end announcement: every player mentioned)."""
+END_DUE = "enddue"
+"""The ``messages`` row of a game whose end announcement (final post, result DMs) is not done yet."""
+
+
+def result_purpose(user_id: int) -> str:
+    """The ``messages`` row saying the result DM of a game went (or is owed) to ``user_id``: once each."""
+    return f"result:{user_id}"
 
 
 def owed_purpose(user_id: int) -> str:
@@ -170,16 +181,78 @@ def chunk_lines(lines: list[str], limit: int = MAX_CONTENT) -> list[str]:
     return chunks
 
 
-def result_line(session: Session, lang: str) -> str:
+GAME_REASON_KEYS = {"byallmeans": "bam.reason.{}"}
+"""Where a game's own ending reasons are worded (else ``end.reason.<game>.<reason>``)."""
+
+
+def _user_names(session: Session, users: list[int]) -> str:
+    from bot.parse import escape  # noqa: PLC0415
+
+    return ", ".join(escape(session.user_name(u)) for u in dict.fromkeys(users))
+
+
+def end_reason(session: Session, lang: str) -> str:
+    """Why the game ended (issue 25): its own rules (a line, a score goal, a conquest, influence...),
+    a vote, a resignation, a player dropped after missed deadlines, an abort."""
+    row = session.row
+    extra = row.settings.extra
+    ending = extra.get("ending")
+    departures = [d for d in extra.get("departures") or [] if isinstance(d, dict)]
+
+    def who(how: str) -> list[int]:
+        return [d["user"] for d in departures if d.get("how") == how and isinstance(d.get("user"), int)]
+
+    if ending == "aborted" or (row.status == "aborted" and ending is None):
+        by = who("aborted")
+        return t("end.reason.aborted", lang, who=_user_names(session, by)) if by else t("end.reason.platform", lang)
+    if ending in ("voted_draw", "voted_end"):
+        return t(f"end.reason.{ending}", lang)
     outcome = session.outcome() or {}
+    if ending == "conceded" or outcome.get("conceded"):
+        parts = [t(f"end.reason.{how}", lang, names=_user_names(session, users))
+                 for how in ("conceded", "dropped") if (users := who(how))]
+        return "; ".join(parts) or t("end.reason.rules", lang)
+    raw = outcome.get("reasons") or ([outcome["reason"]] if outcome.get("reason") else [])
+    pattern = GAME_REASON_KEYS.get(row.game, f"end.reason.{row.game}.{{}}")
+    texts = [t(pattern.format(r), lang) for r in raw if isinstance(r, str) and has(pattern.format(r))]
+    return "; ".join(texts) or t("end.reason.rules", lang)
+
+
+def result_line(session: Session, lang: str) -> str:
+    """The result and why the game ended, e.g. "Winner: alice! How it ended: bob resigned."."""
+    outcome = session.outcome()
     game = session.game
-    if outcome.get("draw") or not outcome.get("winners"):
-        return t("result.draw", lang)
-    winners = set(outcome.get("winners", []))
-    seats = range(len(session.row.seat_users or []))
-    names = [session.seat_name(s) for s in seats if game is not None and game.side_of(s) in winners]
-    key = "result.conceded" if outcome.get("conceded") else "result.win"
-    return t(key, lang, names=", ".join(names))
+    if session.row.status == "aborted" or outcome is None:
+        head = t("end.no_result", lang)
+    elif outcome.get("draw") or not outcome.get("winners"):
+        head = t("result.draw", lang)
+    else:
+        winners = set(outcome.get("winners", []))
+        seats = range(len(session.row.seat_users or []))
+        names = [session.seat_name(s) for s in seats if game is not None and game.side_of(s) in winners]
+        head = t("result.win", lang, names=", ".join(names))
+    return head + " " + t("end.why", lang, reason=end_reason(session, lang))
+
+
+def player_users(session: Session) -> list[int]:
+    """Every human who played the game: its seats' users and those who left a team seat."""
+    row = session.row
+    users = [u for seat in row.seat_users or [] for u in seat]
+    users += [d["user"] for d in row.settings.extra.get("departures") or []
+              if isinstance(d, dict) and isinstance(d.get("user"), int) and d.get("seat") is not None]
+    return sorted({u for u in users if not bots.is_bot(u)})
+
+
+def rating_text(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def signed(delta: float) -> str:
+    """+1.2, −0.8 (a real minus sign), ±0.0 for no change (never "−0.0")."""
+    shown = round(delta, 1)
+    if shown == 0:
+        return "±0.0"
+    return f"+{shown:.1f}" if shown > 0 else f"\u2212{-shown:.1f}"
 
 
 def injected_render_fault() -> bool:
@@ -255,6 +328,9 @@ class Publisher:
         self._owed_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}  # (game, user) -> DM retrier
         self.announce_budget = ANNOUNCE_BUDGET
         self.housekeeping_budget = HOUSEKEEPING_BUDGET
+        self.ratings: Callable[[int], Awaitable[list[dict[str, Any]]]] | None = None
+        """The recorded per-player rows of an ended game (``Stats.player_rows``: rating before/after)."""
+        self._ending: set[int] = set()  # games whose end announcement is running
         add_listener = getattr(client, "add_listener", None)
         if add_listener is not None:  # a reconnect means Discord is back: retry now, not after the backoff
             for event in ("on_resumed", "on_ready"):
@@ -622,6 +698,8 @@ class Publisher:
         prompted &= set(actors)
         prompted -= set(bots.bot_seats(row))  # a bot seat is never pinged nor sent a panel
         ping_users = sorted({u for s in prompted for u in (row.seat_users or [])[s]})
+        if finished:  # the final post mentions every player (issue 25)
+            ping_users = player_users(session)
 
         resumed = outbox[2] if outbox is not None and outbox[2].get("seq") == target_seq else None
         box = Outbox(self.store, game_id, target_seq,
@@ -742,6 +820,9 @@ class Publisher:
         # refused for good (logged): the game goes on, the row records that this step is over
         await self.store.set_message(game_id, "turn", row.channel_id, message.id if message else 0,
                                      {"lines": log_lines, "seq": target_seq, "ping": ping_users, "png": digest})
+        if finished:  # this is the final post: the end announcement links to it and makes no other
+            await self.store.set_message(game_id, END, row.channel_id, message.id if message else 0,
+                                         {"seq": target_seq})
         await lifecycle.notify_followers(self, session, compose(log_lines, status), target_seq,
                                          (name, png) if png is not None else None)
 
@@ -787,7 +868,10 @@ class Publisher:
         assert game is not None
         extra = game.status_lines(lang)
         if session.row.status == "finished" or session.outcome() is not None:
-            return "\n".join([*extra, "🏁 " + result_line(session, lang)])
+            # the final post: the result and why, every player mentioned, and where the replay is
+            players = " ".join(f"<@{u}>" for u in player_users(session))
+            return "\n".join([*extra, "🏁 " + result_line(session, lang), t("end.players", lang, who=players),
+                              t("end.replay_hint", lang, id=session.id)])
         who = ", ".join(
             (session.seat_name(s) if bots.controlled(session.row, s)  # a bot's seat: named, never mentioned
              else " ".join(f"<@{u}>" for u in (session.row.seat_users or [])[s]))
@@ -884,6 +968,110 @@ class Publisher:
             return
         await self.dm(session, user_id, content, inert(view), key=key, seat=seat, budget=budget)
 
+    # ---- the end of a game (issue 25) ---------------------------------------------------
+    def game_ended(self, game_id: int) -> None:
+        """A game left play and its stats are recorded (``Stats.on_recorded``): announce the end in the
+        background. The channel gets a final post mentioning every player (unless the final turn post
+        was it), and each human player a DM with the result, why, their rating change and the replay,
+        once, also across a restart (the ``enddue`` row resumes it, ``result:<user>`` rows mark each DM)."""
+        if game_id not in self._ending:
+            self._ending.add(game_id)
+            self._background(self._announce_end(game_id))
+
+    async def _announce_end(self, game_id: int) -> None:
+        try:
+            await self.store.set_message(game_id, END_DUE, 0, 0, {})
+            await self.settled(game_id)  # the final turn post, when the last move ended it, goes first
+            session = await self.sessions.get(game_id)
+            row = session.row
+            if row.seat_users is not None and row.status in ("finished", "aborted"):
+                end = await self.store.get_message(game_id, END)
+                if end is None and not (row.status == "finished" and row.published_seq < row.seq):
+                    end = await self._end_post(session)  # not ended by a move: no final turn post
+                link = None
+                if end is not None and end.message_id and row.guild_id is not None:
+                    link = jump_url(row.guild_id, end.channel_id, end.message_id)
+                rows = await self.ratings(game_id) if self.ratings is not None else []
+                by_user = {int(r["user_id"]): r for r in rows}
+                await asyncio.gather(*(self._result_dm(session, user, by_user.get(user), link)
+                                       for user in player_users(session)))
+            if not self._closing():
+                await self.store.delete_message(game_id, END_DUE)
+        except Exception:
+            log.exception("announcing the end of game %s failed", game_id)
+        finally:
+            self._ending.discard(game_id)
+
+    async def _end_post(self, session: Session) -> StoredMessage | None:
+        """The final post of a game that ended without a move (a resignation, a vote, an abort)."""
+        row, lang = session.row, session.row.lang
+        users = player_users(session)
+        lines = [t("end.post", lang, game=t(f"{row.game}.name", lang), id=session.id,
+                   result=result_line(session, lang)),
+                 t("end.players", lang, who=" ".join(f"<@{u}>" for u in users))]
+        if row.status == "finished":
+            lines.append(t("end.replay_hint", lang, id=session.id))
+        failures = 0
+        while True:
+            try:
+                message = await self.post(row.channel_id, "\n".join(lines), allowed_mentions=mentions(users),
+                                          key=("end", session.id), budget=self.announce_budget)
+                break
+            except Postponed:
+                if self._closing():
+                    raise
+                failures += 1
+                await self._pause(random.uniform(0.5, 1.0) * min(RETRY_LATER_MAX, 2.0 ** (failures - 1)))
+        await self.store.set_message(session.id, END, row.channel_id, message.id if message else 0, {})
+        return await self.store.get_message(session.id, END)
+
+    def result_text(self, session: Session, user_id: int, rating: dict[str, Any] | None, link: str | None) -> str:
+        """The result DM of one player, in their language: the result and why, their rating change
+        (openskill ordinal before → after) or why it is unchanged, the replay, the final post."""
+        row = session.row
+        lang = session.user_lang(user_id)
+        lines = [t("end.dm.title", lang, game=t(f"{row.game}.name", lang), id=session.id, channel=row.channel_id),
+                 result_line(session, lang)]
+        if rating is not None and rating.get("mu_after") is not None and rating.get("mu_before") is not None:
+            before = float(rating["mu_before"]) - 3 * float(rating["sigma_before"])
+            after = float(rating["mu_after"]) - 3 * float(rating["sigma_after"])
+            lines.append(t("end.dm.rating", lang, before=rating_text(before), after=rating_text(after),
+                           delta=signed(after - before)))
+        elif bots.bot_seats(row) or any(bots.is_bot(u) for seat in row.seat_users or [] for u in seat) \
+                or row.settings.extra.get("bots"):
+            lines.append(t("end.dm.unrated_bots", lang))
+        else:
+            lines.append(t("end.dm.unrated", lang))
+        lines.append(t("end.replay_hint" if row.status == "finished" else "end.dm.no_replay", lang, id=session.id))
+        if link:
+            lines.append(t("end.dm.final_post", lang, url=link))
+        return "\n".join(lines)
+
+    async def _result_dm(self, session: Session, user_id: int, rating: dict[str, Any] | None,
+                         link: str | None) -> None:
+        """DM one player the result, once: a DM that does not go through within the budget is owed."""
+        purpose = result_purpose(user_id)
+        if user_id in self.dm_closed or await self.store.get_message(session.id, purpose) is not None:
+            return
+        text = self.result_text(session, user_id, rating, link)
+        key = ("result", session.id, user_id)
+        if (session.id, user_id) in self._owed_tasks:
+            await self._owe_text(session, user_id, text, key)
+        else:
+            try:
+                await self.dm(session, user_id, text, None, key=key, budget=self.announce_budget)
+            except Postponed:
+                await self._owe_text(session, user_id, text, key)
+        await self.store.set_message(session.id, purpose, 0, 0, {})
+
+    async def _owe_text(self, session: Session, user_id: int, text: str, key: tuple[object, ...]) -> None:
+        purpose = owed_purpose(user_id)
+        stored = await self.store.get_message(session.id, purpose)
+        items = list(stored.data.get("items", [])) if stored is not None else []
+        items.append({"seat": -1, "notes": [], "panel": False, "key": list(key), "text": text})
+        await self.store.set_message(session.id, purpose, 0, 0, {"items": items})
+        self._start_owed(session.id, user_id)
+
     # ---- DMs owed ----------------------------------------------------------------------
     async def _owe(self, session: Session, user_id: int, seat: int, notes: list[str], panel: bool,
                    key: tuple[object, ...] | None) -> None:
@@ -925,7 +1113,10 @@ class Publisher:
                 panel = bool(item.get("panel")) and game is not None and session.row.status == "running" \
                     and seat in game.actors() and seat not in bots.bot_seats(session.row)
                 try:
-                    if game is not None and user_id in (session.row.seat_users or [[]] * (seat + 1))[seat]:
+                    if item.get("text") is not None:  # a DM of its own (the result of a game), as it was
+                        key = tuple(item["key"]) if item.get("key") else None
+                        await self.dm(session, user_id, str(item["text"]), None, key=key, budget=self.announce_budget)
+                    elif game is not None and user_id in (session.row.seat_users or [[]] * (seat + 1))[seat]:
                         key = tuple(item["key"]) if item.get("key") else None
                         await self._dm_news(session, seat, user_id, list(item.get("notes", [])), panel, key,
                                             self.announce_budget)
@@ -954,6 +1145,8 @@ class Publisher:
         try:
             for game_id, purpose, _ in await self.store.messages_with_prefix("owed:"):
                 self._start_owed(game_id, int(purpose.split(":", 1)[1]))
+            for game_id, _purpose, _ in await self.store.messages_with_prefix(END_DUE):
+                self.game_ended(game_id)  # ended before a restart, its announcement unfinished
             await self.panels.strip_stale()
         except Exception:
             log.exception("resuming the DM housekeeping failed")

@@ -25,7 +25,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -353,6 +353,9 @@ class Stats:
         self.store = store
         self._lock = asyncio.Lock()  # ratings are updated one game at a time, in the order games end
         self._pending: set[asyncio.Task[None]] = set()
+        self.on_recorded: Callable[[GameRecord], None] = lambda _record: None
+        """Called once a game's record (and its ratings) is written: the Discord layer tells its
+        players the result and their rating change (issue 25). Must not block: it schedules."""
 
     @property
     def db(self) -> Any:
@@ -423,6 +426,10 @@ class Stats:
             if record is None:
                 return None
             await self._write(record, time.time())
+            try:
+                self.on_recorded(record)
+            except Exception:
+                log.exception("stats: the hook after recording game %s failed", game_id)
             return record
 
     async def catch_up(self) -> int:

@@ -920,6 +920,17 @@ class Store:
             row = await cur.fetchone()
         return int(row[0]) if row else None
 
+    async def last_ended_game(self, channel_id: int) -> int | None:
+        """The id of the channel's latest game that started and then ended (finished or aborted), for
+        ``/game status`` right after the end (issue 25). Walks the ids downwards and stops at the first
+        match (a channel that never had a game is a scan of the table)."""
+        async with self.db.execute(
+            "SELECT id FROM games WHERE channel_id = ? AND status IN ('finished', 'aborted')"
+            " AND seat_users IS NOT NULL ORDER BY id DESC LIMIT 1", (channel_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else None
+
     # ---- deadlines --------------------------------------------------------------------
     async def _replace_deadlines(self, game_id: int, deadlines: Iterable[Deadline]) -> None:
         await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))

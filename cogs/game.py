@@ -14,7 +14,7 @@ from bot import boards, bots, limits, visibility
 from bot.app import TabletopBot
 from bot.cooldown import Cooldown, wait_text
 from bot.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
-from bot.delivery import render_board
+from bot.delivery import render_board, result_line
 from bot.games.base import ADMIN, IllegalAction
 from bot.games.registry import GAMES, available, game_class
 from bot.i18n import t
@@ -205,9 +205,30 @@ class GameCog(commands.Cog):
     # ---- looking ---------------------------------------------------------------------
     @game.command(name="status", description=_("Whose turn, scores, deadline", key="cmd.status"))
     async def status(self, interaction: discord.Interaction) -> None:
+        if self.bot.sessions.by_channel(interaction.channel_id or 0) is None:
+            ended = await self.bot.store.last_ended_game(interaction.channel_id or 0)
+            if ended is not None:  # right after the end: the last game's result, not "no game here"
+                await self._ended_status(interaction, ended)
+                return
         session = await self._session(interaction)
         if session is not None and await self._seen(interaction, session):
             await reply(interaction, status_text(session, lang(interaction)))
+
+    async def _ended_status(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The channel's last ended game: its players, the result and why, and the replay (issue 25)."""
+        language = lang(interaction)
+        try:
+            session = await self.bot.sessions.get(game_id)
+        except SessionError as exc:
+            await refuse(interaction, exc)
+            return
+        if not await self._seen(interaction, session):
+            return
+        lines = [t("end.status.last", language), status_text(session, language), "🏁 " + result_line(session, language)]
+        if session.row.status == "finished":
+            lines.append(t("end.replay_hint", language, id=session.id))
+        await reply(interaction, limits.shorten("\n".join(lines), limits.CONTENT - 100),
+                    allowed_mentions=discord.AllowedMentions.none())
 
     @game.command(name="board", description=_("Show the board (only to you, unless post is True)",
                                               key="boards.cmd.board"))

@@ -39,7 +39,8 @@ def test_goal_reached_wins() -> None:
     g = fresh(4)
     give(g, CIA, ["vietnam", "korea", "afghanistan", "egypt", "turkey", "iran"])   # 20+10+15+20+15+15 = 95
     g2, ev = _round_on(g, [("generals", True)], [("unions", True)])
-    assert g2.outcome() == {"winners": [CIA], "draw": False, "scores": [105, 0], "exhausted": False}
+    assert g2.outcome() == {"winners": [CIA], "draw": False, "scores": [105, 0], "exhausted": False,
+                            "reason": "goal"}
     assert g2.actors() == []
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from bot.delivery import Publisher
 from bot.games import registry
+from bot.i18n import t
 from bot.sessions import SessionManager, UserInfo
 from bot.store import SeatTimer, Store
 
@@ -349,3 +350,136 @@ async def test_long_private_news_is_split_into_dms_not_shortened(tmp_path: Path)
         assert f"{i}={1000 + i}" in news, i
     assert user in session.row.seat_users[seat]
     await store.close()
+
+
+# ---- the end of a game (issue 25) ------------------------------------------------------------------
+async def play_toy_to_end(sessions: SessionManager, session: Any) -> None:
+    while session.game.outcome() is None:
+        seat = session.game.actors()[0]
+        action = session.game.legal_actions(seat)[-1]
+        await sessions.act(session.id, session.row.seat_users[seat][0], seat, action)
+
+
+async def ended_table(tmp_path: Path, channel: StubChannel, dm: StubChannel):
+    """A toy table with the stats recorder wired as the bot wires it (bot/app.py)."""
+    from bot.stats import Stats  # noqa: PLC0415
+
+    store = await Store.open(tmp_path / "d.sqlite3")
+    sessions = SessionManager(store)
+    publisher = fast(Publisher(StubClient(channel, dm), sessions, store))  # type: ignore[arg-type]
+    stats = Stats(store)
+    await stats.setup()
+    sessions.on_change = publisher.request
+    sessions.on_end = lambda s: stats.schedule(s.id)
+    stats.on_recorded = lambda record: publisher.game_ended(record.game_id)
+    publisher.ratings = stats.player_rows
+    session = await sessions.create(guild_id=1, channel_id=7, host=UserInfo(1, "anna", "ru"), game_key="toy",
+                                    options={})
+    await sessions.join(session.id, UserInfo(2, "bob"))
+    await sessions.start(session.id, 1, seed=5)
+    return store, sessions, publisher, stats, session
+
+
+async def settle(publisher: Publisher, stats: Any) -> None:
+    for _ in range(3):
+        await asyncio.wait_for(publisher.idle(), 10)
+        await asyncio.wait_for(stats.idle(), 10)
+
+
+async def test_the_final_post_mentions_every_player_and_says_why(tmp_path: Path) -> None:
+    """The last move's post names the winner, why the game ended and where the replay is, and
+    mentions every player (not only the one who must act, as a turn post does); no second post."""
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
+    await play_toy_to_end(sessions, session)
+    await settle(publisher, stats)
+    final = channel.sent[-1]
+    assert {u.id for u in final["allowed_mentions"].users} == {1, 2}
+    assert "<@1>" in final["content"] and "<@2>" in final["content"]
+    why = t("end.why", "ru", reason=t("end.reason.rules", "ru"))
+    assert why in final["content"]  # the host's language
+    assert f"/game replay id:{session.id}" in final["content"]
+    assert sum("🏁" in m["content"] for m in channel.sent) == 1  # the final turn post is the end post
+    await store.close()
+
+
+async def test_the_result_dm_has_the_reason_rating_change_and_replay_once(tmp_path: Path) -> None:
+    """A resignation ends the game: the channel gets a final post mentioning both players, and each
+    player one DM in their own language with the result, why, their rating before → after and the
+    replay; announcing the end again (a re-publish, a restart) sends no DM a second time."""
+    from bot.stats import MODEL, ORDINAL_Z  # noqa: PLC0415
+
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
+    await publisher.publish(session.id)
+    await sessions.concede(session.id, 2)  # bob resigns: anna wins
+    await settle(publisher, stats)
+    end = channel.sent[-1]
+    assert {u.id for u in end["allowed_mentions"].users} == {1, 2}
+    assert t("end.reason.conceded", "ru", names="bob") in end["content"]
+    rows = {r["user_id"]: r for r in await stats.player_rows(session.id)}
+    results = [m["content"] for m in dm.sent if f"№{session.id}" in m["content"] or f"#{session.id}" in m["content"]]
+    assert len(results) == 2, results
+    anna = next(r for r in results if "Ваш рейтинг" in r)
+    bob = next(r for r in results if "Your rating" in r)
+    for text, user, lang in ((anna, 1, "ru"), (bob, 2, "en")):
+        row = rows[user]
+        before = row["mu_before"] - ORDINAL_Z * row["sigma_before"]
+        after = row["mu_after"] - ORDINAL_Z * row["sigma_after"]
+        assert abs(before - (MODEL.mu - ORDINAL_Z * MODEL.sigma)) < 1e-9  # newcomers
+        assert f"{before:.1f} → {after:.1f}" in text, text
+        assert t("end.reason.conceded", lang, names="bob") in text
+        assert f"/game replay id:{session.id}" in text
+        assert "https://discord.com/channels/1/7/" in text  # the final post
+    assert "+" in anna and "\u2212" in bob  # the winner rises, the one who resigned falls
+    count = len(dm.sent)
+    publisher.game_ended(session.id)  # announced again: nothing new
+    await publisher.publish(session.id)
+    await settle(publisher, stats)
+    await store.set_message(session.id, "enddue", 0, 0, {})  # as if a restart found it unfinished
+    restarted = fast(Publisher(StubClient(channel, dm), SessionManager(store), store))  # type: ignore[arg-type]
+    restarted.ratings = stats.player_rows
+    restarted.resume_housekeeping()
+    await settle(restarted, stats)
+    assert len(dm.sent) == count
+    assert sum("🏁" in m["content"] for m in channel.sent) == 1
+    await store.close()
+
+
+async def test_a_result_dm_discord_refuses_is_owed_not_lost(tmp_path: Path) -> None:
+    """A result DM refused past the announcement budget is owed and goes once Discord is back."""
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
+    publisher.announce_budget = 0.2
+    await publisher.publish(session.id)
+    dm.error = unavailable()
+    await sessions.concede(session.id, 1)  # anna resigns
+    await asyncio.wait_for(stats.idle(), 10)
+    for _ in range(200):
+        if await store.messages_with_prefix("owed:"):
+            break
+        await asyncio.sleep(0.02)
+    assert await store.messages_with_prefix("owed:")
+    dm.error = None
+    publisher.wake()
+    await settle(publisher, stats)
+    results = [m["content"] for m in dm.sent if t("end.reason.conceded", "en", names="anna") in m["content"]
+               or t("end.reason.conceded", "ru", names="anna") in m["content"]]
+    assert len(results) == 2 and not await store.messages_with_prefix("owed:")
+    await store.close()
+
+
+async def test_a_rules_ending_names_the_games_own_reason(tmp_path: Path) -> None:
+    """Cold War's outcome now says why it ended, and the result line words it."""
+    from bot.delivery import end_reason  # noqa: PLC0415
+    from bot.games.coldwar.game import ColdWar  # noqa: PLC0415
+
+    game = ColdWar.new([{}, {}], {}, 3)
+    game.s["over"] = {"winners": [0], "draw": False, "scores": [100, 20], "exhausted": True}
+    assert game.outcome() is not None and game.outcome()["reason"] == "exhausted"
+    session = SimpleNamespace(row=SimpleNamespace(settings=SimpleNamespace(extra={}), status="finished",
+                                                  game="coldwar"), outcome=game.outcome)
+    assert end_reason(session, "en") == t("end.reason.coldwar.exhausted", "en")  # type: ignore[arg-type]
+    session.outcome = lambda: {"winners": [1], "draw": False, "reasons": ["influence", "trust"]}
+    session.row.game = "byallmeans"
+    assert end_reason(session, "ru") == t("bam.reason.influence", "ru") + "; " + t("bam.reason.trust", "ru")  # type: ignore[arg-type]

@@ -140,7 +140,12 @@ class ColdWar(Game):
         return dict(legal[0])
 
     def outcome(self) -> dict[str, Any] | None:
-        return copy.deepcopy(self.s["over"])
+        """The stored result, with why it ended (``reason``: ``goal``, a score goal reached at a
+        détente, or ``exhausted``, the target deck ran out) for the end announcement (issue 25)."""
+        over = copy.deepcopy(self.s["over"])
+        if over is not None:
+            over.setdefault("reason", "exhausted" if over.get("exhausted") else "goal")
+        return cast("dict[str, Any]", over)
 
     # ---- views ---------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
