@@ -28,9 +28,10 @@ Figures (keys of the JSON object):
   of the strong bot (``policy.choose`` on the seat's view), over two-player games against random
   players and against the quick bot, and ``<game>_bot_winrate_vs_random`` from those games (a small
   arena run; ``python -m bot.arena`` measures it properly);
-- ``replay_render_s`` / ``replay_render_mb`` / ``replay_render_frames``: ``/game replay``'s animated
+- ``replay_render_s`` / ``replay_gif_mb`` / ``replay_gif_frames``: ``/game replay``'s animated
   board history of a whole finished five-player Godstorm game (replayed from its log, the moments
-  picked, drawn, scaled and encoded as an APNG), median seconds and its size;
+  picked, drawn, scaled and encoded as a GIF opening on the final position), median seconds, its
+  size in MB (aim ≤ 8, under Discord's 10 MiB) and its frames;
 - ``stats_query_ms_p99``: the reads behind ``/stats`` (a user's rows, the server's totals, the user's
   place per game) and ``/leaderboard``, over a database holding 100,000 recorded finished games;
 - ``godstorm_bytes_per_turn``: bytes uploaded to the channel for one Godstorm turn (a three-player
@@ -655,7 +656,8 @@ def bench_godstorm_playout(seeds: int) -> dict[str, float]:
 
 
 def bench_replay_render(repeats: int) -> dict[str, float]:
-    """``/game replay``'s animated history of a whole five-player Godstorm game (median of ``repeats``)."""
+    """``/game replay``'s animated history (a GIF) of a whole five-player Godstorm game (median of ``repeats``)."""
+    from bot import limits
     from bot.games.godstorm.playout import random_playout
     from bot.replay import history
     from bot.store import ActionRow
@@ -670,11 +672,11 @@ def bench_replay_render(repeats: int) -> dict[str, float]:
         story = history("godstorm", [{} for _ in names], {"ruleset": "godstorm", "placement": "random"}, 7, rows,
                         names=names, lang="ru", frames=MAX_FRAMES)
         moments = [(f"Ход {seq} / {len(rows)}", {**view, "seat_names": names}) for seq, view in story.frames]
-        animation = animate("godstorm", moments, "ru")
+        animation = animate("godstorm", moments, "ru", max_bytes=limits.ANIMATION)
         times.append(time.perf_counter() - start)
         size, frames = len(animation.data), animation.frames
-    return {"replay_render_s": round(statistics.median(times), 3), "replay_render_mb": round(size / 1e6, 2),
-            "replay_render_frames": frames, "replay_game_actions": len(rows)}
+    return {"replay_render_s": round(statistics.median(times), 3), "replay_gif_mb": round(size / 1e6, 2),
+            "replay_gif_frames": frames, "replay_game_actions": len(rows)}
 
 
 async def bench_stats_query(db: Path, games: int, queries: int) -> dict[str, float]:

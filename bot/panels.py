@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -150,6 +151,118 @@ def level_labels(choices: list[Choice], depth: int) -> list[str]:
     return list(seen)
 
 
+# ---- labels that fit (issue 25) ----------------------------------------------------------
+SEP = " · "
+GAP = "…"
+
+
+def squeeze(text: str, room: int) -> str:
+    """``text`` in at most ``room`` units by a rule: details in brackets are dropped, then whole words from
+    the middle (its start and end stay: the owner, the place, the count usually close a name), marked
+    by "…". A single word too long keeps its head and tail letters."""
+    if limits.size(text) <= room:
+        return text
+    bare = re.sub(r"\s*\([^()]*\)", "", text).strip()  # details in brackets go first: «Банкиры» (Экономика, 6)
+    if bare and bare != text:
+        return squeeze(bare, room)
+    words = text.split()
+    head: list[str] = []
+    tail: list[str] = []
+    i, j = 0, len(words) - 1
+    take_head = True
+    def joined(h: list[str], t: list[str]) -> str:
+        return (" ".join(h) + GAP + (" " + " ".join(t) if t else "")) if h else (GAP + " " + " ".join(t))
+
+    while i <= j:
+        word = words[i] if take_head else words[j]
+        trial = joined(head + [word], tail) if take_head else joined(head, [word] + tail)
+        if limits.size(trial) > room:
+            if take_head and not tail:
+                take_head = False
+                continue
+            break
+        if take_head:
+            head.append(word)
+            i += 1
+        else:
+            tail.insert(0, word)
+            j -= 1
+        take_head = not take_head
+    if head or tail:
+        return joined(head, tail)
+    half = max(1, (room - 1) // 2)
+    return text[:half] + GAP + text[len(text) - max(0, room - 1 - half):] if room > 2 else text[:room]
+
+
+def _fit(path: list[str], limit: int, shared: list[int], protect: set[int]) -> str:
+    """One label of ``path``'s parts within ``limit``: the parts most labels share (they decide nothing)
+    are squeezed first, then the longer ones; the last part and ``protect``ed ones last of all."""
+    parts = list(path)
+    excess = limits.size(SEP.join(parts)) - limit
+    if excess <= 0:
+        return SEP.join(parts)
+    order = sorted(range(len(parts)), key=lambda i: (i in protect, i == len(parts) - 1, -shared[i],
+                                                       -limits.size(parts[i])))
+    for floor in (12, 3):
+        for i in order:
+            if excess <= 0:
+                break
+            have = limits.size(parts[i])
+            room = max(floor, have - excess)
+            if room < have:
+                parts[i] = squeeze(parts[i], room)
+                excess -= have - limits.size(parts[i])
+    return limits.shorten(SEP.join(parts), limit)
+
+
+def fit_labels(paths: list[list[str]], limit: int = limits.BUTTON_LABEL) -> list[str]:
+    """The labels of one panel's controls (each a path of parts, coarse to fine), each within ``limit``
+    and no two alike.
+
+    A label too long is shortened by rule (:func:`squeeze` of the parts that distinguish least), never
+    by cutting its end, where the deciding words usually are. Labels that come out equal are made again
+    with the parts where their paths differ kept whole; labels of equal paths are numbered."""
+    paths = [list(p) or ["?"] for p in paths]
+    width = max((len(p) for p in paths), default=0)
+    counts: list[dict[str, int]] = [{} for _ in range(width)]
+    for p in paths:
+        for i, part in enumerate(p):
+            counts[i][part] = counts[i].get(part, 0) + 1
+    shared = [[counts[i][part] for i, part in enumerate(p)] for p in paths]
+    labels = [_fit(p, limit, shared[k], set()) for k, p in enumerate(paths)]
+    groups: dict[str, list[int]] = {}
+    for k, label in enumerate(labels):
+        groups.setdefault(label, []).append(k)
+    for twins in groups.values():
+        if len(twins) < 2:
+            continue
+        for k in twins:
+            differ = {i for i in range(len(paths[k]))
+                      if any(len(paths[o]) <= i or paths[o][i] != paths[k][i] for o in twins if o != k)}
+            labels[k] = _fit(paths[k], limit, shared[k], differ)
+    seen: dict[str, int] = {}
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+    numbered: dict[str, int] = {}
+    for k, label in enumerate(labels):
+        if seen[label] > 1:
+            numbered[label] = numbered.get(label, 0) + 1
+            mark = f" ({numbered[label]})"
+            base = _fit(paths[k], limit - limits.size(mark), shared[k], set())
+            labels[k] = base + mark
+    return labels
+
+
+def button_labels(choices: list[Choice], depth: int) -> list[str]:
+    """The buttons' labels of ``choices`` shown at ``depth`` (each from its path below the chosen levels)."""
+    return fit_labels([c.path[depth:] or c.path[-1:] for c in choices], limits.BUTTON_LABEL)
+
+
+def option_labels(labels: list[str]) -> list[str]:
+    """The options of a path select (one level's labels, distinct) within Discord's 100 units."""
+    return fit_labels([label.split(SEP) for label in labels], limits.OPTION_LABEL)
+
+
 def panel_header(session: Session, seat: int, lang: str) -> str:
     game = session.game
     assert game is not None
@@ -236,21 +349,21 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
         add_standing(parts, view, game, session, seat, lang)
         return _join(parts), view
     depth = len(prefix)
-    if len(choices) <= MAX_BUTTONS:
-        for n, choice in enumerate(choices):
-            label = " · ".join(choice.path[depth:]) or choice.path[-1]
+    if len(choices) <= MAX_BUTTONS and not as_select(game, seat, choices, depth):
+        for n, (choice, label) in enumerate(zip(choices, button_labels(choices, depth), strict=True)):
             view.add_item(discord.ui.Button(
-                label=limits.button_label(label), style=discord.ButtonStyle.primary,
+                label=label, style=discord.ButtonStyle.primary,
                 custom_id=ActionId(gid, seat, stamp, action_hash(choice.action, gid, seat, stamp)).build(),
                 row=min(n // 5, 3),
             ))
     else:
         labels = level_labels(choices, depth)
         here = encode_prefix(prefix, gid, seat, stamp)
+        shown = option_labels(labels)
         for k, (start, chunk) in enumerate(select_chunks(labels)):
             options = [
-                discord.SelectOption(label=limits.option_label(label), value=str(start + i))
-                for i, label in enumerate(chunk)
+                discord.SelectOption(label=shown[start + i], value=str(start + i))
+                for i, _ in enumerate(chunk)
             ]
             placeholder = t("panel.choose", lang) if k == 0 else t("panel.choose_more", lang, n=k + 1)
             view.add_item(discord.ui.Select(
@@ -268,6 +381,13 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
     return _join(parts), limits.fit_view(view) or view
 
 
+def as_select(game: Game, seat: int, choices: list[Choice], depth: int) -> bool:
+    """A game may ask for a select of the first level even when few enough choices would make buttons
+    (``panel_as_select(seat)``: By All Means' opening exchange, "how many cards", then which)."""
+    wants = getattr(game, "panel_as_select", None)
+    return depth == 0 and callable(wants) and bool(wants(seat)) and len(level_labels(choices, 0)) > 1
+
+
 # ---- standing preferences (issue 10) --------------------------------------------------
 STANDING_ROOM = 3
 """Buttons of standing actions at most, in the last row (beside the back button and a DM's link)."""
@@ -283,10 +403,11 @@ def add_standing(parts: list[str], view: discord.ui.View, game: Game, session: S
     if text:
         parts.append(text)
     gid, stamp = session.id, session.row.seat_counts[seat]
-    for action in standing[:STANDING_ROOM]:
-        label = " · ".join(game.panel_path(seat, action, lang)) or "?"
+    shown = standing[:STANDING_ROOM]
+    labels = fit_labels([game.panel_path(seat, action, lang) for action in shown])
+    for action, label in zip(shown, labels, strict=True):
         view.add_item(discord.ui.Button(
-            label=limits.button_label(label), style=discord.ButtonStyle.secondary,
+            label=label, style=discord.ButtonStyle.secondary,
             custom_id=ActionId(gid, seat, stamp, action_hash(action, gid, seat, stamp)).build(), row=4,
         ))
 

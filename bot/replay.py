@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
+from bot.games import narration
 from bot.games.base import RNG_VERSION, Game, rng_version
 from bot.games.registry import game_class
 from bot.store import ActionRow, Store
@@ -163,13 +164,18 @@ def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, A
     secret choices themselves (``Game.is_secret``), and each seat's private information at the start
     and the end. With ``frames`` > 0 the public view is kept at the start and at up to ``frames``-1
     moments (thinned evenly), for the animated history. Only for games that have ended: this tells
-    everything."""
+    everything.
+
+    Everything is told in the third person (:func:`bot.games.narration.third_person`): the texts a
+    seat was given about itself ("You drew…", "Your cards…") name it instead ("Anna draws…"); a
+    private line that names all the seats it went to is only marked as revealed, others also say whom
+    it went to."""
 
     def who(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else "—"
 
     views: list[tuple[int, dict[str, Any]]] = []
-    with rng_version(rng):
+    with rng_version(rng), narration.third_person():
         game = game_class(game_key).new(seat_info, options, seed)
         game.seat_names = names
         opening = _private_lines(game, names, lang)
@@ -192,7 +198,8 @@ def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, A
                     continue
                 to = event.get("to")
                 if to is not None:
-                    text = f"{SECRET_MARK} {', '.join(who(s) for s in to)}: {text}"
+                    named = all(who(s) in text for s in to)
+                    text = f"{SECRET_MARK} {text}" if named else f"{SECRET_MARK} {', '.join(who(s) for s in to)}: {text}"
                 lines.append(text)
             moment = 2 if any(e.get("type") in MOMENTS for e in events) else int(game.actors() != before)
             steps.append(Step(row.seq, row.seat, tuple(lines), moment))

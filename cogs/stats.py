@@ -3,7 +3,8 @@
 The numbers come from :mod:`bot.stats` (recorded when each game ends); tables with more rows than a
 message reads well are drawn by :mod:`render.stats`. ``/game replay`` tells a finished game with its
 hidden information (:func:`bot.replay.history`) in pages (``ttr:`` buttons, routed here) and posts
-its animated board history (:mod:`render.replay`). Everything answers in the caller's language.
+its animated board history (:mod:`render.replay`: a GIF, which Discord plays inline, opening on the
+final position). Everything answers in the caller's language.
 
 A finished game's log can hold tens of thousands of actions: reading it, replaying it, paging its
 text and drawing its images all run in worker threads (``bot.replay.off_loop``), in time linear in
@@ -292,7 +293,7 @@ class StatsCog(commands.Cog):
             log.error("game %s: drawing the board history failed", gid, exc_info=exc)
             await reply(interaction, t("replay.anim_failed", language), ephemeral=private)
             return
-        await reply(interaction, t("replay.anim", language, game=game_name, id=gid, n=animation.frames),
+        await reply(interaction, t("replay.anim", language, game=game_name, id=gid, n=animation.moments),
                     ephemeral=private, file=discord.File(io.BytesIO(animation.data), filename=animation.filename),
                     allowed_mentions=discord.AllowedMentions.none())
 
@@ -325,8 +326,14 @@ class StatsCog(commands.Cog):
         story = await self._history(row, language, MAX_FRAMES)
         names = seat_names(row)
         total = len(story.steps)
-        moments = [(t("replay.caption", language, n=seq, total=total) if seq else t("replay.caption_start", language),
-                    {**view, "seat_names": names}) for seq, view in story.frames]
+        last = len(story.frames) - 1
+
+        def caption(index: int, seq: int) -> str:  # the last also opens the GIF as its preview
+            if not seq:
+                return t("replay.caption_start", language)
+            return t("replay.caption_end" if index == last else "replay.caption", language, n=seq, total=total)
+
+        moments = [(caption(i, seq), {**view, "seat_names": names}) for i, (seq, view) in enumerate(story.frames)]
         animation = await off_loop(functools.partial(animate, row.game, moments, language, max_bytes=limits.ANIMATION))
         self._animations[(row.id, language)] = animation
         return animation

@@ -141,13 +141,12 @@ def _tag(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: C
 
 def _cell(d: ImageDraw.ImageDraw, cell: dict[str, Any], idx: int, lang: str, x: int, y: int) -> None:
     d.rounded_rectangle((x, y, x + CELL_W, y + CELL_H), radius=12, fill=CELL)
-    text(d, (x + CELL_W - 10, y + 8), str(idx + 1), font(16), MUTED, "ra")
     ter = cell.get("territory")
     if ter is not None:
         owner = ter["owner"]
         d.rounded_rectangle((x + 4, y + 4, x + CELL_W - 4, y + 118), radius=10, fill=CARD, outline=SEAT[owner],
                             width=5)
-        name = wrap(d, _name(ter["code"], lang), font(21, "condensed-bold"), CELL_W - 100, 2)
+        name = wrap(d, _name(ter["code"], lang), font(21, "condensed-bold"), CELL_W - 150, 2)
         for i, line in enumerate(name):
             text(d, (x + 14, y + 12 + i * 23), line, font(21, "condensed-bold"), DARK)
         card = data.card(ter["code"])
@@ -155,7 +154,7 @@ def _cell(d: ImageDraw.ImageDraw, cell: dict[str, Any], idx: int, lang: str, x: 
         text(d, (x + 14, y + 62), _tx("inf_short", lang, n=f"{inf:+d}"), font(18, "bold"), GREEN if inf >= 0 else RED)
         _symbols(d, ter["symbols"], x + 14, y + 86, 12, lang)
         # loyalty in a shield on the right
-        lx = x + CELL_W - 56
+        lx = x + CELL_W - 100  # beside the cell's number
         loyal = ter.get("loyalty", 0)
         d.rounded_rectangle((lx - 34, y + 30, lx + 34, y + 108), radius=12, fill=RED if loyal <= 0 else SEAT_DARK[owner])
         text(d, (lx, y + 60), str(loyal), font(36, "bold"), INK, "mm")
@@ -192,6 +191,11 @@ def _cell(d: ImageDraw.ImageDraw, cell: dict[str, Any], idx: int, lang: str, x: 
     if plot is not None and yy + 30 <= y + CELL_H:
         _tag(d, (x + 4, yy, x + CELL_W - 4, min(y + CELL_H - 4, yy + 32)), TYPE["plot"], plot["owner"],
              _tx("plot", lang) + ": " + _name(plot["code"], lang), font(17, "condensed-bold"))
+    # the cell's number last, over whatever stands there: the panel's buttons say "Cell N" (issue 25:
+    # it was 16 px and hidden under a territory, about 5 px on a phone)
+    bx, by = x + CELL_W - 30, y + 30
+    d.ellipse((bx - 26, by - 26, bx + 26, by + 26), fill=INK, outline=DARK, width=3)
+    text(d, (bx, by), str(idx + 1), font(36, "bold"), DARK, "mm")
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], lang: str) -> None:
@@ -300,9 +304,16 @@ def _card_face(d: ImageDraw.ImageDraw, code: str, lang: str, x: int, y: int, pri
             text(d, (x + 14, yy), line, font(23, "bold"), DARK)
             yy += 28
     body = _ability_text(code, lang)
-    for line in wrap(d, body, font(23, "condensed"), CARD_W - 28, max(1, (y + CARD_H - 10 - yy) // 27)):
-        text(d, (x + 14, yy), line, font(23, "condensed"), DARK)
-        yy += 27
+    room = y + CARD_H - 10 - yy
+    for size in (23, 21, 19, 17, 15):  # the whole text, in the largest size that holds it (Russian is longer)
+        step = size + 4
+        lines = wrap(d, body, font(size, "condensed"), CARD_W - 28, 40)
+        if len(lines) * step <= room:
+            break
+    lines = lines[:max(1, room // step)]
+    for line in lines:
+        text(d, (x + 14, yy), line, font(size, "condensed"), DARK)
+        yy += step
 
 
 def _draw_hand(view: dict[str, Any], lang: str) -> Image.Image:

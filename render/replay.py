@@ -1,10 +1,15 @@
-"""The animated board history of a finished game (``/game replay``): an APNG of public boards.
+"""The animated board history of a finished game (``/game replay``): an animated GIF of public boards.
 
 The caller picks the moments (``bot.replay.history``: the start, each turn's end, epochs, lines, the
 end; at most a frame cap) and gives their public views; this module draws each with the game's own
-renderer, scales it down, puts a caption strip on top ("Move 120 / 611") and encodes an animated PNG
+renderer, scales it down, puts a caption strip on top ("Move 120 / 611") and encodes an animated GIF
 whose frames share the game's fixed palette (so each frame after the first stores only the changed
 rectangle). If the result is over ``max_bytes`` it is drawn again smaller, then with fewer frames.
+
+A GIF, not an APNG: Discord plays GIF attachments inline but shows only the first frame of an
+animated PNG. That first frame is also the still Discord previews, so the GIF opens on the final
+position (:data:`PREVIEW_MS`), then plays the history from the start and ends on the final position
+again (held :data:`LAST_FRAME_MS`) before it loops.
 """
 
 from __future__ import annotations
@@ -23,9 +28,12 @@ from render.common import Palette, font, palette
 MAX_BYTES = 8 * 1024 * 1024
 """Default size cap (under Discord's upload limit, see ``bot.limits.UPLOAD``)."""
 MAX_FRAMES = 48
+"""Moments drawn at most; the GIF has one more frame, the final position shown first as the preview."""
 WIDTH = 720
 MIN_WIDTH = 360
 FRAME_MS = 900
+PREVIEW_MS = 2000
+"""How long the opening frame (the final position, Discord's preview) stays before the history plays."""
 LAST_FRAME_MS = 4000
 CAPTION_H = 34
 CAPTION_BG = (30, 30, 36)
@@ -38,11 +46,16 @@ class Animation:
     frames: int
     width: int
     height: int
-    format: str = "PNG"
+    format: str = "GIF"
+
+    @property
+    def moments(self) -> int:
+        """Moments of the history shown: the frames but the opening preview (a copy of the last)."""
+        return self.frames - 1 if self.frames > 1 else self.frames
 
     @property
     def filename(self) -> str:
-        return "history.png"
+        return "history.gif"
 
 
 def _drawer(game_key: str) -> Callable[[dict[str, Any], str], Image.Image]:
@@ -81,16 +94,18 @@ def _frame(board: Image.Image, caption: str, width: int) -> Image.Image:
 
 
 def _encode(frames: list[Image.Image], durations: list[int]) -> bytes:
+    """An animated GIF, looping; Pillow stores each frame after the first as the rectangle that changed."""
     buf = io.BytesIO()
-    frames[0].save(buf, format="PNG", save_all=True, append_images=frames[1:], duration=durations, loop=0,
-                   default_image=False, compress_level=6)
+    frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
+                   optimize=False, disposal=1)
     return buf.getvalue()
 
 
 def animate(game_key: str, moments: Sequence[tuple[str, dict[str, Any]]], lang: str, *,
             max_bytes: int = MAX_BYTES, max_frames: int = MAX_FRAMES, width: int = WIDTH) -> Animation:
-    """An animated PNG of ``moments`` (caption, public view with ``seat_names``), at most
-    ``max_frames`` frames (evenly thinned, the last kept) and ``max_bytes`` bytes."""
+    """An animated GIF of ``moments`` (caption, public view with ``seat_names``) in order, at most
+    ``max_frames`` of them (evenly thinned, the last kept), preceded by the last one (the preview
+    Discord shows before it plays), at most ``max_bytes`` bytes."""
     if not moments:
         raise ValueError("no moments to animate")
     chosen = list(moments)
@@ -107,7 +122,8 @@ def animate(game_key: str, moments: Sequence[tuple[str, dict[str, Any]]], lang: 
         else:
             first = frames[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
             frames = [first] + [f.quantize(palette=first, dither=Image.Dither.NONE) for f in frames[1:]]
-        durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
+        frames = [frames[-1], *frames] if len(frames) > 1 else frames
+        durations = ([PREVIEW_MS] + [FRAME_MS] * (len(frames) - 2) + [LAST_FRAME_MS])[-len(frames):]
         data = _encode(frames, durations)
         if len(data) <= max_bytes:
             return Animation(data, len(frames), frames[0].width, frames[0].height)

@@ -430,3 +430,59 @@ async def test_an_unanswered_interaction_says_where_it_went(world: World) -> Non
     # thawed, the bot reads the event from its socket and answers it late
     await fake.wait_for(result.responded.is_set, timeout=10)
     assert any(r.at > result.sent_at and str(result.id) in r.path for r in fake.requests)
+
+
+def _image(fmt: str, frames: int) -> bytes:
+    """A ``frames``-frame image in ``fmt`` (GIF or PNG; PNG with more frames is an APNG)."""
+    import io
+
+    from PIL import Image
+
+    images = [Image.new("RGB", (40, 30), (60 * i % 256, 90, 200)) for i in range(frames)]
+    buf = io.BytesIO()
+    images[0].save(buf, format=fmt, save_all=frames > 1, append_images=images[1:], duration=100, loop=0)
+    return buf.getvalue()
+
+
+def test_attachments_record_whether_discord_would_animate_them() -> None:
+    """Discord plays a GIF inline and shows an APNG as its first frame: the fake says which."""
+    from tests.fake_discord import Attachment
+
+    gif, apng, png = (Attachment("a.gif", _image("GIF", 3)), Attachment("a.png", _image("PNG", 3)),
+                      Attachment("s.png", _image("PNG", 1)))
+    assert gif.is_gif and gif.frames == 3 and gif.animated and gif.content_type == "image/gif"
+    assert apng.is_png and apng.is_apng and apng.frames == 3 and not apng.animated  # a still on Discord
+    assert png.is_png and not png.is_apng and png.frames == 1 and not png.animated
+    assert not Attachment("one.gif", _image("GIF", 1)).animated
+    assert gif.dimensions == apng.dimensions == (40, 30)
+    assert not Attachment("x.bin", b"\0" * 40).animated
+
+
+async def test_an_upload_over_10_mib_is_refused_like_discord_does() -> None:
+    from tests.fake_discord import UPLOAD_LIMIT
+
+    async with FakeDiscord() as fake, aiohttp.ClientSession() as http:
+        guild = fake.create_guild("Test")
+        channel = fake.create_channel(guild, "games")
+        url = f"{fake.api_base}/channels/{channel.id}/messages"
+        headers = {"Authorization": "Bot fake-token"}
+
+        async def post(data: bytes, name: str) -> tuple[int, dict[str, object]]:
+            form = aiohttp.FormData()
+            form.add_field("payload_json", json.dumps({"content": "history", "attachments": [{"id": 0}]}),
+                           content_type="application/json")
+            form.add_field("files[0]", data, filename=name)
+            async with http.post(url, data=form, headers=headers) as resp:
+                return resp.status, await resp.json()
+
+        status, body = await post(b"\0" * (UPLOAD_LIMIT + 1), "big.gif")
+        assert (status, body["code"], body["message"]) == (413, 40005, "Request entity too large")
+        assert fake.channel_messages(channel) == []
+        gif = _image("GIF", 2)
+        status, body = await post(gif, "history.gif")
+        assert status == 200, body
+        (message,) = fake.channel_messages(channel)
+        (attachment,) = message.attachments
+        assert attachment.animated and body["attachments"][0]["content_type"] == "image/gif"  # type: ignore[index]
+        status, _body = await post(b"\0" * UPLOAD_LIMIT, "exactly.bin")  # the limit itself still passes
+        assert status == 200

@@ -8,12 +8,16 @@ Plackett-Luce model gives two newcomers for this result (computed here with the 
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
+from PIL import Image
 
+from bot import limits
 from bot.games.pobeda import Pobeda
 from bot.i18n import t
 from tests.e2e.helpers import (
@@ -26,7 +30,7 @@ from tests.e2e.helpers import (
     start_lobby,
 )
 from tests.e2e.test_pobeda_e2e import assert_no_private_content, card_titles, play_to_end, wait_turn_post
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import UPLOAD_LIMIT, FakeDiscord
 
 pytestmark = pytest.mark.e2e
 
@@ -97,10 +101,21 @@ async def test_replay_stats_and_leaderboard_after_a_game(tmp_path: Path) -> None
                 if card in titles:
                     assert any(title in whole for title in titles[card]), card
         anim = await fake.wait_for(lambda: next((m for m in r.followups if m.attachments), None), timeout=60)
-        data = anim.attachments[0].data
-        assert anim.attachments[0].is_png and 0 < data.find(b"acTL") < data.find(b"IDAT")
-        assert anim.attachments[0].size <= 8 * 1024 * 1024
+        (gif,) = anim.attachments
+        # a GIF, which Discord plays inline (an APNG would show its first frame only), under our cap
+        assert gif.filename == "history.gif" and gif.is_gif and gif.animated and gif.frames > 2
+        assert gif.size <= limits.ANIMATION < UPLOAD_LIMIT
+        image = Image.open(io.BytesIO(gif.data))
+        frames = []
+        for index in (0, 1, image.n_frames - 1):
+            image.seek(index)
+            frames.append(image.convert("RGB").tobytes())
+        assert frames[0] == frames[2] != frames[1]  # the preview is the final position, then the start
         assert not anim.ephemeral
+        # told in the third person (issue 25 item 9): each hand names its holder, nobody is addressed
+        assert not re.search(r"\b(?:You|Your)\b", whole), whole
+        for name in ("alice", "bob"):
+            assert f"**{name}**\n{name} (" in whole
 
         # the ratings: what OpenSkill gives this result, on /stats and /leaderboard
         expected = expected_ratings(row["state"]["outcome"])

@@ -5,6 +5,7 @@ See README.md in this directory for the API.
 
 from .models import (
     MEMBER_PERMISSIONS,
+    UPLOAD_LIMIT,
     Attachment,
     Channel,
     Guild,
@@ -21,6 +22,7 @@ from .server import ApiError, FakeDiscord
 
 __all__ = [
     "MEMBER_PERMISSIONS",
+    "UPLOAD_LIMIT",
     "ApiError",
     "Attachment",
     "BotProcess",

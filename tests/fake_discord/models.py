@@ -336,6 +336,51 @@ class Guild:
         }
 
 
+UPLOAD_LIMIT = 10 * 1024 * 1024
+"""Discord's upload limit per message on a server without boosts (10 MiB); over it: 413, code 40005."""
+
+
+def _png_chunks(data: bytes) -> Iterator[bytes]:
+    """The chunk types of a PNG, in order (stops at a truncated chunk)."""
+    pos = 8
+    while pos + 8 <= len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        yield data[pos + 4:pos + 8]
+        pos += 12 + length
+
+
+def _gif_frames(data: bytes) -> int:
+    """Images in a GIF (image descriptors), walking its blocks without decoding them."""
+    if len(data) < 13:
+        return 0
+    pos = 13
+    if data[10] & 0x80:  # global colour table
+        pos += 3 * (2 << (data[10] & 7))
+    frames = 0
+
+    def skip_sub_blocks(at: int) -> int:
+        while at < len(data) and data[at]:
+            at += data[at] + 1
+        return at + 1
+
+    while pos < len(data):
+        block = data[pos]
+        if block == 0x3B:  # trailer
+            break
+        if block == 0x21:  # extension: label, then sub-blocks
+            pos = skip_sub_blocks(pos + 2)
+        elif block == 0x2C:  # image descriptor, optional local colour table, LZW size, sub-blocks
+            frames += 1
+            if pos + 10 > len(data):
+                break
+            flags = data[pos + 9]
+            pos += 10 + (3 * (2 << (flags & 7)) if flags & 0x80 else 0)
+            pos = skip_sub_blocks(pos + 1)
+        else:
+            break
+    return frames
+
+
 class Attachment(NamedTuple):
     """An uploaded file, decoded. Unpacks as ``(filename, data)``."""
 
@@ -345,6 +390,55 @@ class Attachment(NamedTuple):
     @property
     def is_png(self) -> bool:
         return self.data.startswith(b"\x89PNG\r\n\x1a\n")
+
+    @property
+    def is_gif(self) -> bool:
+        return self.data[:6] in (b"GIF87a", b"GIF89a")
+
+    @property
+    def is_apng(self) -> bool:
+        """An animated PNG: its animation control chunk (``acTL``) comes before the image data."""
+        if not self.is_png:
+            return False
+        for chunk in _png_chunks(self.data):
+            if chunk == b"acTL":
+                return True
+            if chunk == b"IDAT":
+                return False
+        return False
+
+    @property
+    def frames(self) -> int:
+        """Frames of an image (a GIF's images, an APNG's declared frames, 1 for a still), 0 otherwise."""
+        if self.is_gif:
+            return _gif_frames(self.data)
+        if self.is_apng:
+            at = self.data.find(b"acTL")
+            return int.from_bytes(self.data[at + 4:at + 8], "big")
+        return 1 if self.is_png else 0
+
+    @property
+    def animated(self) -> bool:
+        """Whether Discord plays it inline: a GIF of several frames does; an APNG does not (Discord
+        shows its first frame as a still), nor does a still image."""
+        return self.is_gif and self.frames > 1
+
+    @property
+    def content_type(self) -> str:
+        if self.is_png:
+            return "image/png"
+        if self.is_gif:
+            return "image/gif"
+        return "application/octet-stream"
+
+    @property
+    def dimensions(self) -> tuple[int, int] | None:
+        """(width, height) of a PNG or GIF, from its header."""
+        if self.is_png and len(self.data) >= 24:
+            return int.from_bytes(self.data[16:20], "big"), int.from_bytes(self.data[20:24], "big")
+        if self.is_gif and len(self.data) >= 10:
+            return int.from_bytes(self.data[6:8], "little"), int.from_bytes(self.data[8:10], "little")
+        return None
 
     @property
     def size(self) -> int:

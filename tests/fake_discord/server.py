@@ -40,6 +40,7 @@ from .models import (
     OVERWRITE_ROLE,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
+    UPLOAD_LIMIT,
     VIEW_CHANNEL,
     Attachment,
     Channel,
@@ -1385,8 +1386,7 @@ class FakeDiscord:
         att = self._uploads.get(int(request.match_info["att"]))
         if att is None:
             return web.Response(status=404)
-        ctype = "image/png" if att.is_png else "application/octet-stream"
-        return web.Response(body=att.data, headers={"Content-Type": ctype})
+        return web.Response(body=att.data, headers={"Content-Type": att.content_type})
 
     # ------------------------------------------------------------------ message helpers
     def _store_message(self, msg: Message) -> None:
@@ -1402,11 +1402,11 @@ class FakeDiscord:
             "size": att.size,
             "url": url,
             "proxy_url": url,
-            "content_type": "image/png" if att.is_png else "application/octet-stream",
+            "content_type": att.content_type,
         }
-        if att.is_png and len(att.data) >= 24:
-            data["width"] = int.from_bytes(att.data[16:20], "big")
-            data["height"] = int.from_bytes(att.data[20:24], "big")
+        size = att.dimensions
+        if size is not None:
+            data["width"], data["height"] = size
         return data
 
     def _message_payload(self, msg: Message) -> dict[str, Any]:
@@ -1484,7 +1484,7 @@ class FakeDiscord:
                 raise _form_error(
                     "components.options", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
                 )
-        if sum(f.size for f in files) > 10 * 1024 * 1024:
+        if sum(f.size for f in files) > UPLOAD_LIMIT:  # an unboosted server's limit
             raise ApiError(413, 40005, "Request entity too large")
         if creating and not (
             content or embeds or components or files or payload.get("sticker_ids") or payload.get("poll")

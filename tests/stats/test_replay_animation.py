@@ -25,22 +25,47 @@ def godstorm_moments(seed: int, players: int, frames: int) -> list[tuple[str, di
     return [(f"Move {seq}", {**view, "seat_names": NAMES[:players]}) for seq, view in story.frames]
 
 
-def open_apng(data: bytes) -> Image.Image:
+def open_gif(data: bytes) -> Image.Image:
+    """The animation as Discord gets it: a GIF (which it plays inline; an APNG shows as a still)."""
     image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    assert 0 < data.find(b"acTL") < data.find(b"IDAT")  # an animated PNG: animation control before the image
+    assert image.format == "GIF" and data[:6] == b"GIF89a"
     return image
+
+
+def frame_rgb(image: Image.Image, index: int) -> bytes:
+    image.seek(index)
+    return image.convert("RGB").tobytes()
 
 
 def test_a_whole_godstorm_game_fits_the_frame_and_size_caps() -> None:
     moments = godstorm_moments(1, 5, MAX_FRAMES + 10)
     animation = animate("godstorm", moments, "ru", max_bytes=limits.ANIMATION)
     assert len(animation.data) <= limits.ANIMATION < limits.UPLOAD
-    assert animation.frames == MAX_FRAMES  # more moments than the cap: thinned to it
-    image = open_apng(animation.data)
+    assert animation.moments == MAX_FRAMES  # more moments than the cap: thinned to it
+    assert animation.frames == MAX_FRAMES + 1  # and the final position first, as the preview
+    assert animation.filename.endswith(".gif") and animation.format == "GIF"
+    image = open_gif(animation.data)
     assert getattr(image, "n_frames", 1) == animation.frames
     assert image.size == (animation.width, animation.height)
     assert 400 <= animation.width <= 800
+    assert image.info.get("loop") == 0  # plays on and on
+
+
+def test_the_preview_frame_is_the_final_position_then_the_game_plays_from_the_start() -> None:
+    """Discord shows a GIF's first frame before it plays: a five-player Godstorm game's GIF opens on
+    its final position (the same picture as its last frame), then starts again from the empty board."""
+    moments = godstorm_moments(7, 5, MAX_FRAMES)
+    animation = animate("godstorm", moments, "en", max_bytes=limits.ANIMATION)
+    assert len(animation.data) <= limits.ANIMATION
+    image = open_gif(animation.data)
+    assert image.n_frames == animation.frames == len(moments) + 1 > 1
+    first, second, last = frame_rgb(image, 0), frame_rgb(image, 1), frame_rgb(image, image.n_frames - 1)
+    assert first == last != second
+    # the final position as drawn from the last moment alone (caption included)
+    alone = open_gif(animate("godstorm", moments[-1:], "en").data)
+    assert alone.n_frames == 1 and frame_rgb(alone, 0) == first
+    start = open_gif(animate("godstorm", moments[:1], "en").data)
+    assert frame_rgb(start, 0) == second  # the history proper starts at the start
 
 
 def test_a_tight_size_cap_shrinks_the_frames_then_drops_some() -> None:
@@ -49,17 +74,16 @@ def test_a_tight_size_cap_shrinks_the_frames_then_drops_some() -> None:
     tight = animate("godstorm", moments, "en", max_bytes=len(roomy.data) // 3)
     assert len(tight.data) <= len(roomy.data) // 3
     assert tight.width < roomy.width or tight.frames < roomy.frames
-    open_apng(tight.data)
+    assert tight.frames > 1
+    image = open_gif(tight.data)
+    assert frame_rgb(image, 0) == frame_rgb(image, image.n_frames - 1)  # still opening on the end
 
 
 def test_each_frame_is_a_different_moment() -> None:
     moments = godstorm_moments(5, 3, 6)
     animation = animate("godstorm", moments, "en")
-    image = open_apng(animation.data)
-    seen = []
-    for index in range(image.n_frames):
-        image.seek(index)
-        seen.append(image.convert("RGB").tobytes())
+    image = open_gif(animation.data)
+    seen = [frame_rgb(image, index) for index in range(1, image.n_frames)]  # after the preview
     assert len(set(seen)) == len(seen)
 
 

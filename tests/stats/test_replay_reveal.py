@@ -11,9 +11,14 @@ log as the game went, then looked for in the replay, marked as revealed and attr
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
+import pytest
+
+from bot.games import narration
 from bot.games.base import Game, Player, Rng
+from bot.games.byallmeans import ByAllMeans
 from bot.games.coldwar import ColdWar
 from bot.games.godstorm.playout import random_playout
 from bot.games.pobeda import Pobeda
@@ -117,3 +122,56 @@ def test_pick_moments_prefers_major_moments_and_keeps_the_end() -> None:
     assert pick_moments(levels, 6) == [0, 2, 5, 7, 8, 9]  # all majors, then the first and last minor
     assert pick_moments(levels, 50) == [0, 2, 3, 4, 5, 7, 8, 9]  # every moment, never a quiet step
     assert thin(list(range(100)), 5) == [0, 25, 50, 74, 99]
+
+
+SECOND_PERSON = re.compile(r"\b(?:You|Your|Yours)\b|(?<!\w)(?:Вы|Ваш|Ваша|Ваше|Ваши|Вашу|Вашего|Вашей|Вас|Вам)(?!\w)")
+"""Addressing the reader, as a seat's own texts do ("You drew", "Your cards", "Ваши карты", "Вы взяли").
+Card rules quoted as printed after a card's name ("“Stonehenge” into play: You buy miracle cards…")
+are not narration and stay: :func:`narration_lines` leaves them out."""
+
+
+def narration_lines(text: str) -> list[str]:
+    """The replay's lines that address the reader, card rules after a quoted card name left out."""
+    return [line for line in text.splitlines() if SECOND_PERSON.search(re.sub(r"([”»][^:]*): .*$", r"\1", line))]
+
+
+@pytest.mark.parametrize(("cls", "key", "players"), [(Pobeda, "pobeda", 3), (ColdWar, "coldwar", 2),
+                                                     (ByAllMeans, "byallmeans", 2)])
+def test_the_replay_speaks_of_every_seat_in_the_third_person(cls: type[Game], key: str, players: int) -> None:
+    """Issue 25 item 9: the public replay said "Ваши карты (6)", "🔓 bob: Вы взяли…"; every line of
+    a whole game, hands and private events included, now names the seat instead, in both languages."""
+    for seed in (3, 5):
+        seat_info, options, _game, rows = random_game(cls, players, seed)
+        for lang in ("en", "ru"):
+            story = tell(key, seat_info, options, seed, rows, players, lang)
+            text = history_text(story, lang)
+            assert SECRET_MARK in text
+            assert narration_lines(text) == [], (key, lang, seed)
+            for seat, block in enumerate(story.opening):  # each hand names its holder in its own text
+                assert NAMES[seat] in block.split("\n", 1)[1], block
+
+
+def test_a_godstorm_replay_speaks_in_the_third_person() -> None:
+    playout = random_playout(7, 5)
+    rows = [ActionRow(i + 1, seat, None, action, [], 0.0) for i, (seat, action) in enumerate(playout.log)]
+    for lang in ("en", "ru"):
+        story = history("godstorm", [{} for _ in range(5)], {"ruleset": "godstorm", "placement": "random"}, 7, rows,
+                        names=NAMES, lang=lang)
+        text = history_text(story, lang)
+        assert narration_lines(text) == [], lang
+        bid = t("godstorm.evt.bid_secret.named", lang, name="@", n=3).split("@")[1].split("3")[0]
+        assert bid.strip() in text  # "Anna (Greeks) bids 3 faith", "… ставит 3 жетона веры"
+
+
+def test_the_third_person_is_only_for_the_replay() -> None:
+    """Live texts still speak to the seat: the replay's narration is scoped to it (a context variable,
+    so a replay in a worker thread leaves the live games' texts alone)."""
+    seat_info, options, game, _rows = random_game(Pobeda, 3, 4)
+    game.seat_names = NAMES[:3]
+    live = game.private_text(0, "en")
+    assert live.startswith("Your cards") or live == t("pobeda.hand.empty", "en")
+    with narration.third_person():
+        told = game.private_text(0, "en")
+    assert told.startswith("Anna") and not SECOND_PERSON.search(told)
+    assert game.private_text(0, "en") == live
+    assert game.event_text({"type": "drew", "to": [1], "seat": 1, "card": "p1"}, "ru").startswith("Вы взяли")

@@ -34,7 +34,7 @@ class Response:
 def interaction(user_id: int, locale: discord.Locale) -> Any:
     sent: list[tuple[str, dict[str, Any]]] = []
     return SimpleNamespace(user=SimpleNamespace(id=user_id, display_name=f"user{user_id}"), locale=locale,
-                           guild_id=GUILD, channel_id=1, response=Response(sent), sent=sent)
+                           guild_id=GUILD, channel_id=1, response=Response(sent), sent=sent, extras={})
 
 
 @pytest.fixture

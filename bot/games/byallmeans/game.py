@@ -7,8 +7,10 @@ section 13.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any, ClassVar
 
+from bot.games import narration
 from bot.games.base import (
     Action,
     Arrangement,
@@ -20,10 +22,10 @@ from bot.games.base import (
     Rng,
     state_text,
 )
-from bot.games.byallmeans import data, decks, effects, panel, phases
+from bot.games.byallmeans import data, decks, effects, engine, panel, phases
 from bot.games.byallmeans.state import CELLS, RULES, Cell, PlayerState, State
 from bot.games.byallmeans.view import View, build
-from bot.i18n import t
+from bot.i18n import sort_key, t
 
 
 class ByAllMeans(Game):
@@ -168,7 +170,7 @@ class ByAllMeans(Game):
         kind = action["type"]
         s = self.s
         if kind == "choose":
-            return [t("bam.act.choose", lang), choice_label(s, action["v"], lang)]
+            return [t("bam.act.choose", lang), choice_label(s, action["v"], lang, self.who)]
         if kind in ("play", "utilise", "discard", "activate"):
             label = [t(f"bam.act.{kind}", lang), card_name(s.cards[action["uid"]], lang)]
             if "cell" in action:
@@ -200,10 +202,21 @@ class ByAllMeans(Game):
             return [t("bam.act.shuffle", lang), t(f"bam.shuffle.{int(action['main'])}{int(action['extra'])}", lang)]
         if kind == "order":
             return [t("bam.act.order_me" if action["first"] == seat else "bam.act.order_opp", lang)]
-        if kind == "exchange":
-            names = ", ".join(card_name(s.cards[u], lang) for u in action["cards"]) or t("bam.act.keep", lang)
-            return [t("bam.act.exchange", lang), str(len(action["cards"])), names]
+        if kind == "exchange":  # how many first, then which (the panel offers the count in a select)
+            if not action["cards"]:
+                return [t("bam.act.keep", lang)]
+            names = ", ".join(sorted((card_name(s.cards[u], lang) for u in action["cards"]),
+                                     key=lambda name: sort_key(name, lang)))
+            return [t("bam.act.exchange_n", lang, n=len(action["cards"])), names]
         return [t(f"bam.act.{kind}", lang)]
+
+    def who(self, seat: int, lang: str) -> str:
+        """A seat by its player's name (``Игрок 1`` only where the platform has set no names)."""
+        return self.seat_display(seat, t("bam.seat", lang, n=seat + 1))
+
+    def panel_as_select(self, seat: int) -> bool:
+        """The opening exchange (up to 16 hand subsets) starts with a select of how many cards (``bot.panels``)."""
+        return self.s.phase == "exchange"
 
     def panel_actions(self, seat: int, lang: str) -> list[Action]:
         """The legal actions less the twins that use another copy of the same hand card (``panel.distinct``),
@@ -224,8 +237,11 @@ class ByAllMeans(Game):
         kind = str(event["type"]).removeprefix("bam.")
         key = f"bam.ev.{kind}"
         params = {k: v for k, v in event.items() if k not in ("type", "to")}
+        if event.get("to"):  # a private event: a replay tells it in the third person (bot.games.narration)
+            key = narration.key(key)
+            params["name"] = self.seat_display(event["to"][0], t("bam.seat", lang, n=event["to"][0] + 1))
         if "seat" in event:
-            params["who"] = self.seat_display(event["seat"], t("bam.seat", lang, n=event["seat"] + 1))
+            params["who"] = self.who(event["seat"], lang)
         if "code" in event:
             params["card"] = card_name(event["code"], lang)
         if "codes" in event:
@@ -237,7 +253,7 @@ class ByAllMeans(Game):
         if "cell" in event:
             params["cell"] = event["cell"] + 1
         if "first" in event:
-            params["first"] = event["first"] + 1
+            params["first"] = self.who(event["first"], lang)
         if "key" in event:
             params["choice"] = t(event["key"], lang)
         if "effect" in event:
@@ -247,6 +263,8 @@ class ByAllMeans(Game):
         if kind == "exchanges":  # the opening exchange, both seats at once: "Anna: 2, Boris: 0"
             params["counts"] = ", ".join(f"{self.seat_display(i, t('bam.seat', lang, n=i + 1))}: {n}"
                                          for i, n in enumerate(event["counts"]))
+        if kind in ("gain", "lose") and not event.get("n"):
+            return None  # nothing changed: no "−0"
         if kind == "symbol_moved":
             params.update(sym=t(f"bam.sym.{event['sym']}", lang), src=card_name(event["from"], lang),
                           dst=card_name(event["to_code"], lang))
@@ -259,13 +277,51 @@ class ByAllMeans(Game):
 
     def private_text(self, seat: int, lang: str) -> str:
         hand = ", ".join(card_name(self.s.cards[u], lang) for u in sorted(self.s.players[seat].hand))
-        return t("bam.private_hand", lang, cards=hand or "—")
+        name = self.seat_display(seat, t("bam.seat", lang, n=seat + 1))  # a replay names the seat
+        return t(narration.key("bam.private_hand"), lang, cards=hand or "—", name=name)
 
     def prompt_text(self, seat: int, lang: str) -> str:
         waiting = effects.pending(self.s)
         if waiting is not None and waiting[0] == seat:
-            return t("bam.prompt.choose", lang)
+            return self.decision_prompt(seat, lang)
         return t(f"bam.prompt.{self.s.phase}", lang)
+
+    def decision_prompt(self, seat: int, lang: str) -> str:
+        """What the open decision of the effect stack is about and why: the step of the turn, or the card
+        (or combination) whose effect asks."""
+        s = self.s
+        f = s.stack[-1]
+        op = f.ops[0]
+        kind = str(op["op"])
+        rival = self.who(1 - seat, lang)
+        if kind in ("pick_trigger", "lost_action"):
+            return t(f"bam.prompt.op.{kind}", lang)
+        if kind == "rival_window":
+            return t("bam.prompt.op.rival_window", lang, rival=rival, n=engine.RIVAL_WINDOW - int(op["used"]))
+        if kind == "route":
+            return t("bam.prompt.op.route", lang, card=card_name(s.cards[op["uid"]], lang))
+        if kind == "offer_move":
+            return t("bam.prompt.op.offer_move", lang, cell=int(op["cell"]) + 1)
+        if kind == "target":
+            text = t(f"bam.prompt.op.target.{op['kind']}", lang)
+            owner = op.get("owner", "any")
+            if owner in ("self", "opp"):
+                mine = (owner == "self") == (f.controller == seat)
+                text += " " + t(f"bam.prompt.op.owner.{'self' if mine else 'opp'}", lang, rival=rival)
+        elif kind == "discard_one":
+            owner = effects.seats(f, op["who"])[0]
+            text = t("bam.prompt.op.discard_one.self" if owner == seat else "bam.prompt.op.discard_one.opp", lang,
+                     rival=self.who(owner, lang))
+        elif kind == "expose":
+            agent = f.vars.get(op["target"])
+            text = t("bam.prompt.op.expose", lang, agent=card_name(s.cards[agent], lang) if agent in s.cards else "?")
+        elif kind in ("choose", "move_symbol"):
+            text = t(f"bam.prompt.op.{kind}", lang)
+        else:
+            text = t("bam.prompt.op.other", lang)
+        if f.source in s.cards:
+            return t("bam.prompt.by", lang, card=card_name(s.cards[str(f.source)], lang), text=text)
+        return t("bam.prompt.op.effect", lang, text=text)
 
 
 def seat_decks(options: dict[str, Any], rng: Rng) -> list[dict[str, Any]]:
@@ -287,12 +343,15 @@ def card_name(code: str, lang: str) -> str:
 
 
 def source_label(s: State, src: str, lang: str) -> str:
-    zone, uid, sym = src.split(":")
-    return f"{t(f'bam.sym.{sym}', lang)} ({card_name(s.cards[uid], lang)}, {t(f'bam.zone.{zone}', lang)})"
+    """«Клинок: Доки»: the symbol, then the card it comes from (where the card lies, a cell or a buffer slot,
+    is added by the panel; a hand card has none)."""
+    _zone, uid, sym = src.split(":")
+    return t("bam.source", lang, sym=t(f"bam.sym.{sym}", lang), card=card_name(s.cards[uid], lang))
 
 
-def choice_label(s: State, value: Any, lang: str) -> str:
-    """A decision's answer as text: an option of a ``choose`` op, a card, an archive, a route."""
+def choice_label(s: State, value: Any, lang: str, who: Callable[[int, str], str] | None = None) -> str:
+    """A decision's answer as text: an option of a ``choose`` op, a card, an archive (its owner by ``who``,
+    the seat's name), a route, a card used at the end of the rival's turn."""
     if isinstance(value, int) and s.stack and s.stack[-1].ops and s.stack[-1].ops[0]["op"] == "choose":
         return t(s.stack[-1].ops[0]["options"][value]["key"], lang)
     text = str(value)
@@ -302,11 +361,17 @@ def choice_label(s: State, value: Any, lang: str) -> str:
         return t("bam.cell", lang, n=value + 1)
     if text in ("utility", "buffer", "stay", "main", "extra", "tap"):
         return t(f"bam.choice.{text}", lang)
+    if text == "pass":
+        return t("bam.choice.pass", lang)
+    kind, _, uid = text.partition(":")
+    if kind in ("discard", "utilise") and uid in s.cards:
+        return t(f"bam.choice.{kind}", lang, card=card_name(s.cards[uid], lang))
     if text.startswith("buffer:"):
         return t("bam.choice.buffer_as", lang, sym=t(f"bam.sym.{text[7:]}", lang))
     if "." in text and text.split(".")[1] in ("main", "extra"):
         seat, zone = text.split(".")
-        return t(f"bam.archive.{zone}", lang, n=int(seat) + 1)
+        name = who(int(seat), lang) if who else t("bam.seat", lang, n=int(seat) + 1)
+        return t(f"bam.archive.{zone}", lang, who=name)
     if text.count(":") == 2:
         src, sym, dst = text.split(":")
         return t("bam.choice.move_symbol", lang, sym=t(f"bam.sym.{sym}", lang), src=card_name(s.cards[src], lang),

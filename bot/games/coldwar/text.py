@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.games import narration
 from bot.games.coldwar.cards import CURRENT, CardSet, card_set
 from bot.i18n import Named, join_or, named, sort_key, t
 
@@ -59,7 +60,7 @@ def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) 
         return path
     if kind == "order":
         names = " → ".join(_clip(_short(state, c, lang), 20) for c in a["order"])
-        return [t(P + "act.order", lang, cards=names)[:80]]
+        return [t(P + "act.order", lang, cards=names)]
     if kind == "double":
         if a["mode"] == "peek":
             return [t(P + "act.double_peek", lang)]
@@ -67,12 +68,13 @@ def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) 
     if kind == "media":
         return [t(P + "act.media_" + a["choice"], lang)]
     if kind == "discard":
-        return [t(P + "act.discard", lang, group=group_label(a["group"], lang, c))[:80]]
+        return [t(P + "act.discard", lang, group=group_label(a["group"], lang, c))]
     if kind == "use":
-        path = [t(P + "act.use", lang), group_label(a["group"], lang, c)[:80]]
+        # whose group is the target comes first in its part (issue 25: a cut label hid the owner)
+        path = [t(P + "act.use", lang), group_label(a["group"], lang, c)]
         if "target" in a:
             owner = _owner_of(state, a["target"])
-            path.append(t(P + "act.use_on", lang, group=group_label(a["target"], lang, c), owner=side(owner, lang))[:80])
+            path.append(t(P + "act.use_on", lang, group=group_label(a["target"], lang, c), owner=side(owner, lang)))
         return path
     return [kind]
 
@@ -144,7 +146,7 @@ def event_text(e: dict[str, Any], lang: str, c: CardSet) -> str | None:
                 "to_bottom", "eliminated", "deputy_survives", "nobel_saved", "reveal",
                 "agent_chosen", "peek_x", "media_peek", "agent_returned"):
         extra = {"reason": t(P + "reason." + e["reason"], lang)} if "reason" in e else {}
-        return t(P + "evt." + kind, lang, **p, **extra)
+        return t(narration.key(P + "evt." + kind), lang, **p, **extra)
     return None
 
 
@@ -190,9 +192,10 @@ def status_lines(game: ColdWar, lang: str) -> list[str]:
 def private_text(game: ColdWar, seat: int, lang: str) -> str:
     s = game.s
     v = game.view(seat)["private"]
-    parts = [t(P + "priv.side", lang, side=side(seat, lang))]
+    name = game.seat_display(seat, side(seat, lang))  # told in the third person in a replay (bot.games.narration)
+    parts = [t(narration.key(P + "priv.side"), lang, side=side(seat, lang), name=name)]
     if v["x"] is not None:
-        parts.append(t(P + "priv.x", lang, agent=agent_name(v["x"], lang)))
+        parts.append(t(narration.key(P + "priv.x"), lang, agent=agent_name(v["x"], lang), name=name))
     hq = ", ".join(agent_name(a, lang) for a in s["agents"][seat]["hq"]) or "—"
     parts.append(t(P + "priv.hq", lang, agents=hq))
     if "opponent_x" in v:
@@ -206,8 +209,8 @@ def private_text(game: ColdWar, seat: int, lang: str) -> str:
     for tid in s["trophies"][seat]:         # captured events: when and what they can be played for
         phase = cards.phase(tid)
         if phase is not None:
-            parts.append(t(P + "priv.events", lang, card=target_name(tid, lang), phase=t(P + "phase." + phase, lang),
-                           desc=event_description(cards, tid, lang)))
+            parts.append(t(narration.key(P + "priv.events"), lang, card=target_name(tid, lang), name=name,
+                           phase=t(P + "phase." + phase, lang), desc=event_description(cards, tid, lang)))
     return "\n".join(parts)
 
 

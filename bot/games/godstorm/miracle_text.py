@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.games import narration
 from bot.games.base import Action, Event
 from bot.games.godstorm import board, data
 from bot.games.godstorm.miracles import CARDS, card_of
@@ -48,10 +49,12 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
     kind = e["type"]
     key = f"godstorm.m.evt.{kind}"
     who = g._who(e.get("seat"), lang)
+    to = g._who((e.get("to") or [None])[0], lang)  # a private event's seat, named in a replay (bot.games.narration)
     if kind in ("card_private", "relic_in_play", "card_discarded", "relic_destroyed"):
-        return t(key, lang, who=who, card=card_name(e["card"], lang), text=card_text(e["card"], lang))
+        key = narration.key(key) if kind == "card_private" else key
+        return t(key, lang, who=who, card=card_name(e["card"], lang), text=card_text(e["card"], lang), **narration.named(to))
     if kind == "cards_read":
-        return t(key, lang, cards=", ".join(card_name(c, lang) for c in e["cards"]) or "—")
+        return t(narration.key(key), lang, cards=", ".join(card_name(c, lang) for c in e["cards"]) or "—", **narration.named(to))
     if kind == "card_played":
         return t(key, lang, who=who, card=card_name(e["card"], lang), text=card_text(e["card"], lang), cost=e["cost"])
     if kind == "window_open":
@@ -61,7 +64,7 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
     if kind == "card_cancelled":
         return t(key, lang, who=who, card=card_name(e["card"], lang))
     if kind == "answer_pref":
-        return t(key + (".never" if e["never"] else ".ask"), lang)
+        return t(narration.key(key + (".never" if e["never"] else ".ask")), lang, **narration.named(to))
     if kind in ("invasion_stopped", "attack_called_off"):
         return t(key, lang, who=who, dst=_place(e["dst"], lang))
     if kind == "card_taken":
@@ -186,7 +189,8 @@ def hand_text(g: TextMixin, seat: int, lang: str) -> str:
         return ""
     hand = ", ".join(card_name(c, lang) for c in m.hands[seat]) or "—"
     relics = ", ".join(card_name(c, lang) for c in m.relics[seat]) or "—"
-    return t("godstorm.m.private.cards", lang, hand=hand, relics=relics)
+    name = g.seat_display(seat, t("godstorm.player", lang, n=seat + 1))  # a replay's third person (narration)
+    return t(narration.key("godstorm.m.private.cards"), lang, hand=hand, relics=relics, **narration.named(name))
 
 
 __all__ = ["MIRACLE_ACTIONS", "MIRACLE_EVENTS", "action_path", "board", "card_name", "card_text", "event_text",

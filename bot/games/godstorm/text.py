@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from bot.games import narration
 from bot.games.base import Action, Event, Game
 from bot.games.godstorm import board, choice_text, data, miracle_text
 from bot.games.godstorm.core import NEUTRAL, Core
@@ -210,6 +211,7 @@ class TextMixin(Core):
         e = event
         kind = e.get("type")
         who = lambda k="seat": self._who(e.get(k), lang)  # noqa: E731
+        who_to = lambda: self._who((e.get("to") or [None])[0], lang)  # noqa: E731  (a private event's seat)
         key = f"godstorm.evt.{kind}"
         if kind in miracle_text.MIRACLE_EVENTS:
             return miracle_text.event_text(self, e, lang)
@@ -235,8 +237,8 @@ class TextMixin(Core):
                      where=tname(e["territory"], lang), cost=e["cost"])
         if kind == "temple_built":
             return t(key, lang, who=who(), where=tname(e["territory"], lang), cost=e["cost"])
-        if kind == "bid_secret":
-            return t(key, lang, n=e["faith"])
+        if kind == "bid_secret":  # private: in a replay, told in the third person (bot.games.narration)
+            return t(narration.key(key), lang, n=e["faith"], **narration.named(who_to()))
         if kind == "has_bid":
             return t(key, lang, who=who())
         if kind == "bids_revealed":
@@ -261,7 +263,7 @@ class TextMixin(Core):
         if kind in ("turn_end", "tcard_drawn"):
             return t(key, lang, who=who())
         if kind == "tcard_private":
-            return t(key, lang, card=self._card_label(e["card"], lang))
+            return t(narration.key(key), lang, card=self._card_label(e["card"], lang), **narration.named(who_to()))
         if kind == "resurrected":
             return t(key, lang, who=who(), space=tname(e["space"], lang), where=tname(e["territory"], lang))
         if kind == "traded":
@@ -341,12 +343,14 @@ class TextMixin(Core):
             return ""
         p = s.players[seat]
         parts: list[str] = []
+        name = self.seat_display(seat, t("godstorm.player", lang, n=seat + 1))  # a replay's third person
         if not self.godstorm and p.tcards:
-            parts.append(t("godstorm.private.hand", lang, cards=", ".join(self._card_label(c, lang) for c in p.tcards)))
+            parts.append(t(narration.key("godstorm.private.hand"), lang, **narration.named(name),
+                           cards=", ".join(self._card_label(c, lang) for c in p.tcards)))
         if s.mir is not None:
             parts.append(miracle_text.hand_text(self, seat, lang))
         if s.phase == "bid" and p.bid is not None:
-            parts.append(t("godstorm.private.bid", lang, n=p.bid))
+            parts.append(t(narration.key("godstorm.private.bid"), lang, n=p.bid, **narration.named(name)))
         return "\n".join(parts)
 
     def standing_text(self, seat: int, lang: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.games import narration
 from bot.games.base import Action, Event
 from bot.games.pobeda.data import card_kind, card_order, cell_index, cell_name
 from bot.games.pobeda.data import events as all_events
@@ -117,7 +118,8 @@ class TextMixin:
                      card=card_label(event["card"], lang))
         if kind == "line":
             cells = event["cells"]
-            return t("pobeda.evt.line", lang, side=self.side_name(event["side"], lang),
+            key = "pobeda.evt.line_single" if self.s["required"] == 1 else "pobeda.evt.line"  # no "1 of 1"
+            return t(key, lang, side=self.side_name(event["side"], lang),
                      start=cells[0], end=cells[-1], count=event["count"], required=self.s["required"])
         if kind == "line_choice":
             return t("pobeda.evt.line_choice", lang, who=self._who(event["seat"], lang), cell=event["cell"])
@@ -127,14 +129,16 @@ class TextMixin:
             key = "pobeda.evt.skipped_drew" if event["drew"] else "pobeda.evt.skipped"
             return t(key, lang, who=self._who(event["seat"], lang))
         if kind == "drew":
-            return t("pobeda.evt.drew", lang, card=card_label(event["card"], lang))
+            return t(narration.key("pobeda.evt.drew"), lang, card=card_label(event["card"], lang),
+                     name=self._who(event["seat"], lang))
         if kind == "penalty":
             key = "pobeda.evt.penalty" if event["seats"] else "pobeda.evt.penalty_empty"
             return t(key, lang, side=self.side_name(event["side"], lang))
         if kind == "penalty_card":
             return t("pobeda.evt.penalty_card", lang, who=self._who(event["seat"], lang))
         if kind == "penalty_card_private":
-            return t("pobeda.evt.penalty_card_private", lang, card=card_label(event["card"], lang))
+            return t(narration.key("pobeda.evt.penalty_card_private"), lang, card=card_label(event["card"], lang),
+                     name=self._who(event["seat"], lang))
         if kind == "penalty_done":
             return t("pobeda.evt.penalty_done", lang, side=self.side_name(event["side"], lang),
                      deck=event["deck"])
@@ -152,8 +156,10 @@ class TextMixin:
     # ---- status and prompts ------------------------------------------------------------
     def status_lines(self, lang: str) -> list[str]:
         s = self.s
-        out = [t("pobeda.status.lines", lang, side=self.side_name(k, lang), n=self.lines_of(k),
-                 required=s["required"]) for k in range(s["n_sides"])]
+        # one line wins: "no line yet" instead of "0 of 1 lines" (issue 25)
+        out = [t("pobeda.status.no_line" if s["required"] == 1 and self.lines_of(k) == 0 else "pobeda.status.lines",
+                 lang, side=self.side_name(k, lang), n=self.lines_of(k), required=s["required"])
+               for k in range(s["n_sides"])]
         out.append(t("pobeda.status.deck", lang, n=len(s["deck"])))
         # whose turn and the result are said by the platform, with the players' names
         if s["outcome"] is None and s["penalty"] is not None:
@@ -162,9 +168,10 @@ class TextMixin:
 
     def private_text(self, seat: int, lang: str) -> str:
         hand = self.s["hands"][seat] if 0 <= seat < len(self.s["hands"]) else []
+        name = self._who(seat, lang)  # told in the third person in a replay (bot.games.narration)
         if not hand:
-            return t("pobeda.hand.empty", lang)
-        lines = [t("pobeda.hand.title", lang, n=len(hand))]
+            return t(narration.key("pobeda.hand.empty"), lang, name=name)
+        lines = [t(narration.key("pobeda.hand.title"), lang, n=len(hand), name=name)]
         for card in sorted(hand, key=lambda c: (card_kind(c) != "event", c)):
             if card_kind(card) == "event":
                 cell = cell_name(self.cell_of[card])  # type: ignore[attr-defined]
