@@ -9,6 +9,13 @@ Godstorm, reputation in By All Means). Private events (with ``"to"``) are never 
 Each game's *counters* are a table ``event type -> (counter, who, amount)``: ``who`` names the
 event field that says whose it is (a seat, or a side for ``side:`` fields), ``amount`` the field
 to add (None: count one). A game without a table gets moves and timeouts only.
+
+Issue 25 (item 8): the summary *leads with what happened to the reader* (:data:`LOSSES`): Godstorm
+territories conquered from them and armies they lost, Pobeda chips of theirs removed and lines made by
+the other sides, Cold War groups of theirs destroyed or taken (the points others scored follow in the
+count of the rest), By All Means
+reputation, influence and trust they lost and their agents exposed, each by whose move it was; then the
+short count of the rest (an event told in the lead is not counted again). Public events only.
 """
 
 from __future__ import annotations
@@ -55,6 +62,58 @@ capture both counts as a capture and adds its victory points (see :func:`_counte
 
 ALIASES: dict[str, dict[str, list[str]]] = {"coldwar": {"capture": ["capture", "capture_vp"]}}
 
+Loss = tuple[str, str, int, int]
+"""``(kind, name, who, amount)``: ``kind`` is "seat" or "side", ``who`` its index (-1: nobody's move)."""
+
+
+def _loss(name: str, amount: Any, by: int, kind: str = "seat") -> list[Loss]:
+    return [(kind, name, by, amount)] if isinstance(amount, int) and amount > 0 else []
+
+
+def _godstorm(event: Mapping[str, Any], me: int, side: int, by: int) -> list[Loss]:
+    kind = event.get("type")
+    if kind == "conquered" and event.get("previous") == me:
+        return _loss("your_territories", 1, by)
+    if kind == "roll" and event.get("defender") == me:
+        return _loss("your_armies", event.get("def_loss"), by)
+    return []
+
+
+def _pobeda(event: Mapping[str, Any], me: int, side: int, by: int) -> list[Loss]:
+    kind = event.get("type")
+    if kind == "played" and event.get("kind") in ("minus1", "swap") and event.get("victim") == side:
+        return _loss("your_chips", 1, by)
+    if kind == "line" and isinstance(event.get("side"), int) and event["side"] != side:
+        return _loss("lines", 1, event["side"], "side")
+    return []
+
+
+def _coldwar(event: Mapping[str, Any], me: int, side: int, by: int) -> list[Loss]:
+    kind = event.get("type")
+    if kind == "destroyed" and event.get("owner") == side:
+        return _loss("your_groups_destroyed", 1, by)
+    if kind == "use" and event.get("owner") == side and event.get("effect") in ("destroy", "steal"):
+        return _loss("your_groups_destroyed" if event["effect"] == "destroy" else "your_groups_taken", 1, by)
+    return []  # the points others scored are in the count of the rest ("+5 victory points")
+
+
+def _byallmeans(event: Mapping[str, Any], me: int, side: int, by: int) -> list[Loss]:
+    kind = event.get("type")
+    if kind == "bam.lose" and event.get("seat") == me and event.get("res") in ("rep", "inf", "trust"):
+        return _loss(f"your_{event['res']}", event.get("n"), by)
+    if kind == "bam.exposed" and event.get("seat") == me:
+        return _loss("your_agents", 1, by)
+    return []
+
+
+LOSSES: dict[str, Callable[[Mapping[str, Any], int, int, int], list[Loss]]] = {
+    "godstorm": _godstorm, "pobeda": _pobeda, "coldwar": _coldwar, "byallmeans": _byallmeans,
+}
+"""Per game: what a public event did *to the reader* (``event, me, my side, whose move``)."""
+
+LOSS_ORDER = ("your_territories", "your_armies", "your_chips", "your_groups_destroyed", "your_groups_taken",
+              "your_rep", "your_inf", "your_trust", "your_agents", "lines")
+
 ORDER = ("captures", "points", "lines", "removed", "conquests", "temples", "reputation", "eliminated")
 
 
@@ -65,10 +124,12 @@ class Summary:
     timeouts: dict[int, int] = field(default_factory=dict)
     counts: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     """``(("seat" | "side"), index) -> counter -> total``."""
+    losses: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
+    """What happened to the reader, by whose move: ``(("seat" | "side"), index) -> loss -> total``."""
 
     @property
     def empty(self) -> bool:
-        return not self.moves and not self.timeouts and not self.counts
+        return not self.moves and not self.timeouts and not self.counts and not self.losses
 
 
 class Record(NamedTuple):
@@ -84,9 +145,12 @@ def _counters_of(game: str, kind: str) -> list[Counter]:
     return [table[n] for n in names if n in table]
 
 
-def summarise(game: str, records: Iterable[Record], me: int) -> Summary:
-    """The summary of ``records`` (the actions after ``me``'s last one) for seat ``me``."""
+def summarise(game: str, records: Iterable[Record], me: int, side: int | None = None) -> Summary:
+    """The summary of ``records`` (the actions after ``me``'s last one) for seat ``me``, whose side is
+    ``side`` (default: ``me``)."""
     out = Summary()
+    mine = me if side is None else side
+    lost = LOSSES.get(game)
     for record in records:
         timed_out = any(e.get("type") == "platform.timeout" for e in record.events)
         if record.seat == me and not timed_out:
@@ -98,6 +162,12 @@ def summarise(game: str, records: Iterable[Record], me: int) -> Summary:
             if "to" in event:
                 continue  # private to some seats: never summarised
             kind = str(event.get("type", ""))
+            losses = lost(event, me, mine, record.seat) if lost is not None else []
+            for where, loss, by, n in losses:
+                told = out.losses.setdefault((where, by), {})
+                told[loss] = told.get(loss, 0) + n
+            if losses:
+                continue  # told in the lead: not counted again among the rest
             for counter in _counters_of(game, kind):
                 if counter.when is not None and not counter.when(event):
                     continue
@@ -125,6 +195,16 @@ def summary_text(summary: Summary, seat_name: Callable[[int], str], side_name: C
     if summary.empty:
         return ""
     lines = [t("lifecycle.cu.title", lang)]
+    for kind, index in sorted(summary.losses, key=lambda k: (k[0] != "seat", k[1] < 0, k[1])):
+        parts = [count_text(n, summary.losses[(kind, index)][n], lang) for n in LOSS_ORDER
+                 if summary.losses[(kind, index)].get(n)]
+        if not parts:
+            continue
+        if index < 0:
+            lines.append("⚔️ " + ", ".join(parts))
+        else:
+            who = seat_name(index) if kind == "seat" else side_name(index)
+            lines.append(f"⚔️ {who}: " + ", ".join(parts))
     seats = sorted(set(summary.moves) | set(summary.timeouts) | {i for k, i in summary.counts if k == "seat"})
     for seat in seats:
         parts = []

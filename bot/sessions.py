@@ -68,6 +68,21 @@ class SessionError(Exception):
         self.params = params
 
 
+def not_legal(game: Game, seat: int, action: Any) -> SessionError:
+    """The refusal of an action ``seat`` may not take now: the game's reason when it has one (issue 25,
+    ``Game.why_not``: "not your territory", "not adjacent", "not at this step"), else ``err.not_legal``.
+    The reason's parameters are the game's ids; a cog names them with ``Game.reason_params``."""
+    try:
+        reason = game.why_not(seat, action)
+    except Exception:  # a bug in the explanation must not turn a refusal into a failure
+        log.exception("why_not failed for %s", type(game).__name__)
+        reason = None
+    if reason is None:
+        return SessionError("err.not_legal")
+    key, params = reason
+    return SessionError(key, **params)
+
+
 @dataclass(frozen=True)
 class UserInfo:
     id: int
@@ -808,7 +823,7 @@ class SessionManager:
             raise SessionError("err.not_your_turn")
         if not listed and not standing:
             # only what the game lists reaches its rules (a slash command can build any dict)
-            raise SessionError("err.not_legal")
+            raise not_legal(game, seat, action)
         if expect_seq is not None and session.row.seq != expect_seq:
             raise SessionError("err.stale")  # a bot decided on an older state
         if not bots.is_bot(user_id):

@@ -178,13 +178,15 @@ class ByAllMeansCog(commands.Cog):
     @app_commands.describe(codes=_("Card codes, e.g. T01x2 A03 P07 …", key="bam.ui.cmd.codes"))
     async def import_(self, interaction: discord.Interaction, codes: CodesText) -> None:
         language = lang(interaction)
+        session = self.here(interaction)
+        if session is None or session.row.status != "lobby":
+            # issue 25: where there is no lobby the deck's size is beside the point; say so first
+            key = "bam.cmd.no_lobby_here" if session is None else "err.not_lobby"
+            await reply(interaction, "⛔ " + t(key, language))
+            return
         deck, problems = checked(codes, language)
         if problems:  # checked before anything is stored: a bad list changes nothing
             await reply(interaction, "⛔ " + problems)
-            return
-        session = self.here(interaction)
-        if session is None:
-            await reply(interaction, "⛔ " + t("bam.ui.no_lobby", language))
             return
         try:
             await self.bot.sessions.set_player_option(session.id, interaction.user.id, USER_DECKS, deck)

@@ -106,6 +106,40 @@ def resolve(value: str | None, candidates: Iterable[str]) -> str | None:
     return None
 
 
+def all_places() -> list[str]:
+    """Every territory, Underworld space and the heavens: what a typed name may mean when it is none of
+    the caller's choices (then the refusal says why, issue 25)."""
+    from bot.games.godstorm import board  # noqa: PLC0415 (loaded with the game)
+
+    return [*board.TERR_IDS, *board.SPACE_IDS, HEAVEN]
+
+
+def place_id(value: str, choices: Iterable[str]) -> str:
+    """The id ``value`` names among ``choices``, else among all places, else ``value`` as typed."""
+    return resolve(value, choices) or resolve(value, all_places()) or value
+
+
+def explained(exc: SessionError | IllegalAction, game: Game | None, seat: int, action: Action | None,
+              language: str) -> SessionError | IllegalAction:
+    """A refusal that says why (issue 25): the rules' own generic refusal of ``action`` (a count out of
+    range reaches them, since counts are free) is replaced by the game's reason when it has one, and
+    a reason's places and step are named in ``language``. A refusal changes nothing, so the game
+    still shows why."""
+    if game is None:
+        return exc
+    if action is not None and (isinstance(exc, IllegalAction) or exc.key == "err.not_legal"):
+        try:
+            reason = game.why_not(seat, action)
+        except Exception:  # an explanation must never turn a refusal into a failure
+            log.exception("why_not failed")
+            reason = None
+        if reason is not None:
+            exc = SessionError(reason[0], **reason[1])
+    if exc.key.startswith("godstorm.why."):
+        return SessionError(exc.key, **game.reason_params(exc.params, language))
+    return exc
+
+
 def unique(values: Iterable[Any]) -> list[Any]:
     return list(dict.fromkeys(values))
 
@@ -198,13 +232,17 @@ class RiskCog(commands.Cog):
 
     async def run(self, interaction: discord.Interaction, build: Callable[[Game, int, list[Action]], Action]) -> None:
         """Resolve the caller, build the action from their legal ones, apply it and answer."""
+        session: Session | None = None
+        seat = -1
+        action: Action | None = None
         try:
             session, game, seat = await self.context(interaction)
             legal = game.legal_actions(seat)
             action = self.pick(legal, build(game, seat, legal))
             result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action)
         except (SessionError, IllegalAction) as exc:
-            await refuse(interaction, exc)
+            current = session.game if session is not None else None
+            await refuse(interaction, explained(exc, current, seat, action, lang(interaction)))
             return
         await self.answer(interaction, result.session, seat, result.events)
 
@@ -237,6 +275,9 @@ class RiskCog(commands.Cog):
         if until is None:
             await self.run(interaction, lambda game, seat, legal: self.attack_action(legal, from_, to, dice))
             return
+        session: Session | None = None
+        seat = -1
+        base: Action | None = None
         try:
             session, game, seat = await self.context(interaction)
             legal = game.legal_actions(seat)
@@ -249,15 +290,16 @@ class RiskCog(commands.Cog):
             await defer(interaction)
             events = await self.attack_loop(interaction.user.id, session, seat, base, until)
         except (SessionError, IllegalAction) as exc:
-            await refuse(interaction, exc)
+            current = session.game if session is not None else None
+            await refuse(interaction, explained(exc, current, seat, base, lang(interaction)))
             return
         await self.answer(interaction, session, seat, events)
 
     @staticmethod
     def attack_action(legal: list[Action], src: str, dst: str, dice: int) -> Action:
         attacks = [a for a in legal if a["type"] in ATTACKS]
-        frm = resolve(src, unique(a["from"] for a in attacks)) or src
-        tgt = resolve(dst, unique(a["to"] for a in attacks if a["from"] == frm)) or dst
+        frm = place_id(src, unique(a["from"] for a in attacks))
+        tgt = place_id(dst, unique(a["to"] for a in attacks if a["from"] == frm))
         return {"type": "attack", "from": frm, "to": tgt, "dice": int(dice)}
 
     async def attack_loop(self, user_id: int, session: Session, seat: int, first: Action, until: int) -> list[Event]:
@@ -344,7 +386,7 @@ class RiskCog(commands.Cog):
                     count: app_commands.Range[int, 1, 9999]) -> None:
         def build(game: Game, seat: int, legal: list[Action]) -> Action:
             ids = unique(a["territory"] for a in legal if a["type"] == "place")
-            return {"type": "place", "territory": resolve(territory, ids) or territory, "count": int(count)}
+            return {"type": "place", "territory": place_id(territory, ids), "count": int(count)}
 
         await self.run(interaction, build)
 
@@ -376,8 +418,8 @@ class RiskCog(commands.Cog):
                       count: app_commands.Range[int, 0, 9999], gods: bool = False) -> None:
         def build(game: Game, seat: int, legal: list[Action]) -> Action:
             moves = [a for a in legal if a["type"] == "fortify"]
-            src = resolve(from_, unique(a["from"] for a in moves)) or from_
-            dst = resolve(to, unique(a["to"] for a in moves if a["from"] == src)) or to
+            src = place_id(from_, unique(a["from"] for a in moves))
+            dst = place_id(to, unique(a["to"] for a in moves if a["from"] == src))
             moved: list[str] = []
             if gods:
                 with_gods = [a["gods"] for a in moves if a["from"] == src and a["to"] == dst and a["gods"]]

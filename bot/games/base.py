@@ -377,6 +377,19 @@ class Game(ABC):
         return any(a.keys() == action.keys() and _same({k: v for k, v in a.items() if k not in free}, fixed)
                    for a in legal)
 
+    def why_not(self, seat: int, action: Any) -> tuple[str, dict[str, Any]] | None:
+        """Why ``action`` is not possible for ``seat`` now (issue 25: "not yours", "not adjacent", "not this
+        step"), as an i18n key and its parameters, or None when there is no better word than the platform's
+        ``err.not_legal``. The platform asks when it refuses an action that is not listed; a game's own
+        command may ask before acting. Never a reason for a legal action; never another seat's secret.
+        Parameters are JSON values; :meth:`reason_params` puts them in a reader's words. Default: None."""
+        return None
+
+    def reason_params(self, params: dict[str, Any], lang: str) -> dict[str, Any]:
+        """The parameters of a :meth:`why_not` reason as a reader of ``lang`` sees them (a game's ids of
+        places or steps named in that language). Default: unchanged."""
+        return params
+
     def admin_actions(self) -> list[Action]:
         """Moderator actions available now (applied with ``seat=ADMIN``)."""
         return []

@@ -42,8 +42,9 @@ def test_pobeda_lines_by_side_and_removed_chips() -> None:
                    {"type": "line", "side": 0, "cells": ["A1", "A6"], "count": 1}]),
         Record(2, [{"type": "drew", "card": "x", "to": [2]}]),
     ]
-    assert text("pobeda", records, 0) == ("📰 **Since your last move:**\n"
-                                          "• Bob: 1 move, 1 chip of others removed\n"
+    assert text("pobeda", records, 0) == ("📰 **Since your last move:**\n"  # issue 25: the reader's chip first
+                                          "⚔️ Bob: 1 of your chips removed\n"
+                                          "• Bob: 1 move\n"
                                           "• Carol: 2 moves\n"
                                           "• Side0: 1 line")
 

@@ -20,6 +20,8 @@ from bot.games.godstorm.turn import TurnMixin
 from bot.games.godstorm.view import PlaceView
 from bot.games.godstorm.view import build as build_view
 from bot.games.godstorm.view import place as place_view
+from bot.games.godstorm.why import localise as localise_reason
+from bot.games.godstorm.why import why_not as why_not_of
 from bot.i18n import t
 
 RULESETS = ("godstorm", "classic")
@@ -214,6 +216,13 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
 
     def outcome(self) -> dict[str, Any] | None:
         return self.s.outcome
+
+    def why_not(self, seat: int, action: Any) -> tuple[str, dict[str, Any]] | None:
+        """Why an attack, placement, move-in or fortification is not possible now (``why.py``)."""
+        return why_not_of(self, seat, action)
+
+    def reason_params(self, params: dict[str, Any], lang: str) -> dict[str, Any]:
+        return localise_reason(params, lang)
 
     # ---- views --------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
