@@ -18,7 +18,9 @@ Figures (keys of the JSON object):
   process the bot uses: the view sent, the PNG returned), and ``render_worker_rss_mb`` the resident
   size of that process after drawing every game's boards;
 - ``pobeda_personal_render_ms_p50`` / ``_kb``: a seat's personal board (its hand's cells marked, in the
-  seat's language); per game offering zooms ``<game>_zoom_render_ms_p50`` / ``_kb``: its slowest zoom;
+  seat's language); ``godstorm_dm_board_render_ms_p50``: Godstorm's (the DM panel's map of the seat's
+  territories and targets, with its miracle cards); per game offering zooms
+  ``<game>_zoom_render_ms_p50`` / ``_kb``: its slowest zoom;
 - ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions;
 - ``byallmeans_apply_ms_p50`` / ``_p99``: one By All Means action over whole AI-against-AI games between
   preset decks, and ``byallmeans_ai_game_s``: such a whole game, the bots' decisions included;
@@ -232,6 +234,8 @@ def bench_personal_and_zoom(key: str, game: Game, view: dict[str, Any], repeats:
             times.append((time.perf_counter() - start) * 1000)
         out[f"{key}_personal_render_ms_p50"] = round(statistics.median(times), 2)
         out[f"{key}_personal_render_kb"] = round(len(png) / 1024, 1)
+        if key == "godstorm":  # the personal board is the DM panel's map (issue 25)
+            out["godstorm_dm_board_render_ms_p50"] = out[f"{key}_personal_render_ms_p50"]
     choices = getattr(module, "zoom_choices", None)
     if choices is not None:
         worst: tuple[float, int] = (0.0, 0)

@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 PERSONAL = {"pobeda": "render_personal", "byallmeans": "render_personal", "godstorm": "render_personal",
             "coldwar": "render_personal"}
 """Games whose private panel carries a personal board, and the renderer module's function for it (it may
-return None: no picture for this seat now, e.g. a Godstorm player holding no miracle card)."""
+return None: no picture for this seat now). Godstorm's is the seat's own map (its territories and the ones
+it can attack now highlighted, ``render.godstorm.personal_image``) above its miracle cards (issue 25)."""
 
 
 def _module(game: str) -> ModuleType | None:

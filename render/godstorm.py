@@ -15,6 +15,7 @@ shows between them. Only convex polygon clipping is needed, which keeps the firs
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -78,6 +79,8 @@ CARD_COLOUR: dict[str, Colour] = {
     "sky": (52, 120, 200),
     "death": (40, 40, 44),
 }
+HEAVEN_BOX = (60, 54, 78)
+"""The heavens' boxes: a colour the fixed palette keeps exactly (the zoom of the Underworld shows them big)."""
 NEUTRAL_SEAT = -2
 # Flat colours that must survive the palette exactly (player colours come from the views).
 EXACT_COLOURS: tuple[Colour, ...] = (
@@ -408,7 +411,7 @@ def _draw_base_shapes(img: Image.Image, classic: bool) -> None:
         for i in range(5):
             y0 = UW_Y + 46 + i * 90
             d.rounded_rectangle([HEAVEN_X * s, y0 * s, (HEAVEN_X + HEAVEN_W) * s, (y0 + 80) * s], radius=10 * s,
-                                fill=(58, 52, 74))
+                                fill=HEAVEN_BOX)
 
 
 def _sp(sid: str, s: int) -> Point:
@@ -457,16 +460,62 @@ def _shapes(classic: bool) -> Image.Image:
 
 
 def _draw_underworld_labels(d: ImageDraw.ImageDraw, lang: str, size: int | None = None) -> None:
-    text(d, (UW_X + 16, UW_Y + 10), _tr("heavens", lang), font(24, "bold"), GOLD)
+    text(d, (UW_X + 16, UW_Y + 10), _tr("heavens", lang), font(max(24, size or 0), "bold"), GOLD)
     text(d, (SPACES_X + 10, UW_Y + 10), _tr("underworld", lang), font(max(24, size or 0), "bold"), GOLD)
+    if size is not None:  # a zoom: bigger labels, placed clear of each other
+        for label, xy, fnt, fill, anchor in underworld_zoom_labels(d, lang, size):
+            text(d, xy, label, fnt, fill, anchor)
+        return
     for sid, sp in D.UNDERWORLD.items():
         x, y = space_center(sid)
-        if size is None:
-            text(d, (x, y - SPACE_R + 6), D.SPACE_NUMERALS[sid], font(13, "bold"), PANEL_TEXT, "mt")
-        else:  # a zoom: the bigger numeral above the circle
-            text(d, (x, y - SPACE_R - 5), D.SPACE_NUMERALS[sid], font(size, "bold"), PANEL_TEXT, "ms")
-        text(d, (x, y + SPACE_R + 4), _tr(f"kind.{sp.kind}", lang), font(size or 14, "condensed"),
-             SPACE_RING[sp.kind], "mt")
+        text(d, (x, y - SPACE_R + 6), D.SPACE_NUMERALS[sid], font(13, "bold"), PANEL_TEXT, "mt")
+        text(d, (x, y + SPACE_R + 4), _tr(f"kind.{sp.kind}", lang), font(14, "condensed"), SPACE_RING[sp.kind], "mt")
+
+
+Box = tuple[float, float, float, float]
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def underworld_zoom_labels(d: ImageDraw.ImageDraw, lang: str, size: int
+                           ) -> list[tuple[str, tuple[float, float], Any, Colour, str]]:
+    """The Underworld zoom's space labels (label, anchor point, font, colour, anchor): each kind under its
+    circle, each numeral at the first spot around its circle that covers no circle, kind or numeral and
+    stays inside the panel (the numeral right above a circle fell on the kind of the circle above it)."""
+    kind_font, num_font = font(size, "condensed"), font(size, "bold")
+    circles: list[Box] = []
+    for sid in D.UNDERWORLD:
+        sx, sy = space_center(sid)
+        circles.append((sx - SPACE_R - 3, sy - SPACE_R - 3, sx + SPACE_R + 3, sy + SPACE_R + 3))
+    out: list[tuple[str, tuple[float, float], Any, Colour, str]] = []
+    taken: list[Box] = list(circles)
+    for sid, sp in D.UNDERWORLD.items():
+        sx, sy = space_center(sid)
+        xy = (float(sx), float(sy + SPACE_R + 2))
+        label = _tr(f"kind.{sp.kind}", lang)
+        taken.append(d.textbbox(xy, label, font=kind_font, anchor="mt"))
+        out.append((label, xy, kind_font, SPACE_RING[sp.kind], "mt"))
+    panel = (SPACES_X - 50, UW_Y + 10 + size + 6, UW_X + UW_PANEL_W - 4, UW_Y + UW_PANEL_H)
+    k = SPACE_R * 0.74
+    for sid in D.UNDERWORLD:
+        cx, cy = space_center(sid)
+        x, y = float(cx), float(cy)
+        numeral = D.SPACE_NUMERALS[sid]
+        spots: tuple[tuple[tuple[float, float], str], ...] = (((x - k, y - k), "rb"), ((x + k, y - k), "lb"), ((x, y - SPACE_R - 3), "mb"),
+                 ((x - SPACE_R - 4, y), "rm"), ((x + SPACE_R + 4, y), "lm"), ((x - k, y + k), "rt"),
+                 ((x + k, y + k), "lt"))
+        chosen = spots[0]
+        for xy, anchor in spots:
+            box = d.textbbox(xy, numeral, font=num_font, anchor=anchor)
+            inside = panel[0] <= box[0] and box[2] <= panel[2] and panel[1] <= box[1] and box[3] <= panel[3]
+            if inside and not any(_overlaps(box, other) for other in taken):
+                chosen = (xy, anchor)
+                break
+        taken.append(d.textbbox(chosen[0], numeral, font=num_font, anchor=chosen[1]))
+        out.append((numeral, chosen[0], num_font, PANEL_TEXT, chosen[1]))
+    return out
 
 
 def _legend_items(lang: str, classic: bool) -> list[tuple[str, str]]:
@@ -581,7 +630,7 @@ def _draw_territories(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormVi
             _pill(d, x, y + NODE_R + pill * 0.62 - 4, str(int(st.get("armies") or 0)), _shade(colour, 0.85), pill)
 
 
-def _draw_last(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, size: int = 17) -> None:
+def _draw_last(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, size: int = 17, names: bool = True) -> None:
     last = view.get("last")
     a, b = (last.get("from", ""), last.get("to", "")) if last else ("", "")  # "" names no place
     centre: Callable[[str], tuple[int, int]] | None = None
@@ -600,8 +649,8 @@ def _draw_last(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, size: int 
             d.ellipse([x - r, y - r, x + r, y + r], fill=ATTACK)
     if centre is not None:
         _arrow(d, centre(a), centre(b), ATTACK, 6, NODE_R + 10)
-    for tid in (a, b):  # keep both names readable over the arrow
-        if tid in D.TERRITORIES:
+    for tid in (a, b):  # keep both names readable over the arrow (a zoom writes them after cropping)
+        if tid in D.TERRITORIES and names:
             _territory_name(d, tid, lang, size)
 
 
@@ -646,11 +695,15 @@ def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormVie
         stripe = colour if active else _shade(pan.colour, 0.55)
         d.rounded_rectangle([HEAVEN_X, y0, HEAVEN_X + 16, y0 + 80], radius=6, fill=stripe)
         text_fill = PANEL_TEXT if active else (130, 124, 146)
-        text(d, (HEAVEN_X + 26, y0 + 10), hname[lang], font(21, "bold"), text_fill)
-        who = _seat_name(view, int(player["seat"]), lang) if player else pan.name[lang]
-        text(d, (HEAVEN_X + 26, y0 + 42), _fit(d, who, font(16, "condensed"), 150), font(16, "condensed"), text_fill)
+        name_f, who_f = font(max(21, size or 0), "bold"), font(max(16, size or 0), "condensed")
         count = str(int(player.get("heaven") or 0)) if player else "—"
-        text(d, (HEAVEN_X + HEAVEN_W - 14, y0 + 40), count, font(34, "bold"), text_fill, "rm")
+        count_f = font(max(34, size or 0), "bold")
+        room = HEAVEN_W - 40 - d.textlength(count, font=count_f)
+        text(d, (HEAVEN_X + 26, y0 + 4 if size else y0 + 10), _fit(d, hname[lang], name_f, room), name_f, text_fill)
+        who = _seat_name(view, int(player["seat"]), lang) if player else pan.name[lang]
+        text(d, (HEAVEN_X + 26, y0 + 76 if size else y0 + 42), _fit(d, who, who_f, room), who_f, text_fill,
+             "ls" if size else None)
+        text(d, (HEAVEN_X + HEAVEN_W - 14, y0 + 40), count, count_f, text_fill, "rm")
 
 
 def _step_label(step: str | None, lang: str) -> str:
@@ -932,6 +985,8 @@ def _window(points: Iterable[tuple[int, int]], bounds: tuple[int, int, int, int]
 
 
 MAPPED = (0, MAP_Y, W, BOTTOM_Y)
+UNDERWORLD_BOX = (UW_X, UW_Y, UW_X + UW_PANEL_W, UW_Y + UW_PANEL_H)
+"""The Underworld zoom: the whole panel, the heavens column included."""
 
 
 def _continent_points(cid: str, half: str = "") -> list[tuple[int, int]]:
@@ -952,14 +1007,14 @@ def zoom_window(view: GodstormView, zoom: str) -> tuple[int, int, int, int] | No
     if cid in D.CONTINENTS and zoom in dict(zoom_choices(view, "en")):
         return _window(_continent_points(cid, half), mapped)
     if zoom == UNDERWORLD and not classic:
-        return SPACES_X - 60, UW_Y, UW_X + UW_PANEL_W, UW_Y + UW_PANEL_H
+        return UNDERWORLD_BOX
     if zoom == LAST:
         last: Mapping[str, Any] = view.get("last") or {}
         places = [territory_center(p) for p in (last.get("from"), last.get("to")) if p in D.TERRITORIES]
         if places:
             return _window(places, mapped)
         if last.get("to") in D.UNDERWORLD and not classic:
-            return SPACES_X - 60, UW_Y, UW_X + UW_PANEL_W, UW_Y + UW_PANEL_H
+            return UNDERWORLD_BOX
     return None
 
 
@@ -974,14 +1029,103 @@ def zoom_image(view: GodstormView, lang: str, zoom: str) -> Image.Image | None:
     size = max(17, zoom_text_size(box[2] - box[0]))  # never smaller than on the board
     img = _shapes(classic).copy()
     d = ImageDraw.Draw(img)
-    _draw_last(d, view, lang, size)
+    _draw_last(d, view, lang, size, names=False)
     _draw_territories(img, d, view, lang, size)
-    for tid in D.TERRITORIES:
-        _territory_name(d, tid, lang, size)
-    if not classic:
+    underworld = box == UNDERWORLD_BOX
+    if underworld:
         _draw_underworld_labels(d, lang, size)
         _draw_underworld(img, d, view, lang, size)
-    return img.crop(box)
+    crop = img.crop(box)
+    if not underworld:
+        _zoom_names(ImageDraw.Draw(crop), box, lang, size)
+    legend = _zoom_legend(crop.width, lang, size, classic, underworld)
+    out = Image.new("RGB", (crop.width, crop.height + legend.height), PAPER)
+    out.paste(crop, (0, 0))
+    out.paste(legend, (0, crop.height))
+    return out
+
+
+def zoom_name_boxes(box: tuple[int, int, int, int], lang: str, size: int
+                    ) -> list[tuple[str, tuple[float, float]]]:
+    """(name, bottom-centre point in the crop) of every territory whose centre the zoom shows: above its
+    disc, moved sideways as far as needed to stay whole inside the crop (a name is never cut)."""
+    f = font(size, "condensed-bold")
+    scratch = ImageDraw.Draw(Image.new("L", (1, 1)))
+    out = []
+    for tid in D.TERRITORIES:
+        x, y = territory_center(tid)
+        if not (box[0] <= x < box[2] and box[1] <= y < box[3]):
+            continue
+        name = D.TERRITORIES[tid].name[lang]
+        left, top, right, bottom = scratch.textbbox((0, 0), name, font=f, anchor="mb", stroke_width=3)
+        half = (right - left) / 2
+        cx = min(max(x - box[0], half + 2), box[2] - box[0] - half - 2)
+        cy = min(max(y - NODE_R - 8 - box[1], 2 - top), box[3] - box[1] - 2 - bottom)
+        out.append((name, (cx, cy)))
+    return out
+
+
+def _zoom_names(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], lang: str, size: int) -> None:
+    for name, xy in zoom_name_boxes(box, lang, size):
+        d.text(xy, name, font=font(size, "condensed-bold"), fill=INK, anchor="mb", stroke_width=3,
+               stroke_fill=(255, 255, 255))
+
+
+def zoom_legend_items(lang: str, classic: bool, underworld: bool) -> list[tuple[str, str]]:
+    """(key, label) of a zoom's legend: what its marks mean."""
+    lang = lang if lang in ("ru", "en") else "en"
+    items = [("owner", t("godstorm.zoom.legend.yours", lang)), ("armies", t("godstorm.zoom.legend.armies", lang))]
+    if underworld:
+        return [*items, ("fire", _tr("legend.fire", lang)), ("attack", _tr("legend.attack", lang))]
+    if not classic:
+        items += [("god", t("godstorm.zoom.legend.god", lang)), ("temple", _tr("legend.temple", lang)),
+                  ("plague", _tr("legend.plague", lang))]
+    return [*items, ("sea", _tr("legend.sea", lang)), ("ridge", _tr("legend.ridge", lang)),
+            ("attack", _tr("legend.attack", lang))]
+
+
+@lru_cache(maxsize=32)
+def _zoom_legend(width: int, lang: str, size: int, classic: bool, underworld: bool) -> Image.Image:
+    """The legend band under a zoom: each mark and its meaning at the zoom's text size, in rows."""
+    f = font(size, "condensed")
+    row = round(size * 1.5)
+    icon = round(size * 1.6)
+    scratch = ImageDraw.Draw(Image.new("L", (1, 1)))
+    placed: list[tuple[str, str, float, float]] = []
+    x, y = 10.0, 8.0
+    for key, label in zoom_legend_items(lang, classic, underworld):
+        label = _fit(scratch, label, f, width - 30 - icon)
+        wide = icon + 8 + scratch.textlength(label, font=f)
+        if x > 10 and x + wide > width - 10:
+            x, y = 10.0, y + row
+        placed.append((key, label, x, y + row / 2))
+        x += wide + size
+    img = Image.new("RGB", (width, round(y + row + 8)), PAPER)
+    d = ImageDraw.Draw(img)
+    s = size / 21
+    for key, label, lx, cy in placed:
+        ix = lx + icon / 2
+        if key == "owner":
+            _paste_disc(img, (round(ix), round(cy)), (120, 120, 120), round(size * 0.6))
+            _mark(d, ix, cy, 0, size * 0.6 - 6)
+        elif key == "armies":
+            _pill(d, ix, cy, "3", INK, size)
+        elif key == "god":
+            _god(d, ix, cy, D.GOD_KINDS[0], INK, lang, size)
+        elif key == "temple":
+            _temple(d, ix, cy - 1, s * 1.3)
+        elif key == "plague":
+            _plague(d, ix, cy, size * 0.5)
+        elif key == "sea":
+            _dashed(d, (lx, cy), (lx + icon, cy), SEA_LINE, 3, 8, 5)
+        elif key == "ridge":
+            _zigzag(d, (ix, cy), (1, 0), icon, 5, 3, (110, 78, 48), 3)
+        elif key == "fire":
+            _zigzag(d, (ix, cy), (1, 0), icon, 5, 3, (250, 120, 30), 4)
+        elif key == "attack":
+            _arrow(d, (lx - 4, cy), (lx + icon + 4, cy), ATTACK, 4, 0)
+        text(d, (lx + icon + 8, cy), label, f, INK, "lm")
+    return img
 
 
 def render_zoom(view: GodstormView, lang: str, zoom: str) -> bytes | None:
@@ -993,9 +1137,237 @@ def render_zoom(view: GodstormView, lang: str, zoom: str) -> bytes | None:
     return encode_png(pal.quantize(img) if all(c in pal for c in _colours(view)) else img)
 
 
+# ---- the personal board: the seat's own map for its private panel (issue 25) ----------------------
+MINE_W = 800
+"""Drawn 800 px wide: shown 400 px wide on a phone, every text at half size."""
+MINE_CAP_AT_400 = 9.0
+"""Cap height, in px, of every text of the personal board shown 400 px wide."""
+MINE_TEXT = math.ceil(MINE_CAP_AT_400 * MINE_W / 400 / CAP_RATIO)
+MINE_SCALE = MINE_W / MAP_W
+MINE_MAP_H = round(MAP_H * MINE_SCALE)
+MINE_HEAD = 2 * MINE_TEXT + 34
+MINE_PAD = 14
+MINE_LIST_ROWS = 8
+"""Target lines listed at most (the map marks every target)."""
+MINE_FADE = 0.55
+"""How far the territories that are neither the seat's nor attackable fade towards white."""
+TARGET_FILL = (244, 168, 160)
+MINE_NAME = round(MINE_TEXT * 0.84)
+"""Names on the personal board's map: a little smaller than the lists (cap height 7.6 px at 400)."""
+"""How far the territories that are neither the seat's nor attackable fade towards white."""
+
+
+def mine_point(tid: str) -> tuple[int, int]:
+    """A territory's centre on the personal board's map."""
+    x, y = D.TERRITORIES[tid].xy
+    return round(x * MINE_SCALE), MINE_HEAD + round(y * MINE_SCALE)
+
+
+def mine_pixel(tid: str) -> tuple[int, int]:
+    """A pixel inside a territory's region on the personal board that shows its highlight (between its
+    centre and its army count, clear of both)."""
+    x, y = mine_point(tid)
+    return x - 15, y - 15
+
+
+def highlighted(view: GodstormView) -> tuple[list[str], list[str]]:
+    """(the seat's territories, the territories it can attack now) as the view says, sorted."""
+    me: Mapping[str, Any] = view.get("me") or {}
+    seat = me.get("seat")
+    terrs: Mapping[str, Any] = view.get("territories") or {}
+    own = sorted(tid for tid, st in terrs.items() if tid in D.TERRITORIES and st.get("owner") == seat
+                 and seat is not None)
+    targets = sorted({str(dst) for _, dst in me.get("attacks") or [] if dst in D.TERRITORIES})
+    return own, targets
+
+
+@lru_cache(maxsize=2)
+def _mine_map(classic: bool) -> Image.Image:
+    """The Ancient Earth without text, scaled to the personal board's width and faded."""
+    region = _shapes(classic).crop((0, MAP_Y, MAP_W, BOTTOM_Y)).resize((MINE_W, MINE_MAP_H), Image.Resampling.BOX)
+    return Image.blend(region, Image.new("RGB", region.size, (255, 255, 255)), MINE_FADE)
+
+
+def _mine_cell(tid: str) -> list[Point]:
+    return [(x * MINE_SCALE, MINE_HEAD + y * MINE_SCALE) for x, y in _territory_cells()[tid]]
+
+
+def _place_name(tid: str, lang: str) -> str:
+    return D.TERRITORIES[tid].name[lang] if tid in D.TERRITORIES else tid
+
+
+def personal_image(view: GodstormView, lang: str) -> Image.Image:
+    """The seat's board: the Ancient Earth with its territories in its colour and the ones it can attack
+    now in red (arrows from where it can attack them), army counts on both, and below them the targets
+    (owner, armies, from where) and its territories by name, all at ``MINE_TEXT``."""
+    lang = lang if lang in ("ru", "en") else "en"
+    classic = view.get("ruleset") == "classic"
+    me: Mapping[str, Any] = view.get("me") or {}
+    seat = int(me.get("seat", -1)) if isinstance(me.get("seat"), int) else -1
+    own, targets = highlighted(view)
+    terrs: Mapping[str, Any] = view.get("territories") or {}
+    colour = _seat_colour(view, seat)
+    body = font(MINE_TEXT, "condensed")
+    bold = font(MINE_TEXT, "condensed-bold")
+    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    # the lists below the map, laid out first so the image has its height
+    attacks = [(str(a), str(b)) for a, b in me.get("attacks") or [] if a in D.TERRITORIES and b in D.TERRITORIES]
+    lines: list[tuple[str, Any, Colour]] = []
+    width = MINE_W - 2 * MINE_PAD
+    if targets:
+        lines.append((_tr_mine("targets", lang) + ":", bold, ATTACK))
+        for dst in targets[:MINE_LIST_ROWS]:
+            st = terrs.get(dst) or {}
+            owner = st.get("owner")
+            who = _seat_name(view, int(owner), lang) if isinstance(owner, int) else _tr_mine("unowned", lang)
+            sources = ", ".join(f"{_place_name(a, lang)} {int((terrs.get(a) or {}).get('armies') or 0)}"
+                                for a, b in attacks if b == dst)
+            line = t("godstorm.mine.target_line", lang, to=_place_name(dst, lang), owner=who,
+                     armies=int(st.get("armies") or 0), sources=sources)
+            lines += [(part, body, INK) for part in _wrap_lines(scratch, line, body, width)]
+        if len(targets) > MINE_LIST_ROWS:
+            lines.append((t("godstorm.mine.more", lang, n=len(targets) - MINE_LIST_ROWS), body, INK))
+    else:
+        lines.append((_tr_mine("no_attack" if view.get("phase") == "turn" else "not_turn", lang), body, INK))
+    names = "\u00a0· ".join(f"{_place_name(tid, lang)}\u00a0{int((terrs.get(tid) or {}).get('armies') or 0)}"
+                            for tid in own)  # lines break only between territories
+    lines.append((_tr_mine("territories", lang) + ":", bold, _shade(colour, 0.7)))
+    lines += [(part, body, INK) for part in _wrap_lines(scratch, names or _tr_mine("none", lang), body, width)]
+    step = round(MINE_TEXT * 1.3)
+    legend_y = MINE_HEAD + MINE_MAP_H + 8
+    list_y = legend_y + 2 * step + 10
+    height = list_y + step * len(lines) + MINE_PAD
+    img = Image.new("RGB", (MINE_W, height), PAPER)
+    img.paste(_mine_map(classic), (0, MINE_HEAD))
+    d = ImageDraw.Draw(img)
+    # header: whose board, the epoch and step
+    d.rectangle([0, 0, MINE_W, MINE_HEAD - 1], fill=PANEL_DARK)
+    name = seat_label(view, seat, _tr("seat", lang, n=seat + 1)) if seat >= 0 else ""
+    d.ellipse([MINE_PAD, 12, MINE_PAD + MINE_TEXT, 12 + MINE_TEXT], fill=colour, outline=(255, 255, 255), width=2)
+    title = _fit(d, t("godstorm.mine.title", lang, name=name), font(MINE_TEXT, "bold"), width - MINE_TEXT - 10)
+    text(d, (MINE_PAD + MINE_TEXT + 10, 12 + MINE_TEXT / 2), title, font(MINE_TEXT, "bold"), GOLD, "lm")
+    sub = []
+    if not classic and view.get("epoch"):
+        sub.append(_tr("epoch", lang, n=view["epoch"], total=view.get("epochs") or D.EPOCHS))
+    label = _step_label(view.get("step"), lang)
+    if label:
+        sub.append(label)
+    text(d, (MINE_PAD, MINE_HEAD - 12), _fit(d, " · ".join(sub), body, width), body, PANEL_TEXT, "ls")
+    # the map: own regions in the seat's colour, targets in red, arrows from where they can be attacked
+    tint = _shade(colour, 1.45)
+    for tid in own:
+        d.polygon(_mine_cell(tid), fill=tint, outline=_shade(colour, 0.7), width=4)
+    for tid in targets:
+        d.polygon(_mine_cell(tid), fill=TARGET_FILL, outline=ATTACK, width=4)
+    for a, b in attacks:
+        (ax, ay), (bx, by) = mine_point(a), mine_point(b)
+        ux, uy = _unit((ax, ay), (bx, by))
+        d.line([(ax + ux * 14, ay + uy * 14), (bx - ux * 16, by - uy * 16)], fill=ATTACK, width=3)
+    pill = round(MINE_TEXT * 0.9)
+    for tid in [*own, *targets]:
+        st = terrs.get(tid) or {}
+        x, y = mine_point(tid)
+        owner = st.get("owner")
+        edge = ATTACK if tid in targets else _shade(colour, 0.7)
+        _mark_pill(d, x, y, str(int(st.get("armies") or 0)), _seat_colour(view, owner), owner, edge, pill)
+    # the names of the highlighted territories where they fit (the lists below name them all)
+    _mine_names(d, [*targets, *own], lang, pill)
+    # legend of the two highlights, one row each
+    armies = sum(int((terrs.get(tid) or {}).get("armies") or 0) for tid in own)
+    cy = legend_y + step / 2
+    for fill, edge, label in ((tint, _shade(colour, 0.7), t("godstorm.mine.yours", lang, n=len(own), a=armies)),
+                              (TARGET_FILL, ATTACK, t("godstorm.mine.can_attack", lang, n=len(targets)))):
+        d.rounded_rectangle([MINE_PAD, cy - 11, MINE_PAD + 30, cy + 11], radius=4, fill=fill, outline=edge, width=3)
+        text(d, (MINE_PAD + 40, cy), _fit(d, label, body, width - 40), body, INK, "lm")
+        cy += step
+    y = list_y
+    for line, fnt, fill in lines:
+        text(d, (MINE_PAD, y), line, fnt, fill, "lt")
+        y += step
+    return img
+
+
+def _mine_names(d: ImageDraw.ImageDraw, tids: list[str], lang: str, pill: int) -> None:
+    """Each territory's name above its army count, targets first, skipped where it would cover a name
+    already written or an army count, or leave the map (so no name is ever cut or overprinted)."""
+    f = font(MINE_NAME, "condensed-bold")
+    hh = pill * 0.62
+    taken = [(x - hh - pill * 0.9, y - hh, x + hh + pill * 0.9, y + hh) for x, y in map(mine_point, tids)]
+    for tid in tids:
+        x, y = mine_point(tid)
+        name = _place_name(tid, lang)
+        half = d.textlength(name, font=f) / 2
+        box = (x - half - 2, y - pill * 0.62 - MINE_NAME - 4, x + half + 2, y - pill * 0.62)
+        if box[0] < 2 or box[2] > MINE_W - 2 or box[1] < MINE_HEAD or box[3] > MINE_HEAD + MINE_MAP_H:
+            continue
+        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken):
+            continue
+        taken.append(box)
+        d.text((x, box[3] - 1), name, font=f, fill=INK, anchor="mb", stroke_width=2, stroke_fill=(255, 255, 255))
+
+
+def _mark_pill(d: ImageDraw.ImageDraw, x: float, y: float, label: str, colour: Colour, owner: int | None,
+               edge: Colour, size: int) -> None:
+    """An army count on the personal board: the owner's colour and mark, then the count."""
+    f = font(size, "bold")
+    tw = d.textlength(label, font=f)
+    hh = size * 0.62
+    w = tw + 2 * hh + 10
+    x0 = x - w / 2
+    d.rounded_rectangle([x0, y - hh, x0 + w, y + hh], radius=int(hh), fill=(255, 255, 255), outline=edge, width=3)
+    d.ellipse([x0 + 3, y - hh + 3, x0 + 2 * hh - 3, y + hh - 3], fill=colour)
+    _mark(d, x0 + hh, y, owner, hh - 5)
+    text(d, (x0 + 2 * hh + 4 + tw / 2, y + 1), label, f, INK, "mm")
+
+
+def _tr_mine(key: str, lang: str) -> str:
+    return t(f"godstorm.mine.{key}", lang)
+
+
+def _wrap_lines(d: ImageDraw.ImageDraw, line: str, fnt: Any, width: float) -> list[str]:
+    """Greedy word wrap; a word longer than the line is cut with an ellipsis (never drawn past the edge)."""
+    out: list[str] = []
+    current = ""
+    for word in line.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if current and d.textlength(candidate, font=fnt) > width:
+            out.append(current)
+            current = word
+        else:
+            current = candidate
+    out.append(current)
+    return [_fit(d, part, fnt, width) for part in out]
+
+
 def render_personal(view: GodstormView, lang: str) -> bytes | None:
-    """The private panel's picture (issue 10): the seat's miracle cards and relics as card faces, or None
-    when it has none (``render.godstorm_cards``)."""
+    """The private panel's picture: the seat's board (:func:`personal_image`) and, under it, its miracle
+    cards and relics as card faces when it holds any (``render.godstorm_cards``). None for a view without
+    a seat (the public view)."""
     from render.godstorm_cards import render_hand  # noqa: PLC0415 (only panels need it)
 
-    return render_hand(view, lang)
+    me: Mapping[str, Any] = view.get("me") or {}
+    if not isinstance(me.get("seat"), int):
+        return render_hand(view, lang)
+    board = personal_image(view, lang)
+    seat = int(me["seat"])
+    players = view.get("players") or []
+    relics = tuple(players[seat].get("relics") or []) if 0 <= seat < len(players) else ()
+    hand = _hand_image(tuple(me.get("miracles") or []), relics, lang)
+    if hand is not None:
+        both = Image.new("RGB", (MINE_W, board.height + hand.height), PAPER)
+        both.paste(board, (0, 0))
+        both.paste(hand, (0, board.height))
+        board = both
+    return encode_png(palette("godstorm").quantize(board))
+
+
+@lru_cache(maxsize=32)
+def _hand_image(miracles: tuple[str, ...], relics: tuple[str, ...], lang: str) -> Image.Image | None:
+    """The card faces of a hand and its relics, ``MINE_W`` wide (kept: a hand changes seldom, the map often)."""
+    from render.godstorm_cards import render_hand  # noqa: PLC0415 (only panels need it)
+
+    cards = render_hand({"me": {"seat": 0, "miracles": list(miracles)}, "players": [{"relics": list(relics)}]}, lang)
+    if cards is None:
+        return None
+    hand = Image.open(io.BytesIO(cards)).convert("RGB")
+    return hand if hand.width == MINE_W else hand.resize((MINE_W, round(hand.height * MINE_W / hand.width)))

@@ -30,6 +30,11 @@ def test_hand_and_relics_are_drawn_for_their_holder_only() -> None:
 
 
 def test_no_cards_no_picture() -> None:
+    """No miracle cards in hand: no cards picture (the DM panel's picture is then the seat's map alone,
+    issue 25: render_personal always draws the map for a seat)."""
+    from render.godstorm_cards import render_hand
+
     g = scenario(miracles=True)
-    assert render_personal(g.view(0), "en") is None
-    assert render_personal(scenario().view(0), "en") is None  # miracles off
+    assert render_hand(g.view(0), "en") is None
+    assert render_hand(scenario().view(0), "en") is None  # miracles off
+    assert render_personal(g.view(0), "en") is not None

@@ -72,6 +72,11 @@ class MeView(TypedDict):
     """The seat's standing "never answer with cards" preference."""
     dice_pref: NotRequired[str]
     """The seat's standing defence-dice preference when not the default ``most`` (``one`` or ``ask``)."""
+    attacks: NotRequired[list[list[str]]]
+    """``[from, to]`` pairs on the Ancient Earth the seat's armies can attack from where they stand now: its
+    territories with an army to spare, each linked territory not its own (links cut by sunken Atlantis or
+    the maelstrom and sacred ground left out); on its own attack step exactly its legal attacks. Derived
+    from public facts only (the personal board highlights them)."""
 
 
 WindowView = TypedDict("WindowView", {"kind": str, "seat": int | None, "from": str | None, "to": str | None,
@@ -213,6 +218,20 @@ def build(s: State, seat: int | None) -> GodstormView:
             out["me"]["never_answer"] = m.never[seat]
         if str(seat) in s.dice_pref:
             out["me"]["dice_pref"] = s.dice_pref[str(seat)]
+        if not p.eliminated and s.phase == "turn" and s.outcome is None:
+            out["me"]["attacks"] = attacks(s, seat)
+    return out
+
+
+def attacks(s: State, seat: int) -> list[list[str]]:
+    """``[from, to]`` for every attack on the Ancient Earth ``seat`` could make from where its armies stand
+    (see ``MeView.attacks``), in a stable order."""
+    from bot.games.godstorm.game import Godstorm  # noqa: PLC0415 (the game imports this module)
+
+    rules = Godstorm(s)
+    out: list[list[str]] = []
+    for src in sorted(t for t, v in s.terr.items() if v.owner == seat and v.armies >= 2):
+        out += [[src, dst] for dst in rules._targets(seat, src)]
     return out
 
 
