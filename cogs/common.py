@@ -126,7 +126,9 @@ async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bo
         callback = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
         # the original response's id, when Discord said it: a later click on it is answered in place, and the
         # live-panel bookkeeping must know that message is the same panel (bot/livepanels.py)
-        interaction.extras["response_message_id"] = getattr(callback, "message_id", None)
+        extras = getattr(interaction, "extras", None)
+        if isinstance(extras, dict):
+            extras["response_message_id"] = getattr(callback, "message_id", None)
         return None
 
 

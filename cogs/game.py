@@ -445,7 +445,7 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
     board = await boards.personal_board(session, seat, language)
     extra = {"file": boards.as_file(board)} if board else {}
     message = await reply(interaction, content, view=view, **extra)
-    shown = message.id if message is not None else interaction.extras.get("response_message_id")
+    shown = message.id if message is not None else getattr(interaction, "extras", {}).get("response_message_id")
     publisher.panels.answered(interaction, session, seat, message.id if message is not None else None, shown=shown)
 
 

@@ -19,6 +19,9 @@ from bot.games.godstorm.text import tname
 from bot.i18n import t
 from tests.e2e.helpers import Table, custom_ids, db_query, game_row, last_turn_post, play_panel
 
+ALREADY_YOURS = "godstorm.why.own_target"
+"""The refusal of an attack on one's own territory, saying why (bot/games/godstorm/why.py)."""
+
 MAX_ATTACKS_PER_TURN = 3
 
 
@@ -304,14 +307,15 @@ class RiskPlayer:
             self.log.move_autocompletes += 1
 
     async def refused_attack(self, row: dict[str, Any], user: Any, lang: str, src: str, owned: set[str]) -> None:
-        """An attack on one's own territory is refused in the caller's language, and nothing changes:
-        it is not among the caller's legal actions, so the platform refuses it before the rules."""
+        """An attack on one's own territory is refused in the caller's language, saying why (issue 25
+        item 7: the territory is already theirs), and nothing changes: it is not among the caller's
+        legal actions, so the platform refuses it before the rules."""
         own = next((n for n in [*gboard.NEIGHBOURS[src], *sorted(owned)] if n in owned and n != src), None)
         if own is None:
             return
         before = self.row()["seq"]
         r = await self.fake.slash(user, self.table.channel, "risk attack", options={"from": src, "to": own, "dice": 1})
-        assert r.ephemeral and r.content == "⛔ " + t("err.not_legal", lang), r.content
+        assert r.ephemeral and r.content == "⛔ " + t(ALREADY_YOURS, lang, where=tname(own, lang)), r.content
         assert self.row()["seq"] == before
         self.log.refusals.append(r.content)
 
