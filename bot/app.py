@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import discordhttp, lifecycle, reconnect
+from bot import discordhttp, drawing, lifecycle, reconnect
 from bot.bots import BotDriver
 from bot.cluster import TIMER as TIMER_LEASE
 from bot.cluster import refresh_due, timer_lease_s
@@ -362,6 +362,7 @@ class TabletopBot(commands.Bot):
                  len(stale), time.perf_counter() - started)
         self._stale = stale
         self._timer = asyncio.create_task(self._timer_loop())
+        await asyncio.to_thread(drawing.warm)  # the render process starts beside the login, not at the first post
         if self.syncs_commands:
             await self.sync_commands()
         else:

@@ -147,6 +147,29 @@ async def draw(func: Callable[..., T], *args: Any) -> T:
     return await asyncio.to_thread(func, *args)
 
 
+def _preload() -> int:
+    """In a worker: import every game's renderer (what the first board would otherwise wait for)."""
+    from bot.games import registry
+
+    keys = registry.available()
+    for key in keys:
+        registry.renderer(key)
+    return len(keys)
+
+
+def warm() -> None:
+    """Start the render process now, with the renderers imported, instead of on the first board: the
+    first post after a restart would otherwise wait for a process to spawn and import Pillow and the
+    games (seconds on a loaded machine, enough to let that turn's DM overtake its post)."""
+    pool = _get_pool()
+    if pool is None:
+        return
+    try:
+        pool.submit(_preload)  # fire and forget: a failure shows at the first real render
+    except RuntimeError:  # shutting down
+        pass
+
+
 _zooms: dict[str, Callable[[dict[str, Any], str], bytes]] = {}
 
 

@@ -234,3 +234,19 @@ def test_workers_end_with_a_killed_bot(tmp_path: Path) -> None:
     while any(alive(p) for p in pids) and time.monotonic() < ends:
         time.sleep(0.05)
     assert not any(alive(p) for p in pids)
+
+
+def test_warm_starts_the_worker_with_the_renderers_imported() -> None:
+    """warm() starts the render process at bot start (the first post must not wait for it)."""
+    drawing.reset_for_tests()
+    os.environ[drawing.ENV_WORKERS] = "1"
+    try:
+        drawing.warm()
+        deadline = time.monotonic() + 60
+        while not drawing.pids() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert drawing.pids(), "warm() started no render process"
+    finally:
+        os.environ.pop(drawing.ENV_WORKERS, None)
+        drawing.stop_sync()
+        drawing.reset_for_tests()
