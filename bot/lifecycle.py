@@ -315,7 +315,14 @@ async def can_see(client: Any, row: GameRow, user_id: int) -> bool:
         except discord.HTTPException as exc:
             log.info("checking whether user %s sees channel %s failed: %s", user_id, row.channel_id, exc)
             return True
-    return bool(channel.permissions_for(member).view_channel)
+    perms = channel.permissions_for(member)
+    if not perms.view_channel:
+        return False
+    if isinstance(channel, discord.Thread) and channel.is_private() and not perms.manage_threads:
+        from bot.visibility import is_thread_member  # a private thread is seen by its members only
+
+        return await is_thread_member(channel, user_id)
+    return True
 
 
 # ---- catch-up ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -264,3 +265,56 @@ async def test_a_lobby_expires_after_a_restart_too(store: Store) -> None:
     publisher = Publisher(store)
     assert await lifecycle.expire_lobbies(again, publisher, time.time() + DAY + 1) == [lobby.id]  # type: ignore[arg-type]
     await drain(publisher)
+
+
+class PrivateThread(discord.Thread):
+    """A private thread whose parent everyone in ``guild.members`` may view; ``joined`` are its members
+    (a stand-in built without discord.py's state: only what ``lifecycle.can_see`` asks)."""
+
+    def __new__(cls, *_args: Any, **_kwargs: Any) -> PrivateThread:
+        return object.__new__(cls)
+
+    def __init__(self, guild: Guild, joined: set[int]) -> None:  # noqa: D107
+        self._stand_in = (guild, joined)
+
+    @property
+    def guild(self) -> Any:  # type: ignore[override]
+        return self._stand_in[0]
+
+    @property
+    def members(self) -> list[Any]:  # type: ignore[override]
+        return []  # the bot's cache knows no members without the members intent: Discord is asked
+
+    def is_private(self) -> bool:
+        return True
+
+    def permissions_for(self, member: Any, /) -> Any:  # type: ignore[override]
+        return SimpleNamespace(view_channel=self._stand_in[0].members[member], manage_threads=False)
+
+    async def fetch_member(self, user_id: int, /) -> Any:  # type: ignore[override]
+        if user_id not in self._stand_in[1]:
+            raise discord.NotFound(type("R", (), {"status": 404, "reason": "Unknown Member"})(), "Unknown Member")
+        return SimpleNamespace(id=user_id)
+
+
+async def test_a_follower_outside_a_private_thread_is_dropped(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A private thread is seen by its members only: a follower who may view its parent but is not (or
+    no longer) in the thread stops receiving its posts."""
+    sessions = manager(store)
+    game_id = await running_game(sessions, channel=1, players=(ALICE, BOB))
+    session = await sessions.get(game_id)
+    for user in (10, 11):
+        await store.set_following(game_id, user, True)
+    thread = PrivateThread(Guild({10: True, 11: True}), joined={10})
+    publisher = Publisher(store, Client(thread))  # type: ignore[arg-type]
+    sent: list[int] = []
+
+    async def send_dm(_publisher: Any, user_id: int, content: str, **_kwargs: Any) -> bool:
+        sent.append(user_id)
+        return True
+
+    monkeypatch.setattr(lifecycle, "send_dm", send_dm)
+    await lifecycle.notify_followers(publisher, session, "the turn", 1)  # type: ignore[arg-type]
+    await drain(publisher)
+    assert sent == [10]
+    assert await store.followers(game_id) == [10]
