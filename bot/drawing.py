@@ -4,8 +4,8 @@ The bot process runs with glibc tuned to give memory back (``bot.memdebug.tune_m
 big blocks mapped one by one), which keeps its resident size flat over a long run but made every
 board's several-MB buffers fault in fresh pages, a third slower. Boards are therefore drawn in
 ``RENDER_WORKERS`` separate processes (started with *spawn*, so they run with glibc's defaults and
-import only Pillow, the renderers and the game data), each replaced after ``RENDER_TASKS`` renders so
-whatever its allocator holds is returned at once. The bot process keeps neither render buffers nor
+import only Pillow, the renderers and the game data). A board that takes longer than ``RENDER_TIMEOUT``
+replaces the pool and is drawn on a thread. The bot process keeps neither render buffers nor
 render caches; a worker keeps the static board layers, glyph masks, the PNGs of recent views and
 the deflated bands of recent boards (``render.common``), all bounded.
 
@@ -40,8 +40,13 @@ ENV_WORKERS = "TABLETOP_RENDER_WORKERS"
 RENDER_WORKERS = 1
 """Render processes (default). One keeps a game's successive boards in the same process, where the
 deflated bands of its previous board are reused; a board's PNG bands are deflated on two threads there."""
-RENDER_TASKS = 400
-"""Renders after which a worker is replaced (its memory returned); its caches are rebuilt in a few boards."""
+RENDER_TASKS: int | None = None
+"""Renders after which a worker would be replaced. None: never. CPython 3.11's ProcessPoolExecutor can
+hang for good when a worker leaves after ``max_tasks_per_child`` (long e2e games stalled right after
+some hundreds of boards), and the worker's caches are bounded anyway."""
+RENDER_TIMEOUT = 20.0
+"""Seconds a board may take in the pool; past it the pool is replaced (its processes killed) and the
+board drawn on a thread: a stuck worker must never hold a game's posts."""
 ZOOM_KEY = "_zoom"
 """Where a zoom's name travels inside the view handed to :func:`zoom_png`."""
 STOP_GRACE = 2.0  # seconds a worker may take to finish at stop before it is terminated
@@ -108,7 +113,7 @@ def _get_pool() -> ProcessPoolExecutor | None:
             _disabled = True
             log.warning("render processes cannot be started here (%s); boards are drawn on threads", exc)
             return None
-        log.info("render pool: %d process(es), each replaced after %d renders", count, RENDER_TASKS)
+        log.info("render pool: %d process(es)", count)
         return _pool
 
 
@@ -122,6 +127,16 @@ def _drop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """End a pool whose worker does not answer: its processes are killed, then it is forgotten."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        try:
+            process.kill()
+        except (OSError, ValueError):
+            pass
+    _drop(pool)
+
+
 async def draw(func: Callable[..., T], *args: Any) -> T:
     """``func(*args)`` in a render process (or on a thread when there is none); the bot's loop waits
     without blocking. A render that raises raises here; a worker that died is replaced and the render
@@ -132,7 +147,13 @@ async def draw(func: Callable[..., T], *args: Any) -> T:
         if pool is None:
             break
         try:
-            result: T = await asyncio.wrap_future(pool.submit(func, *args), loop=loop)
+            result: T = await asyncio.wait_for(asyncio.wrap_future(pool.submit(func, *args), loop=loop),
+                                               RENDER_TIMEOUT)
+        except TimeoutError:
+            log.warning("a render process did not answer in %.0f s; replacing it, drawing on a thread",
+                        RENDER_TIMEOUT)
+            _kill(pool)
+            break
         except BrokenProcessPool:
             log.warning("a render process died; starting a new one and drawing again")
             _drop(pool)

@@ -250,3 +250,25 @@ def test_warm_starts_the_worker_with_the_renderers_imported() -> None:
         os.environ.pop(drawing.ENV_WORKERS, None)
         drawing.stop_sync()
         drawing.reset_for_tests()
+
+
+async def test_a_worker_that_does_not_answer_is_replaced_and_the_board_drawn_on_a_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stuck render process must never hold a game's posts: past RENDER_TIMEOUT its pool is killed
+    and the work runs on a thread."""
+    drawing.reset_for_tests()
+    monkeypatch.setenv(drawing.ENV_WORKERS, "1")
+    monkeypatch.setattr(drawing, "RENDER_TIMEOUT", 1.0)
+    try:
+        assert await drawing.draw(pow, 2, 10) == 1024  # the pool is up
+        stuck = drawing.pids()
+        before = dict(drawing.stats)
+        assert await drawing.draw(time.sleep, 3.0) is None  # too slow in the pool: a thread does it
+        assert drawing.stats["thread"] == before["thread"] + 1 and drawing.stats["restarts"] == before["restarts"] + 1
+        time.sleep(0.5)
+        assert not any(os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split()[2] != "Z"
+                       for pid in stuck)
+        assert await drawing.draw(pow, 2, 3) == 8  # a new pool works
+    finally:
+        drawing.stop_sync()
+        drawing.reset_for_tests()
