@@ -184,7 +184,8 @@ class ColdWarDriver:
     def current(self, message: Any, seat: int, stamp: int) -> bool:
         return panel_stamp(message) == (self.gid, seat, stamp)
 
-    async def dm_panels(self, seat: int, users: list[Any], stamp: int, timeout: float = 20) -> dict[int, Any]:
+    async def dm_panels(self, seat: int, users: list[Any], stamp: int, timeout: float = 20,
+                        quiet: bool = False) -> dict[int, Any]:
         """Every user of the seat has a DM panel with the seat's current stamp: user id -> panel."""
         def ready() -> dict[int, Any] | None:
             found = {}
@@ -198,6 +199,8 @@ class ColdWarDriver:
         try:
             return await self.fake.wait_for(ready, timeout=timeout)
         except TimeoutError as exc:
+            if quiet:
+                raise
             row = self.row()
             recent = db_query(self.table.db, "SELECT seq, seat, action, events FROM actions WHERE game_id = ?"
                                              " ORDER BY seq DESC LIMIT 3", (self.gid,))
@@ -207,6 +210,16 @@ class ColdWarDriver:
                 f"seat {seat} (stamp {stamp}) got no DM panel; seq {row['seq']} published {row['published_seq']}"
                 f" decision {row['state']['state']['dec']}\nrecent actions {recent}\nDMs {dms}\n"
                 f"last click {self.last}\nbot output tail:\n" + self.table.bot.output()[-3000:]) from exc
+
+    def no_panel(self, seat: int, kind: str, stamp: int, users: list[Any], panel: Any) -> str:
+        recent = db_query(self.table.db, "SELECT seq, seat, action, events FROM actions WHERE game_id = ?"
+                                         " ORDER BY seq DESC LIMIT 3", (self.gid,))
+        dms = [(u.id, [(m.id, panel_stamp(m), m.content[:80]) for m in self.fake.dm_messages(u)[-3:]])
+               for u in users]
+        left = None if panel is None else (panel.id, panel_stamp(panel), [v.text[:80] for v in panel.versions])
+        return (f"seat {seat} must act ({kind}, stamp {stamp}) but was neither prompted nor left a panel\n"
+                f"left panel {left}\nrecent actions {recent}\nDMs {dms}\nlast click {self.last}\n"
+                "bot output tail:\n" + self.table.bot.output()[-3000:])
 
     # ---- acting ------------------------------------------------------------------------
     async def operate(self, user: Any, panel: Any, game: ColdWar, seat: int, action: dict[str, Any]) -> Any:
@@ -279,9 +292,18 @@ class ColdWarDriver:
             assert all(u.id in post.mentions for u in users), (seat, post.mentions, post.content)
         else:
             user, panel = self.cont.get(seat, (None, None))
-            assert panel is not None and self.current(panel, seat, stamp), \
-                f"seat {seat} must act ({kind}) but was neither prompted nor left a panel"
             how = "continuation"
+            if user is not None and (panel is None or not self.current(panel, seat, stamp)):
+                # the click's answer could not show all of the seat's private news (or news of an
+                # earlier move was still on its way): a new DM brings it with the current panel,
+                # and the clicked one lost its controls (one live panel per player)
+                try:
+                    panel = (await self.dm_panels(seat, [user], stamp, timeout=10, quiet=True))[user.id]
+                    how = "dm"
+                except TimeoutError:
+                    pass
+            if panel is None or not self.current(panel, seat, stamp):
+                raise AssertionError(self.no_panel(seat, kind, stamp, users, panel))
         if kind == "plan":
             assert panel.channel_id == self.fake.dm_channel(user).id, "the agent choice must happen in a DM"
             # the DM panel lists exactly the agents in headquarters, in the user's language
