@@ -8,7 +8,7 @@ own fields, all under Discord's 100-character limit (:data:`bot.limits.CUSTOM_ID
 
   ``tt:a:<game>:<seat>:<stamp>:<tag>``      apply the legal action with that tag
   ``tt:n:<game>:<seat>:<stamp>:<ptag>:<k>`` k-th select of the next path level under a prefix
-  ``tt:b:<game>:<seat>:<stamp>:<ptag>``     go back to the tagged path prefix
+  ``tt:b:<game>:<seat>:<stamp>:<ptag>``     show the tagged path prefix (back, or the ⚙️ settings level)
   ``tt:p:<game>``                           open my panel (ephemeral), under channel posts
   ``tt:l:<game>:<verb>``                    lobby button (join, leave, start, cancel)
   ``tt:t:<game>``                           lobby select: my team

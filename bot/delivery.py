@@ -745,7 +745,12 @@ class Publisher:
         if previous is not None and previous[1] == 0:  # the last post was refused for good
             previous = None
         status = self.status_line(session, lang, actors)
-        new_post = bool(prompted) or finished or previous is None
+        # a stretch of play that shares one post (``Game.post_group``: a Godstorm set-up round): a prompt
+        # within it edits the post its first prompt made (which alone pinged) instead of a new one
+        assert session.game is not None
+        group = None if finished else session.game.post_group()
+        grouped = group is not None and previous is not None and previous[2].get("group") == group
+        new_post = (bool(prompted) and not grouped) or finished or previous is None
         edit_lines = (previous[2].get("lines", []) if previous else []) + lines
         if not new_post and previous is not None and not fits(edit_lines, status):
             new_post = True  # the turn post is full: a new one, so no line ever drops out of view
@@ -800,7 +805,8 @@ class Publisher:
                         await self.call(f"editing the turn message of game {game_id}", edit, budget=budget)
                     await self.store.set_message(game_id, "turn", channel_id, message_id,
                                                  {"lines": edit_lines, "seq": target_seq,
-                                                  "ping": previous[2].get("ping", []), "png": shown})
+                                                  "ping": previous[2].get("ping", []), "png": shown,
+                                                  "group": previous[2].get("group")})
                     if not same_board:
                         self._board_at[game_id] = self.clock()
                     return
@@ -819,7 +825,8 @@ class Publisher:
         self._board_at[game_id] = self.clock()
         # refused for good (logged): the game goes on, the row records that this step is over
         await self.store.set_message(game_id, "turn", row.channel_id, message.id if message else 0,
-                                     {"lines": log_lines, "seq": target_seq, "ping": ping_users, "png": digest})
+                                     {"lines": log_lines, "seq": target_seq, "ping": ping_users, "png": digest,
+                                      "group": group})
         if finished:  # this is the final post: the end announcement links to it and makes no other
             await self.store.set_message(game_id, END, row.channel_id, message.id if message else 0,
                                          {"seq": target_seq})

@@ -116,7 +116,10 @@ def prefixes(game: Game, seat: int, lang: str) -> Iterator[list[int]]:
 
 
 def decode_prefix(game: Game, game_id: int, seat: int, stamp: int, lang: str, tag: str) -> list[int] | None:
-    """The prefix whose tag is ``tag`` among the seat's current choices (None: no longer there)."""
+    """The prefix whose tag is ``tag`` among the seat's current choices (None: no longer there); the
+    ⚙️ level (:data:`SETTINGS`) while the seat has standing actions to offer."""
+    if hmac.compare_digest(encode_prefix(SETTINGS, game_id, seat, stamp), tag):
+        return list(SETTINGS) if standing_offered(game, seat) else None
     for prefix in prefixes(game, seat, lang):
         if hmac.compare_digest(encode_prefix(prefix, game_id, seat, stamp), tag):
             return prefix
@@ -332,6 +335,8 @@ def _build_panel(session: Session, seat: int, lang: str, prefix: list[int] | Non
     if outcome is not None or session.row.status != "running":
         parts.append(t("panel.game_over", lang))
         return _join(parts), view
+    if prefix == SETTINGS:
+        return settings_panel(session, seat, lang, note)
     if seat not in game.actors():
         parts.append(t("panel.waiting", lang))
         add_standing(parts, view, game, session, seat, lang)
@@ -388,28 +393,61 @@ def as_select(game: Game, seat: int, choices: list[Choice], depth: int) -> bool:
     return depth == 0 and callable(wants) and bool(wants(seat)) and len(level_labels(choices, 0)) > 1
 
 
-# ---- standing preferences (issue 10) --------------------------------------------------
-STANDING_ROOM = 3
-"""Buttons of standing actions at most, in the last row (beside the back button and a DM's link)."""
+# ---- standing preferences (issue 10) behind one ⚙️ button (issue 25) -------------------------
+SETTINGS = [-1]
+"""The path prefix of a panel's ⚙️ level: the seat's standing actions as buttons and a way back. Real
+prefixes are never negative, so it is reached by the same ``tt:b:`` control as any level (its tag is
+:func:`encode_prefix` of it) and refused as stale once the seat has nothing to set."""
+SETTINGS_ROOM = 4 * 5
+"""Buttons of standing actions at most on the ⚙️ level (rows 0-3; the back button has row 4)."""
+
+
+def standing_offered(game: Game, seat: int) -> list[Action]:
+    """The standing actions (``Game.standing_actions``) the seat's panel offers: those that are not
+    already one of its choices now."""
+    legal = game.legal_actions(seat) if seat in game.actors() else []
+    return [a for a in game.standing_actions(seat) if a not in legal]
 
 
 def add_standing(parts: list[str], view: discord.ui.View, game: Game, session: Session, seat: int,
                  lang: str) -> None:
-    """The panel's preferences section: the seat's standing settings in words and a button for each
-    standing action (``Game.standing_actions``) that is not already one of its choices now."""
+    """The panel's preferences section: the seat's standing settings in words and one ⚙️ button that
+    opens them (:func:`settings_panel`, the same message), instead of a button per preference."""
     text = game.standing_text(seat, lang)
-    legal = game.legal_actions(seat) if seat in game.actors() else []
-    standing = [a for a in game.standing_actions(seat) if a not in legal]
     if text:
         parts.append(text)
+    if not standing_offered(game, seat):
+        return
     gid, stamp = session.id, session.row.seat_counts[seat]
-    shown = standing[:STANDING_ROOM]
+    view.add_item(discord.ui.Button(
+        label=limits.button_label(t("prefs.button", lang)), style=discord.ButtonStyle.secondary,
+        custom_id=BackId(gid, seat, stamp, encode_prefix(SETTINGS, gid, seat, stamp)).build(), row=4,
+    ))
+
+
+def settings_panel(session: Session, seat: int, lang: str, note: str | None = None
+                   ) -> tuple[str, discord.ui.View]:
+    """The ⚙️ level of ``seat``'s panel: the settings in words, a button per standing action (the same
+    action tags as any choice: a stale click is refused alike; applying one answers with the panel's
+    first level) and a back button to that level."""
+    game = session.game
+    assert game is not None
+    gid, stamp = session.id, session.row.seat_counts[seat]
+    parts = [note or "", panel_header(session, seat, lang), game.standing_text(seat, lang)]
+    view = discord.ui.View(timeout=None)
+    shown = standing_offered(game, seat)[:SETTINGS_ROOM]
+    parts.append(t("prefs.menu", lang) if shown else t("panel.nothing", lang))
     labels = fit_labels([game.panel_path(seat, action, lang) for action in shown])
-    for action, label in zip(shown, labels, strict=True):
+    for n, (action, label) in enumerate(zip(shown, labels, strict=True)):
         view.add_item(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary,
-            custom_id=ActionId(gid, seat, stamp, action_hash(action, gid, seat, stamp)).build(), row=4,
+            label=label, style=discord.ButtonStyle.primary,
+            custom_id=ActionId(gid, seat, stamp, action_hash(action, gid, seat, stamp)).build(), row=n // 5,
         ))
+    view.add_item(discord.ui.Button(
+        label=limits.button_label(t("panel.back", lang)), style=discord.ButtonStyle.secondary,
+        custom_id=BackId(gid, seat, stamp, encode_prefix([], gid, seat, stamp)).build(), row=4,
+    ))
+    return _join(parts), limits.fit_view(view) or view
 
 
 def skip_single_levels(prefix: list[int], choices: list[Choice], chosen: list[str]

@@ -167,7 +167,9 @@ class ControlsCog(commands.Cog):
             if len(choices) == 1 and len(choices[0].path) <= len(prefix):
                 await self.act(interaction, session, seat, stamp, choices[0].action)
                 return
-        content, view = build_panel(session, seat, language, prefix)
+        # a DM panel keeps its way back to the channel while its levels (or its ⚙️ settings) are browsed
+        link = await self.bot.publisher.turn_link(session) if interaction.guild_id is None else None
+        content, view = build_panel(session, seat, language, prefix, link=link)
         await edit(interaction, content=content, view=view)
 
     async def panel_open(self, interaction: discord.Interaction, session: Session, control: PanelId) -> None:

@@ -357,6 +357,15 @@ class Game(ABC):
         """The seat's current standing settings in words, shown above their controls (empty: none)."""
         return ""
 
+    def post_group(self) -> str | None:
+        """A key naming the stretch of play now under way that shares one channel post (issue 25).
+
+        While it equals the key the current turn post was made with, a prompt edits that post instead
+        of making a new one (the prompted seats still get their DM panels; only the post's first
+        prompt pings); a full post still makes a new one. Default None: every prompt makes a new post
+        (Godstorm returns a key per set-up round, where each player places once)."""
+        return None
+
     @abstractmethod
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Validate and apply; raise IllegalAction (changing nothing) when not legal."""

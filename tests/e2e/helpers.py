@@ -55,8 +55,9 @@ def custom_ids(message: Any, prefix: str) -> list[str]:
 
 
 PRIMARY = 1
-"""Discord's button style of a panel's choices; the standing preferences (issue 10, Godstorm) are
-secondary buttons in the last row, settable at any time, so a driver looking for the decision skips them."""
+"""Discord's button style of a panel's choices; the standing preferences (issue 10, Godstorm) are behind a
+secondary ⚙️ button in the last row (issue 25), settable at any time, so a driver looking for the decision
+skips it."""
 
 
 def choice_ids(message: Any) -> list[str]:

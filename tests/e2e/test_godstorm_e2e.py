@@ -130,6 +130,64 @@ async def test_three_player_godstorm_with_dm_bids_played_to_a_result(tmp_path: P
     print(f"godstorm e2e: {elapsed:.1f} s, {row['seq']} actions, {log}")
 
 
+SET_UP = ("pantheon", "pile", "claim", "setup_place", "setup_gods")
+
+
+@pytest.mark.e2e
+async def test_the_set_up_makes_one_channel_post_per_round_not_one_per_placement(tmp_path: Path) -> None:
+    """Issue 25: the set-up takes about thirty decisions; each used to make a new pinging channel post.
+    Now a round of it (each player picks a pantheon, places once, or sets up a war god and a temple)
+    shares one post: its first prompt posts and pings, the next players' prompts edit that post (they
+    still get their DM panels), and the epoch after the set-up posts anew."""
+    async with FakeDiscord() as fake:
+        names = ["alice", "bob", "carol"]
+        table = await make_table(fake, tmp_path, names, locales={"bob": "ru"})
+        lobby = await open_lobby(table, "alice", "godstorm", names)
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=30)
+        player = RiskPlayer(table)
+        await player.wait_published()
+        rounds: list[str | None] = []
+        prompted: dict[int, int] = {}  # user -> prompts in the set-up
+        pinged: dict[int, list[int]] = {}  # post -> the users it mentioned when it was made
+        decisions = 0
+        actors: list[int] = []
+        while True:
+            row, game = player.game()
+            for post in turn_posts(table):
+                pinged.setdefault(post.id, list(post.mentions))
+            if game.s.phase not in SET_UP:
+                break
+            if game.actors() != actors:
+                actors = game.actors()
+                for seat in actors:
+                    user = row["seat_users"][seat][0]
+                    prompted[user] = prompted.get(user, 0) + 1
+            key = game.post_group()
+            assert key is not None and key.startswith("setup:")
+            if not rounds or rounds[-1] != key:
+                rounds.append(key)
+            assert await player.step()
+            decisions += 1
+            await player.wait_published()
+        assert game.post_group() is None and game.s.phase == "bid"
+        posts = turn_posts(table)
+        # pantheons, 7 rounds of placement, war gods and temples: one post each, then the first bid's
+        assert decisions >= 28 and sum(prompted.values()) >= 25 and len(rounds) == 9, (decisions, prompted, rounds)
+        assert len(posts) == len(rounds) + 1, ([p.content[-80:] for p in posts], rounds)
+        assert not [m for m in fake.channel_messages(table.channel) if m.id > lobby.id and not m.attachments]
+        # each post of the set-up pinged one player when it was made (the round's first), no more
+        assert all(len(pinged[p.id]) == 1 for p in posts[:-1]), pinged
+        # the later prompts of a round edited its post: it names every move of the round
+        assert all(p.edited for p in posts[1:-2]), [p.content for p in posts]
+        # and each prompted player was still sent a DM panel for each prompt
+        for user_id, count in prompted.items():
+            panels = [m for m in fake.dm_messages(table.by_id(user_id)) if m.versions[0].components]
+            assert len(panels) >= count, (table.by_id(user_id).name, len(panels), count)
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
+
+
 # ---- in process: the cog over a real SessionManager and Store, with stand-in interactions ----------
 class Response:
     """Records what the cog answers (the part of ``discord.InteractionResponse`` it uses)."""

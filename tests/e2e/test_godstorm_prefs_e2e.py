@@ -3,7 +3,8 @@
 A running three-player game is given a hand-built position (seat 0 to attack Iberia, held by seat 1 with
 3 armies, from Gaul). The defender, while it is NOT their turn, sets a preference:
 
-* "ask me" from their private panel (``/game hand`` shows "not your turn" and the preferences section);
+* "ask me" from their private panel (``/game hand`` shows "not your turn" and the preferences section,
+  whose ⚙️ button opens them in place: issue 25);
   then they are attacked, asked for 1 or 2 dice in a DM panel, and answer 1;
 * "always one" by ``/risk prefs`` (Russian players: the answer is in Russian and shows the setting); then
   the attack rolls at once with one defending die and nobody is asked.
@@ -86,12 +87,27 @@ async def test_ask_me_from_the_panel_off_turn_then_asked_for_one_or_two_dice(tmp
         now = t("prefs.now.both", "en", dice=t("godstorm.ui.pref_most", "en"), answer=t("prefs.answer.ask", "en"))
         assert now in hand.content, hand.content
         ask = t("godstorm.ui.pref_ask", "en")
+        # behind one ⚙️ button (issue 25), not a button each: it opens them in place, in the same message
         labels = [str(b.get("label")) for b in hand.message.buttons]
+        assert labels == [t("prefs.button", "en")], labels
+        settings = await fake.click(defender, hand.message, label=t("prefs.button", "en"))
+        assert settings.message is not None and settings.message.id == hand.message.id
+        assert t("prefs.menu", "en") in settings.content and now in settings.content, settings.content
+        labels = [str(b.get("label")) for b in settings.message.buttons]
         assert any(ask in x for x in labels) and any(t("godstorm.m.act.pref_never", "en") in x for x in labels), labels
-        r = await drive(table, defender, hand.message, ask)
+        # back leads to the first level, and ⚙️ again to the settings
+        back = await fake.click(defender, settings.message, label=t("panel.back", "en"))
+        assert t("panel.waiting", "en") in back.content and back.message is not None
+        assert [str(b.get("label")) for b in back.message.buttons] == [t("prefs.button", "en")]
+        settings = await fake.click(defender, back.message, label=t("prefs.button", "en"))
+        assert settings.message is not None
+        r = await drive(table, defender, settings.message, ask)
         assert r.content.startswith("✅"), r.content
         assert t("godstorm.ui.evt.dice_pref", "en", pref=ask) in r.content, r.content
         assert t("prefs.now.both", "en", dice=ask, answer=t("prefs.answer.ask", "en")) in r.content, r.content
+        # the answer is the panel's first level again, with the new setting in words and its ⚙️ button
+        assert r.message is not None and r.message.id == hand.message.id and t("panel.waiting", "en") in r.content
+        assert [str(b.get("label")) for b in r.message.buttons] == [t("prefs.button", "en")]
         # logged with a seq as the defender's action; the attacker still to act
         g = stored(table)
         assert g.s.dice_pref == {"1": "ask"} and g.actors() == [0] and g.decision() == "turn"

@@ -218,12 +218,24 @@ async def test_the_session_takes_a_preference_from_a_seat_not_to_act(tmp_path: P
 
 
 # ---- the private panel: its own section, also when it is not the seat's turn --------------------
-async def test_the_panel_offers_the_preferences_to_a_seat_not_to_act_and_at_the_root_of_a_turn(
-        tmp_path: Path) -> None:
+def _settings_buttons(view: Any) -> list[Any]:
     import discord  # noqa: PLC0415
 
-    from bot.custom_ids import ActionId, parse  # noqa: PLC0415
-    from bot.panels import build_panel, find_action  # noqa: PLC0415
+    from bot.custom_ids import BackId, parse  # noqa: PLC0415
+
+    return [b for b in view.children if isinstance(b, discord.ui.Button)
+            and isinstance(parse(str(b.custom_id or "")), BackId)]
+
+
+async def test_the_panel_offers_the_preferences_behind_one_settings_button_off_turn_and_at_the_root(
+        tmp_path: Path) -> None:
+    """Issue 25: the preferences no longer take a button each on every panel (three on a phone); one ⚙️
+    button opens them in place, each is a button there (found at click time like any choice), with a
+    way back; applying one answers with the panel's first level showing the new setting in words."""
+    import discord  # noqa: PLC0415
+
+    from bot.custom_ids import ActionId, BackId, parse  # noqa: PLC0415
+    from bot.panels import SETTINGS, build_panel, decode_prefix, find_action  # noqa: PLC0415
 
     store = await Store.open(tmp_path / "panel.sqlite3")
     try:
@@ -236,23 +248,52 @@ async def test_the_panel_offers_the_preferences_to_a_seat_not_to_act_and_at_the_
         assert game is not None
         actor = game.actors()[0]
         idle = next(s for s in range(3) if s not in game.actors())
+        assert len(game.standing_actions(idle)) == 3
         for lang in ("en", "ru"):
             content, view = build_panel(session, idle, lang)
             assert t("panel.waiting", lang) in content and game.standing_text(idle, lang) in content
             buttons = [b for b in view.children if isinstance(b, discord.ui.Button)]
-            assert [b.style for b in buttons] == [discord.ButtonStyle.secondary] * 3 and {b.row for b in buttons} == {4}
+            assert len(buttons) == 1 and buttons[0].label == t("prefs.button", lang)  # one ⚙️, nothing else
+            assert buttons[0].style == discord.ButtonStyle.secondary and buttons[0].row == 4
+            control = parse(str(buttons[0].custom_id))
+            assert isinstance(control, BackId) and control.seat == idle
+            stamp = control.stamp
+            assert decode_prefix(game, session.id, idle, stamp, lang, control.prefix_tag) == SETTINGS
+            # the ⚙️ level: the settings in words, a button per preference and one back to the first level
+            content, view = build_panel(session, idle, lang, SETTINGS)
+            assert game.standing_text(idle, lang) in content and t("prefs.menu", lang) in content
+            buttons = [b for b in view.children if isinstance(b, discord.ui.Button)]
             found = []
-            for b in buttons:
-                control = parse(str(b.custom_id))
-                assert isinstance(control, ActionId) and control.seat == idle
-                found.append(find_action(game, session.id, idle, control.stamp, control.tag))
+            for b in buttons[:-1]:
+                action_id = parse(str(b.custom_id))
+                assert isinstance(action_id, ActionId) and action_id.seat == idle and action_id.stamp == stamp
+                found.append(find_action(game, session.id, idle, action_id.stamp, action_id.tag))
             assert found == game.standing_actions(idle)  # each button is one preference, found at click time
             assert buttons[0].label == " · ".join([t("godstorm.ui.act.dice_pref", lang), t("godstorm.ui.pref_one", lang)])
-        # the seat to act: its choices (primary) and, at the panel's first level, the same section
+            back = parse(str(buttons[-1].custom_id))
+            assert buttons[-1].label == t("panel.back", lang) and isinstance(back, BackId)
+            assert decode_prefix(game, session.id, idle, stamp, lang, back.prefix_tag) == []
+        # the seat to act: its choices (primary) and, at the panel's first level, the same one ⚙️ button
         content, view = build_panel(session, actor, "en")
         secondary = [b for b in view.children if isinstance(b, discord.ui.Button)
                      and b.style == discord.ButtonStyle.secondary]
-        assert len(secondary) == 3 and game.standing_text(actor, "en") in content
-        assert t("panel.waiting", "en") not in content
+        assert [b.label for b in secondary] == [t("prefs.button", "en")] and len(_settings_buttons(view)) == 1
+        assert game.standing_text(actor, "en") in content and t("panel.waiting", "en") not in content
+        # pressing a preference on the ⚙️ level: applied, the stamp moves on (the old ⚙️ is stale)
+        _, view = build_panel(session, idle, "en", SETTINGS)
+        first = parse(str(view.children[0].custom_id))
+        assert isinstance(first, ActionId)
+        action = find_action(game, session.id, idle, first.stamp, first.tag)
+        assert action == {"type": "dice_pref", "pref": "one"}
+        await sessions.act(session.id, session.row.seat_users[idle][0], idle, action, first.stamp)
+        assert game.s.dice_pref == {str(idle): "one"}
+        content, view = build_panel(session, idle, "en")
+        assert t("godstorm.ui.pref_one", "en") in game.standing_text(idle, "en") in content
+        again = parse(str(_settings_buttons(view)[0].custom_id))
+        assert isinstance(again, BackId) and again.stamp == first.stamp + 1
+        with pytest.raises(SessionError) as stale:  # the old ⚙️ level's buttons: refused like any old control
+            session.check_seat(session.row.seat_users[idle][0], idle, first.stamp)
+        assert stale.value.key == "err.stale"
+        assert find_action(game, session.id, idle, first.stamp, first.tag) is None  # and no longer offered
     finally:
         await store.close()

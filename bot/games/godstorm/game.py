@@ -132,6 +132,10 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
                 return "move_in"
         return phase if phase in DECISIONS else None
 
+    def post_group(self) -> str | None:
+        """One channel post per set-up round (issue 25), not one per placement; None after the set-up."""
+        return self.setup_round()
+
     def actors(self) -> list[int]:
         key = self.decision()
         return [] if key is None else DECISIONS[key].who(self)

@@ -367,6 +367,28 @@ class SetupMixin(Core):
             return out
         return []
 
+    def setup_round(self) -> str | None:
+        """The set-up round under way as a key (issue 25: one channel post per round, ``Game.post_group``);
+        None once the set-up is over.
+
+        A round is one pass of the set-up order in which each player acts once: the pantheon choice, the
+        piles, one claim each, one placement each (up to ``round_size`` armies; the neutral armies placed
+        by the same player belong to it), the war god and temple. The placement round is read off the
+        seat placing: before the rounds each of its territories held one army, and a seat still placing
+        has placed a full ``round_size`` in every round before this one."""
+        s = self.s
+        phase = s.phase
+        if phase in ("pantheon", "pile", "setup_gods"):
+            return f"setup:{phase}"
+        if phase == "claim":
+            return f"setup:claim:{s.setup_idx // max(1, len(s.setup_order))}"
+        if phase == "setup_place":
+            seat = self._setup_seat()
+            placed = self.board_armies(seat) - self.owned_count(seat)
+            size = max(1, s.round_size)
+            return f"setup:place:{(placed - 1) // size if s.neutral_due else placed // size}"
+        return None
+
     def _setup_actor(self) -> int | None:
         s = self.s
         phase = s.phase
