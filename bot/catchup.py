@@ -13,8 +13,9 @@ to add (None: count one). A game without a table gets moves and timeouts only.
 Issue 25 (item 8): the summary *leads with what happened to the reader* (:data:`LOSSES`): Godstorm
 territories conquered from them and armies they lost, Pobeda chips of theirs removed and lines made by
 the other sides, Cold War groups of theirs destroyed or taken (the points others scored follow in the
-count of the rest), By All Means
-reputation, influence and trust they lost and their agents exposed, each by whose move it was; then the
+count of the rest), By All Means reputation, influence and trust they lost, their agents exposed and
+their cards taken (a public ``bam.utility`` of a card of theirs that left their hand or an archive in
+another seat's move: a discard the rival forced, cards milled), each by whose move it was; then the
 short count of the rest (an event told in the lead is not counted again). Public events only.
 """
 
@@ -103,7 +104,13 @@ def _byallmeans(event: Mapping[str, Any], me: int, side: int, by: int) -> list[L
         return _loss(f"your_{event['res']}", event.get("n"), by)
     if kind == "bam.exposed" and event.get("seat") == me:
         return _loss("your_agents", 1, by)
+    if kind == "bam.utility" and event.get("seat") == me and event.get("from") in TAKEN_FROM and by != me:
+        return _loss("your_cards", 1, by)  # discarded from the reader's hand or milled from an archive
     return []
+
+
+TAKEN_FROM = ("hand", "main", "extra")
+"""By All Means zones a card is *taken from you* out of (a card leaving the field is another loss)."""
 
 
 LOSSES: dict[str, Callable[[Mapping[str, Any], int, int, int], list[Loss]]] = {
@@ -112,7 +119,7 @@ LOSSES: dict[str, Callable[[Mapping[str, Any], int, int, int], list[Loss]]] = {
 """Per game: what a public event did *to the reader* (``event, me, my side, whose move``)."""
 
 LOSS_ORDER = ("your_territories", "your_armies", "your_chips", "your_groups_destroyed", "your_groups_taken",
-              "your_rep", "your_inf", "your_trust", "your_agents", "lines")
+              "your_rep", "your_inf", "your_trust", "your_agents", "your_cards", "lines")
 
 ORDER = ("captures", "points", "lines", "removed", "conquests", "temples", "reputation", "eliminated")
 

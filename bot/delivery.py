@@ -1065,8 +1065,8 @@ class Publisher:
         if (session.id, user_id) in self._owed_tasks:
             await self._owe_text(session, user_id, text, key)
         else:
-            try:
-                await self.dm(session, user_id, text, None, key=key, budget=self.announce_budget)
+            try:  # DMs found closed: no "/game hand" notice, the channel's end post already tells the result
+                await self.dm(session, user_id, text, None, key=key, budget=self.announce_budget, closed_notice=False)
             except Postponed:
                 await self._owe_text(session, user_id, text, key)
         await self.store.set_message(session.id, purpose, 0, 0, {})
@@ -1122,7 +1122,8 @@ class Publisher:
                 try:
                     if item.get("text") is not None:  # a DM of its own (the result of a game), as it was
                         key = tuple(item["key"]) if item.get("key") else None
-                        await self.dm(session, user_id, str(item["text"]), None, key=key, budget=self.announce_budget)
+                        await self.dm(session, user_id, str(item["text"]), None, key=key, budget=self.announce_budget,
+                                      closed_notice=False)
                     elif game is not None and user_id in (session.row.seat_users or [[]] * (seat + 1))[seat]:
                         key = tuple(item["key"]) if item.get("key") else None
                         await self._dm_news(session, seat, user_id, list(item.get("notes", [])), panel, key,
@@ -1160,12 +1161,15 @@ class Publisher:
 
     async def dm(self, session: Session, user_id: int, content: str, view: discord.ui.View | None,
                  *, key: tuple[object, ...] | None = None, seat: int | None = None,
-                 budget: float | None = None) -> bool:
+                 budget: float | None = None, closed_notice: bool = True) -> bool:
         """DM ``content`` (with ``view``: a panel) to ``user_id``; False if DMs are closed or Discord
         refused it for good. ``budget``: see :meth:`call` (:class:`Postponed` is raised past it). A
-        panel's bookkeeping (the older panel loses its controls) runs in the background, after it."""
+        panel's bookkeeping (the older panel loses its controls) runs in the background, after it.
+        ``closed_notice``: closed DMs are told in the channel ("use /game hand"); not for a game's result
+        DM (issue 25), which the end post already tells and after which there is no hand to open."""
         if user_id in self.dm_closed:
-            await self.dm_closed_notice(session, user_id)
+            if closed_notice:
+                await self.dm_closed_notice(session, user_id)
             return False
         # the seat's count of actions the content was built at (read before any await: the player may act
         # meanwhile, and the live-panel bookkeeping then brings this panel up to date)
@@ -1197,7 +1201,8 @@ class Publisher:
             if exc.code == 50007:
                 self.dm_closed.add(user_id)
                 await self.store.mark_dm_closed(user_id)
-                await self.dm_closed_notice(session, user_id)
+                if closed_notice:
+                    await self.dm_closed_notice(session, user_id)
             else:
                 log.warning("DM to user %s refused: %s", user_id, exc)
         except discord.HTTPException as exc:

@@ -84,6 +84,19 @@ def plays(game: Game, seat: int, card: str | None, language: str) -> tuple[list[
     return all_plays, chosen
 
 
+def why_not_playable(game: Game, seat: int, card: str, language: str) -> SessionError:
+    """The refusal of ``/bam play card:`` when the card cannot be played now, saying why (issue 25: not
+    in your hand, its price, no main action left, nowhere to go...), else the generic one."""
+    from bot.games.byallmeans.game import ByAllMeans
+    from bot.games.byallmeans.why import card_reason
+
+    reason = card_reason(game, seat, card, language) if isinstance(game, ByAllMeans) else None
+    if reason is None:
+        return SessionError("bam.ui.play.no_card")
+    key, params = reason
+    return SessionError(key, **params)  # the game's ids: the caller names them (Game.reason_params)
+
+
 def where_label(game: Game, seat: int, action: Action, language: str) -> str:
     """A play's placement as the panel names it (after «Play» and the card): cell, face down, shadow..."""
     return " · ".join(game.panel_path(seat, action, language)[2:]) or "—"
@@ -218,11 +231,13 @@ class ByAllMeansCog(commands.Cog):
                    where: app_commands.Range[str, 1, 100] | None = None) -> None:
         await defer(interaction)
         language = lang(interaction)
+        shown: Game | None = None
         try:
             session, game, seat = await self.context(interaction)
+            shown = game
             _all, options = plays(game, seat, card, language)
             if not options:
-                raise SessionError("bam.ui.play.no_card")
+                raise why_not_playable(game, seat, card, language)
             action: Action | None = options[0] if len(options) == 1 else None
             if action is None and where is not None:
                 wanted = where.strip()
@@ -235,6 +250,8 @@ class ByAllMeansCog(commands.Cog):
                 raise SessionError("bam.ui.play.no_where")
             result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action)
         except (SessionError, IllegalAction) as exc:
+            if shown is not None and exc.key.startswith("bam.why."):  # the game's reason, its cells numbered
+                exc = SessionError(exc.key, **shown.reason_params(exc.params, language))
             await refuse(interaction, exc)
             return
         after = result.session.game

@@ -32,7 +32,7 @@ from bot.custom_ids import (
     PathSelectId,
     TeamId,
 )
-from bot.delivery import inert, mentions, result_line
+from bot.delivery import inert, mentions
 from bot.discordhttp import Postponed
 from bot.games.base import IllegalAction
 from bot.i18n import t
@@ -236,10 +236,12 @@ class ControlsCog(commands.Cog):
     # ---- confirmations and moderation ------------------------------------------------
     async def confirm_abort(self, interaction: discord.Interaction, session: Session, control: AbortId) -> None:
         check_moderator(interaction, session)
-        await self.bot.sessions.abort(session.id, by=interaction.user.id)
+        session = await self.bot.sessions.abort(session.id, by=interaction.user.id)
         language = session.row.lang
         await edit(interaction, content="✅ " + t("confirm.aborted", lang(interaction)), view=None)
-        await self.bot.publisher.post(
+        if session.row.seat_users is not None:
+            return  # a started game: the publisher's end post tells the channel (game_ended), and only it
+        await self.bot.publisher.post(  # a lobby: no game was played, so no end post follows
             session.row.channel_id,
             "🛑 " + t("notice.aborted", language, game=t(f"{session.row.game}.name", language),
                      who=f"<@{interaction.user.id}>"),
@@ -251,15 +253,14 @@ class ControlsCog(commands.Cog):
         language = session.row.lang
         if not in_game_channel(interaction, session):
             raise SessionError("err.wrong_channel")
-        await self.bot.sessions.concede(session.id, interaction.user.id)
+        session = await self.bot.sessions.concede(session.id, interaction.user.id)
         await edit(interaction, content="✅ " + t("confirm.conceded", lang(interaction)), view=None)
+        if session.row.status != "running":
+            return  # the resignation ended the game: the publisher's end post says so (game_ended), and only it
         await self.bot.publisher.post(
             session.row.channel_id, "🏳️ " + t("notice.conceded", language, who=f"<@{interaction.user.id}>"),
             allowed_mentions=mentions([]),
         )
-        if session.row.status == "finished":
-            await self.bot.publisher.post(session.row.channel_id, "🏁 " + result_line(session, language),
-                                          allowed_mentions=mentions([]))
 
     async def dms_reopened(self, interaction: discord.Interaction, session: Session, control: DmRetryId) -> None:
         """The player says their DMs are open again: try one DM with their panel."""

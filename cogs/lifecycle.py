@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot import lifecycle, limits, parse, reminders
 from bot.app import TabletopBot
-from bot.delivery import mentions, result_line
+from bot.delivery import mentions
 from bot.i18n import t
 from bot.sessions import Session, SessionError
 from cogs.common import bot_of, check_moderator, edit, in_time, lang, refuse, reply
@@ -61,16 +61,6 @@ async def _channel_session(interaction: discord.Interaction) -> Session:
 def vote_text(result: lifecycle.VoteResult, language: str) -> str:
     yes = " ".join(f"<@{u}>" for u in result.yes) or "—"
     return t(f"lifecycle.vote.open_{result.kind}", language, n=len(result.yes), total=len(result.needed), yes=yes)
-
-
-async def announce_end(bot: TabletopBot, result: lifecycle.VoteResult) -> None:
-    session = result.session
-    language = session.row.lang
-    if result.kind == "draw":
-        text = "🏁 " + t("lifecycle.vote.passed_draw", language) + "\n" + result_line(session, language)
-    else:
-        text = "🛑 " + t("lifecycle.vote.passed_end", language, game=t(f"{session.row.game}.name", language))
-    await bot.publisher.post(session.row.channel_id, text, allowed_mentions=mentions([]))
 
 
 # ---- /game subcommands --------------------------------------------------------------------------
@@ -162,9 +152,8 @@ async def vote(interaction: discord.Interaction, kind: app_commands.Choice[str])
     bot = bot_of(interaction)
     result = await lifecycle.vote(bot.sessions, session.id, interaction.user.id, kind.value, time.time())
     language = session.row.lang
-    if result.passed:
+    if result.passed:  # the game is over: the publisher's end post tells the channel why (game_ended), and only it
         await reply(interaction, "✅ " + t("lifecycle.vote.counted", lang(interaction)))
-        await announce_end(bot, result)
         return
     await reply(interaction, vote_text(result, language), view=vote_view(session.id, kind.value, language),
                 ephemeral=False, allowed_mentions=mentions([]))
@@ -289,9 +278,8 @@ class LifecycleCog(commands.Cog):
             return
         result = await lifecycle.vote(self.bot.sessions, game_id, interaction.user.id, kind, now)
         row_lang = result.session.row.lang
-        if result.passed:
+        if result.passed:  # the vote's message keeps its count; the end post (game_ended) announces the end
             await edit(interaction, content=vote_text(result, row_lang), view=None, allowed_mentions=mentions([]))
-            await announce_end(self.bot, result)
         else:
             await edit(interaction, content=vote_text(result, row_lang), view=vote_view(game_id, kind, row_lang),
                        allowed_mentions=mentions([]))

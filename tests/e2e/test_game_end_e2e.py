@@ -4,6 +4,9 @@ Bob resigns a Pobeda game: the channel gets a final post that mentions both play
 the game ended; each player gets one DM in their own language with the result, why, their rating
 before → after and the replay; ``/game status`` in the channel then shows that game's result
 instead of "no game here".
+
+The end is announced by that one post (issue 25): a resignation, a passed vote and an abort each
+bring exactly one channel post about the end, not the cog's own line beside the publisher's.
 """
 
 from __future__ import annotations
@@ -14,7 +17,15 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from tests.e2e.helpers import assert_clean_output, custom_ids, game_row, make_table, open_lobby, start_lobby
+from tests.e2e.helpers import (
+    Table,
+    assert_clean_output,
+    custom_ids,
+    game_row,
+    make_table,
+    open_lobby,
+    start_lobby,
+)
 from tests.e2e.test_pobeda_e2e import wait_turn_post
 from tests.fake_discord import FakeDiscord
 
@@ -63,5 +74,79 @@ async def test_everyone_is_told_that_the_game_ended(tmp_path: Path) -> None:
         assert t("err.no_game_here", "en") not in r.content
         assert t("end.status.last", "en") in r.content and f"#{gid}" in r.content
         assert t("end.reason.conceded", "en", names="bob") in r.content and f"/game replay id:{gid}" in r.content
+        assert_clean_output(table.bot.output())
+        await table.bot.stop()
+
+
+async def started_pobeda(fake: FakeDiscord, tmp_path: Path) -> tuple[Table, int]:
+    table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"alice": "ru"})
+    lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+    await start_lobby(table, "alice", lobby)
+    await wait_turn_post(table, 0)
+    return table, game_row(table.db, table.channel.id)["id"]
+
+
+async def one_end_post(table: Table, before: int, reason: str) -> object:
+    """The channel's posts since ``before`` (a count of messages): exactly one, the end post, which
+    mentions every player and says why; nothing else follows it."""
+    fake = table.fake
+    alice, bob = table.user("alice"), table.user("bob")
+
+    def end_posts() -> list[object]:
+        return [m for m in fake.channel_messages(table.channel) if reason in m.content]
+
+    await fake.wait_for(end_posts, timeout=30)
+    await fake.wait_for(lambda: [m for m in fake.dm_messages(bob) if "Your rating" in m.content
+                                 or "does not change ratings" in m.content], timeout=30)
+    await asyncio.sleep(2)  # whatever else would come has come
+    after = fake.channel_messages(table.channel)[before:]
+    assert len(after) == 1, [m.content for m in after]
+    [post] = after
+    assert post.content.startswith("🏁") and reason in post.content, post.content
+    assert set(post.mentions) >= {alice.id, bob.id}
+    assert sum("🏁" in m.content for m in fake.channel_messages(table.channel)) == 1
+    return post
+
+
+async def test_a_resignation_brings_one_end_post(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        table, gid = await started_pobeda(fake, tmp_path)
+        bob = table.user("bob")
+        r = await fake.slash(bob, table.channel, "game leave")
+        assert r.message is not None, r.content
+        before = len(fake.channel_messages(table.channel))
+        done = await fake.click(bob, r.message, custom_id=custom_ids(r.message, "tt:")[0])
+        assert done.content.startswith("✅"), done.content
+        post = await one_end_post(table, before, t("end.reason.conceded", "ru", names="bob"))
+        assert t("result.win", "ru", names="alice") in post.content  # the lobby is Russian
+        assert_clean_output(table.bot.output())
+        await table.bot.stop()
+
+
+async def test_a_passed_vote_to_end_brings_one_end_post(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        table, gid = await started_pobeda(fake, tmp_path)
+        alice, bob = table.user("alice"), table.user("bob")
+        r = await fake.slash(alice, table.channel, "game vote", kind="end")
+        assert not r.ephemeral and r.message is not None, r.content
+        agree = next(c for c in custom_ids(r.message, "tl:v:") if c.endswith(":end"))
+        before = len(fake.channel_messages(table.channel))
+        await fake.click(bob, r.message, custom_id=agree)
+        await one_end_post(table, before, t("end.reason.voted_end", "ru"))
+        assert game_row(table.db, table.channel.id)["status"] == "aborted"
+        assert_clean_output(table.bot.output())
+        await table.bot.stop()
+
+
+async def test_an_abort_brings_one_end_post(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        table, gid = await started_pobeda(fake, tmp_path)
+        alice = table.user("alice")
+        r = await fake.slash(alice, table.channel, "game abort")  # the first round: the host may
+        assert r.message is not None and custom_ids(r.message, "tt:x:"), r.content
+        before = len(fake.channel_messages(table.channel))
+        done = await fake.click(alice, r.message, custom_id=custom_ids(r.message, "tt:x:")[0])
+        assert done.content.startswith("✅"), done.content
+        await one_end_post(table, before, t("end.reason.aborted", "ru", who="alice"))
         assert_clean_output(table.bot.output())
         await table.bot.stop()

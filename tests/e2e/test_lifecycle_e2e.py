@@ -160,7 +160,8 @@ async def test_catch_up_follow_mygames_and_a_draw_by_vote(tmp_path: Path) -> Non
             agree = next(c for c in custom_ids(vote_message, "tl:v:") if c.endswith(":draw"))
             clicked = await fake.click(table.user(name), vote_message, custom_id=agree)
             vote_message = clicked.message
-        await fake.wait_for(lambda: channel_texts(table, t("lifecycle.vote.passed_draw", "en")), timeout=10)
+        # the one end post says why (the lobby's language): no separate "all agreed" line beside it
+        await fake.wait_for(lambda: channel_texts(table, t("end.reason.voted_draw", "en")), timeout=10)
         row = db_query(table.db, "SELECT status, settings FROM games WHERE id = ?", (gid,))[0]
         settings = json.loads(row[1])
         assert row[0] == "finished" and settings["outcome"]["draw"] is True

@@ -108,7 +108,11 @@ async def test_rate_limited_post_is_retried_once_and_commands_work(tmp_path: Pat
         assert abort.ephemeral and custom_ids(abort.message, "tt:x:")
         done = await fake.click(table.user("alice"), abort.message, custom_id=custom_ids(abort.message, "tt:x:")[0])
         assert done.content.startswith("✅")
-        await fake.wait_for(lambda: any(m.content.startswith("🛑") for m in fake.channel_messages(table.channel)))
+        # the end post says who stopped it (issue 25: one post, no 🛑 line of the cog beside it)
+        stopped = t("end.reason.aborted", "en", who="alice")
+        await fake.wait_for(lambda: [m for m in fake.channel_messages(table.channel)
+                                     if m.content.startswith("🏁") and stopped in m.content])
+        assert not [m for m in fake.channel_messages(table.channel) if m.content.startswith("🛑")]
         assert game_row(table.db, table.channel.id)["status"] == "aborted"
         # the old turn post's button now answers that the game is not running
         old = [m for m in turn_posts(table) if custom_ids(m, "tt:p:")][-1]

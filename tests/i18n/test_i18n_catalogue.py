@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 
 from bot.i18n import catalogue
@@ -39,3 +40,22 @@ def test_one_name_for_each_thing() -> None:
     assert catalogue()["godstorm.map.underworld"]["ru"] == "Подземный мир"
     assert catalogue()["coldwar.target.protest"] == {"ru": "Акция протеста", "en": "Live Benefit"}
     assert all("Live Benefit" not in text for text in texts)
+
+
+GENDER_HACK = re.compile(r"[а-яё]\(-?[а-яё]{1,3}\)|[а-яё]/-?(?:а|ла|ась|ось|ся|ой|ая|ое)\b|\(-?а\)", re.IGNORECASE)
+"""A gendered ending bolted on: "решил(а)", "вернул(ла)", "сдался(-ась)", "сделал/а", "(а)"."""
+
+
+def gender_hacks(texts: dict[str, dict[str, str]]) -> dict[str, str]:
+    return {key: value["ru"] for key, value in texts.items() if GENDER_HACK.search(value.get("ru", ""))}
+
+
+def test_russian_texts_have_no_gender_hacks() -> None:
+    """Issue 25 (item 10): players' genders are unknown, so a Russian text about a player is worded
+    without a gendered past tense ("Часы игры остановлены (alice)", "alice: ход сделан") instead of
+    "alice остановил(а)"."""
+    assert gender_hacks({"a": {"ru": "alice решил(а) сдаться"}, "b": {"ru": "bob сделал/а ход"},
+                         "c": {"ru": "сдался(-ась)"}}) == {
+        "a": "alice решил(а) сдаться", "b": "bob сделал/а ход", "c": "сдался(-ась)"}
+    assert not gender_hacks({"d": {"ru": "КГБ (м), армии (3), «Партизаны» (Военные, 1)"}})
+    assert not gender_hacks(catalogue())

@@ -86,3 +86,49 @@ def test_byallmeans_leads_with_your_reputation_influence_and_agents() -> None:
 def test_nothing_of_yours_lost_means_no_lead() -> None:
     records = [Record(1, [{"type": "conquered", "seat": 1, "frm": "a", "dst": "b", "count": 1, "previous": 2}])]
     assert text("godstorm", records, 0) == "📰 **Since your last move:**\n• Bob: 1 move, 1 territory conquered"
+
+
+def test_byallmeans_leads_with_the_cards_taken_from_you() -> None:
+    """Issue 25, item 8: "cards taken from you": cards of the reader's hand or archives that the other
+    player's move sent to the utility pile (a forced discard, a milled archive). A card of theirs that
+    leaves the field is not "taken from you" out of a hand or archive, nor is the reader's own discard."""
+    taken = [{"type": "bam.utility", "seat": 0, "code": "T01", "from": "main"},
+             {"type": "bam.utility", "seat": 0, "code": "T02", "from": "main"},
+             {"type": "bam.utility", "seat": 0, "code": "A03", "from": "extra"},
+             {"type": "bam.utility", "seat": 0, "code": "P02", "from": "hand"}]
+    records = [
+        Record(1, [*taken,
+                   {"type": "bam.utility", "seat": 0, "code": "T04", "from": "field"},  # a territory, not a card taken
+                   {"type": "bam.utility", "seat": 1, "code": "P01", "from": "neutral"}]),  # Bob's own plot
+        Record(0, [{"type": "bam.utility", "seat": 0, "code": "P03", "from": "hand"}]),  # Alice's own utilisation
+    ]
+    assert text("byallmeans", records, 0).split("\n") == [
+        "📰 **Since your last move:**",
+        "⚔️ Bob: 4 cards taken from you",
+        "• Bob: 1 move"]
+    assert text("byallmeans", records, 0, "ru").split("\n")[1] == "⚔️ Bob: отняты 4 ваши карты"
+    # Bob reads only Alice's move: her own utilisation took nothing from him
+    assert text("byallmeans", records, 1) == "📰 **Since your last move:**\n• Alice: 1 move"
+
+    def russian(n: int) -> str:
+        many = [Record(1, [{"type": "bam.utility", "seat": 0, "code": "T01", "from": "main"}] * n)]
+        return text("byallmeans", many, 0, "ru").split("\n")[1]
+
+    assert [russian(n) for n in (1, 2, 5, 11, 21)] == [
+        "⚔️ Bob: отнята 1 ваша карта", "⚔️ Bob: отняты 2 ваши карты", "⚔️ Bob: отнято 5 ваших карт",
+        "⚔️ Bob: отнято 11 ваших карт", "⚔️ Bob: отнята 21 ваша карта"]
+    one = [Record(1, [{"type": "bam.utility", "seat": 0, "code": "T01", "from": "hand"}])]
+    assert text("byallmeans", one, 0).split("\n")[1] == "⚔️ Bob: 1 card taken from you"
+
+
+def test_byallmeans_cards_milled_by_a_plot_are_told_as_taken() -> None:
+    """The events the rules write say where a card went to the utility pile from: Alice's «P01» (the
+    rival's top 3 main-archive cards to the utility) reads to Bob as three cards taken from him."""
+    from tests.byallmeans.bam_helpers import fresh, give
+
+    g = fresh()
+    fire = give(g, 0, "P01")
+    events = g.apply(0, {"type": "play", "uid": fire})
+    assert [e.get("from") for e in events if e["type"] == "bam.utility" and e["seat"] == 1] == ["main"] * 3
+    assert text("byallmeans", [Record(0, events)], 1).split("\n")[:2] == [
+        "📰 **Since your last move:**", "⚔️ Alice: 3 cards taken from you"]

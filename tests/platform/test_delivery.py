@@ -473,6 +473,49 @@ async def test_a_result_dm_discord_refuses_is_owed_not_lost(tmp_path: Path) -> N
     await store.close()
 
 
+async def test_a_result_dm_to_closed_dms_asks_nobody_to_use_game_hand(tmp_path: Path) -> None:
+    """Issue 25: a result DM that cannot be delivered (DMs closed, Discord's 50007) brings no "use /game
+    hand" notice to the channel: the game is over, and the channel's end post already tells the result.
+    Nor does one owed first (Discord failing) and then found closed."""
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
+    await publisher.publish(session.id)
+    dm.error = forbidden(50007)  # both players close their DMs during the game
+    await sessions.concede(session.id, 2)  # bob resigns: anna wins
+    await settle(publisher, stats)
+    ends = [m for m in channel.sent if t("end.reason.conceded", "ru", names="bob") in m["content"]]
+    assert len(ends) == 1 and {u.id for u in ends[0]["allowed_mentions"].users} == {1, 2}
+    assert {1, 2} <= publisher.dm_closed  # the result DMs were tried
+    assert not [m for m in channel.sent if "/game hand" in m["content"]], [m["content"] for m in channel.sent]
+    await store.close()
+
+
+async def test_an_owed_result_dm_found_closed_asks_nobody_to_use_game_hand(tmp_path: Path) -> None:
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
+    publisher.announce_budget = 0.2
+    await publisher.publish(session.id)
+    dm.error = unavailable()
+    await sessions.concede(session.id, 1)  # anna resigns
+    await asyncio.wait_for(stats.idle(), 10)
+    for _ in range(200):
+        if await store.messages_with_prefix("owed:"):
+            break
+        await asyncio.sleep(0.02)
+    assert await store.messages_with_prefix("owed:")
+    dm.error = forbidden(50007)  # Discord is back, and the DMs turn out closed
+    publisher.wake()
+    for _ in range(250):
+        if not await store.messages_with_prefix("owed:"):
+            break
+        await asyncio.sleep(0.02)
+    await settle(publisher, stats)
+    assert not await store.messages_with_prefix("owed:") and {1, 2} <= publisher.dm_closed
+    assert not [m for m in channel.sent if "/game hand" in m["content"]], [m["content"] for m in channel.sent]
+    assert sum("🏁" in m["content"] for m in channel.sent) == 1
+    await store.close()
+
+
 async def test_a_rules_ending_names_the_games_own_reason(tmp_path: Path) -> None:
     """Cold War's outcome now says why it ended, and the result line words it."""
     from bot.delivery import end_reason  # noqa: PLC0415

@@ -22,7 +22,7 @@ from bot.games.base import (
     Rng,
     state_text,
 )
-from bot.games.byallmeans import data, decks, effects, engine, panel, phases
+from bot.games.byallmeans import data, decks, effects, engine, panel, phases, why
 from bot.games.byallmeans.state import CELLS, RULES, Cell, PlayerState, State
 from bot.games.byallmeans.view import View, build
 from bot.i18n import sort_key, t
@@ -131,6 +131,13 @@ class ByAllMeans(Game):
         ev: list[Event] = []
         phases.PHASES[self.s.phase].apply(self.s, seat, action, ev)
         return ev
+
+    def why_not(self, seat: int, action: Any) -> tuple[str, dict[str, Any]] | None:
+        """Why a card cannot be played now (issue 25): see :mod:`bot.games.byallmeans.why`."""
+        return why.why_not(self, seat, action)
+
+    def reason_params(self, params: dict[str, Any], lang: str) -> dict[str, Any]:
+        return why.localise(params)
 
     def timeout_action(self, seat: int) -> Action | None:
         """An absent seat keeps its archives and hand, lets the chooser go first, and passes its turn; a

@@ -294,14 +294,17 @@ def to_utility(s: State, uid: str, ev: list[Event]) -> None:
             if sym in found[1].symbols:
                 found[1].symbols.remove(sym)
         s.players[owner_of(shadow)].utility.append(shadow)
-        ev.append({"type": "bam.utility", "code": s.cards[shadow], "seat": owner_of(shadow)})
+        ev.append({"type": "bam.utility", "code": s.cards[shadow], "seat": owner_of(shadow), "from": "field"})
         return
     if found is not None:
         leave_field(s, found[0], found[1], ev)
+        zone = "field"
     else:
-        take(s, uid)
+        zone = take(s, uid)
     s.players[owner_of(uid)].utility.append(uid)
-    ev.append({"type": "bam.utility", "code": s.cards[uid], "seat": owner_of(uid)})
+    # ``from``: the zone it left (``hand``, ``main``, ``extra``, ``buffer``, ``field``...), so a reader can
+    # tell a card discarded from a hand or milled from an archive (the catch-up's "cards taken from you")
+    ev.append({"type": "bam.utility", "code": s.cards[uid], "seat": owner_of(uid), "from": zone})
     if found is not None and found[1].kind == "agent":
         # «Когда один из этих Агентов с поля отправляется в утиль, второй также отправляется в утиль.»
         for _, twin in doubles(s, found[1]):

@@ -16,7 +16,7 @@ from bot.games.base import (
     Rng,
     state_text,
 )
-from bot.games.coldwar import text
+from bot.games.coldwar import text, why
 from bot.games.coldwar.cards import CARD_SETS, CURRENT
 from bot.games.coldwar.engine import Engine, new_state
 from bot.games.coldwar.view import build as build_view
@@ -109,6 +109,13 @@ class ColdWar(Game):
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         return self.engine.apply(seat, action)
+
+    def why_not(self, seat: int, action: Any) -> tuple[str, dict[str, Any]] | None:
+        """Why a move is refused (issue 25): see :mod:`bot.games.coldwar.why`."""
+        return why.why_not(self, seat, action)
+
+    def reason_params(self, params: dict[str, Any], lang: str) -> dict[str, Any]:
+        return why.localise(params, lang)
 
     def is_simultaneous(self) -> bool:
         d = self.s["dec"]

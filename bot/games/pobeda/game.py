@@ -381,6 +381,21 @@ class Pobeda(TextMixin, Game):
             return []
         return [{"type": "penalty", "side": k} for k in range(s["n_sides"])]
 
+    def why_not(self, seat: int, action: Any) -> tuple[str, dict[str, Any]] | None:
+        """Why ``action`` is refused (issue 25): the rules' own refusal ("that cell is taken: the card is
+        dead", "that card is not in your hand", "a line must be chosen first", "−1 removes only an opponent's
+        chip lying star-down"...), found by trying it on a copy; the platform refuses unlisted actions before
+        they reach :meth:`apply`, which would have said so. None when the rules would take it (another copy
+        of a listed special card) or know it no better than "unknown action"."""
+        trial = Pobeda.from_json(self.to_json())
+        try:
+            trial.apply(seat, action)
+        except IllegalAction as exc:
+            return None if exc.key in ("pobeda.err.bad_action", "pobeda.err.game_over") else (exc.key, dict(exc.params))
+        except (KeyError, TypeError, ValueError, IndexError):  # a malformed action the rules did not expect
+            return None
+        return None
+
     def timeout_action(self, seat: int) -> Action | None:
         """Absent seat: turn passed; pending line choice: the first option; penalty: a card
         picked by a generator derived from the game's Rng (the Rng itself is not advanced,
