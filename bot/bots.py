@@ -422,8 +422,7 @@ class BotDriver:
         self.settled = settled
         self.pause = pause_seconds() if pause is None else pause
         self.on_notice: Notice | None = None
-        """Awaited after a takeover, a drop, or the end of a game only bots were left in (``kind``
-        "takeover" / "drop" / "no_players"; ``seat`` -1 for the last), to tell the channel."""
+        """Awaited after a takeover or a drop (``kind`` "takeover" / "drop"), to tell the channel."""
         self._held: set[int] = set()
         self._again: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -484,8 +483,8 @@ class BotDriver:
         if not humans_left(session):
             # every player conceded or dropped: bots alone would only post to an empty table
             await self.sessions.abort(game_id)
+            # no notice of its own: the end post says why (end.reason.platform), and only it (issue 25)
             log.info("game %s: only bots are left; the game is ended", game_id)
-            await self._notice(session, "no_players", -1)
             return
         if self._next(session) is None:
             return

@@ -365,7 +365,12 @@ async def test_a_table_of_bots_alone_is_ended(env: Env) -> None:
     await env.driver.idle()
     row = await env.store.load_game(game_id)
     assert row is not None and row.status == "aborted"
-    assert notices == [("no_players", -1)]
+    # the end post alone tells the channel why (issue 25: one post about the end, no notice beside it)
+    assert notices == []
+    from bot.delivery import end_reason
+
+    session = await env.sessions.get(game_id)
+    assert end_reason(session, "en") == "no human player was left to play it"
 
 
 def test_bot_names_and_absent_rule_texts_are_localised() -> None:
