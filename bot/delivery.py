@@ -1242,7 +1242,10 @@ class Publisher:
 
     async def dm_closed_notice(self, session: Session, user_id: int) -> None:
         """Tell the channel (once per game and user, never the content) to use /game hand: in that
-        user's own language, since it speaks to them alone (issue 13)."""
+        user's own language, since it speaks to them alone (issue 13). Not once the game is over: there
+        is no hand to open then, and the end post tells the result (issue 25)."""
+        if session.row.status not in ("lobby", "running"):
+            return
         key = (session.id, user_id)
         if key in self._notified:
             return

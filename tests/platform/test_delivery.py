@@ -490,6 +490,21 @@ async def test_a_result_dm_to_closed_dms_asks_nobody_to_use_game_hand(tmp_path: 
     await store.close()
 
 
+async def test_no_game_hand_notice_once_the_game_is_over(tmp_path: Path) -> None:
+    """Issue 25: after the end (the final move's private news found DMs closed, say) there is no hand
+    to open: the "/game hand" notice is for a running game only; while it runs it still comes."""
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
+    await publisher.dm_closed_notice(session, 2)
+    assert [m for m in channel.sent if "/game hand" in m["content"]]  # running: told once
+    await sessions.concede(session.id, 2)
+    await settle(publisher, stats)
+    before = len(channel.sent)
+    await publisher.dm_closed_notice(await sessions.get(session.id), 1)
+    assert not [m for m in channel.sent[before:] if "/game hand" in m["content"]]
+    await store.close()
+
+
 async def test_an_owed_result_dm_found_closed_asks_nobody_to_use_game_hand(tmp_path: Path) -> None:
     channel, dm = StubChannel(), StubChannel()
     store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
