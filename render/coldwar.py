@@ -2,7 +2,11 @@
 
 The frames and labels that never change (background, title, card and panel frames, the panels'
 headings) are drawn once per language and cached; a render copies that base, draws the view with
-cached text masks, and maps the result onto the game's fixed palette.
+cached text masks, and maps the result onto the game's fixed palette. What a move seldom changes is
+kept from earlier tables and pasted: the target card (per target and language, ``_card``) and each
+side panel's body (per side, its shown state and language, ``_cached_body``; a move usually changes
+one side). Each is drawn only inside its own area, so a pasted part is the drawn one, pixel for pixel.
+The PNG is deflated at ``BOARD_PNG_LEVEL``.
 
 For phones (issue 13): an event's text is written inside the target card (dark on light), and the
 zooms and the seat's personal board are drawn by ``render.coldwar_zoom`` (hooks at the end).
@@ -10,8 +14,11 @@ zooms and the seat's personal board are drawn by ``render.coldwar_zoom`` (hooks 
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
@@ -204,6 +211,13 @@ def _agents(d: ImageDraw.ImageDraw, side: SideView, lang: str, x: int, y: int, w
 
 def _side_panel(d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str, x: int, y: int,
                 w: int, h: int) -> None:
+    _panel_head(d, view, seat, lang, x, y, w, h)
+    _panel_body(d, view["sides"][seat], view.get("decision") == "plan", seat, lang, x, y, w, h)
+
+
+def _panel_head(d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str, x: int, y: int,
+                w: int, h: int) -> None:
+    """A side panel's frame and heading: the acting side's frame, name, influence badge, tokens."""
     side = view["sides"][seat]
     if seat in view.get("actors", []):  # the acting side's frame, over the quiet one of the base
         d.rounded_rectangle((x, y, x + w, y + h), radius=16, outline=SIDE[seat], width=5)
@@ -230,6 +244,23 @@ def _side_panel(d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str,
         tx -= 112
         d.rounded_rectangle((tx, y + 9, tx + 104, y + 41), radius=15, fill=GOLD)
         _centered(d, (tx, y + 9, tx + 104, y + 41), _tx("r.balance", lang), font(15, "bold"), BG)
+
+
+BODY_KEYS = ("x", "score", "trophies", "groups", "hq", "leave", "dead")
+"""What a side panel's body shows of the side's view (``_panel_body``)."""
+
+
+def _body_area(seat: int) -> tuple[int, int, int, int]:
+    """The pixels of a side panel's body: under its heading (and the acting side's header fill), inside
+    its frame and clear of its rounded corners. Only the body is drawn there."""
+    x, y, w, h = PANEL_BOXES[seat]
+    return x + 16, y + 51, x + w - 16, y + h - 5
+
+
+def _panel_body(d: ImageDraw.ImageDraw, side: SideView, plan: bool, seat: int, lang: str, x: int, y: int,
+                w: int, h: int) -> None:
+    """A side panel's body: agent X, score and trophies, groups, agents (``plan``: the sides are
+    choosing their agent X)."""
     # agent X
     ax = x + 18
     ay = y + 64
@@ -239,7 +270,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str,
     elif isinstance(xval, int):
         xt, col = t(P + f"agent.{xval}", lang), GOLD
     else:
-        xt, col = (_tx("r.choosing", lang), MUTED) if view.get("decision") == "plan" else ("—", MUTED)
+        xt, col = (_tx("r.choosing", lang), MUTED) if plan else ("—", MUTED)
     d.rounded_rectangle((ax, ay + 22, ax + 150, ay + 92), radius=10, fill=(48, 42, 24) if xval else (40, 46, 60),
                         outline=col, width=2)
     for i, line in enumerate(wrap(d, xt, font(17, "bold"), 136, 2)):
@@ -330,19 +361,68 @@ def _base(lang: str) -> Image.Image:
     return _draw_base(lang)
 
 
-def _draw_view(img: Image.Image, view: ColdWarView, lang: str) -> None:
+CARD_AREA = (TARGET_BOX[0], TARGET_BOX[1], TARGET_BOX[0] + TARGET_BOX[2] + 1, TARGET_BOX[1] + TARGET_BOX[3] + 1)
+"""The pixels of the target card (its frame included): nothing but the card is drawn there."""
+
+
+@lru_cache(maxsize=4)  # a target stays for several moves; 0.7 MB each
+def _card(target: str, lang: str) -> Image.Image:
+    """The target card (``target``: the view's target as JSON) drawn on the base, cut to its area."""
+    img = _base(lang).copy()
+    _target_card(ImageDraw.Draw(img), cast("ColdWarView", {"target": json.loads(target)}), lang, *TARGET_BOX[:2])
+    return img.crop(CARD_AREA)
+
+
+BODIES_MAX = 4  # side panel bodies kept (0.8 MB each): both sides of a game or two
+_bodies: OrderedDict[tuple[str, int, str], Image.Image] = OrderedDict()
+_bodies_lock = threading.Lock()
+
+
+def _cached_body(img: Image.Image, d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str) -> None:
+    """A side panel's body pasted from the last tables when its side has not changed since (a move
+    usually changes one side), otherwise drawn and kept."""
+    side = view["sides"][seat]
+    plan = view.get("decision") == "plan"
+    shown = {k: v for k, v in side.items() if k in BODY_KEYS}
+    key = (json.dumps([shown, plan], sort_keys=True), seat, lang)
+    area = _body_area(seat)
+    with _bodies_lock:
+        body = _bodies.get(key)
+        if body is not None:
+            _bodies.move_to_end(key)
+    if body is not None:
+        img.paste(body, area[:2])
+        return
+    _panel_body(d, side, plan, seat, lang, *PANEL_BOXES[seat])
+    body = img.crop(area)
+    with _bodies_lock:
+        _bodies[key] = body
+        while len(_bodies) > BODIES_MAX:
+            _bodies.popitem(last=False)
+
+
+def _draw_view(img: Image.Image, view: ColdWarView, lang: str, cached: bool = False) -> None:
+    """The view over a copy of the base; ``cached``: the target card and the side panels' bodies
+    pasted from earlier tables where they are unchanged (``_card``, ``_cached_body``), drawn otherwise."""
     d = ImageDraw.Draw(img)
     _header(d, view, lang)
-    _target_card(d, view, lang, *TARGET_BOX[:2])
+    if cached:
+        img.paste(_card(json.dumps(view.get("target"), sort_keys=True), lang), CARD_AREA[:2])
+    else:
+        _target_card(d, view, lang, *TARGET_BOX[:2])
     for seat, box in enumerate(PANEL_BOXES):
-        _side_panel(d, view, seat, lang, *box)
+        if cached:
+            _panel_head(d, view, seat, lang, *box)
+            _cached_body(img, d, view, seat, lang)
+        else:
+            _side_panel(d, view, seat, lang, *box)
     _score_track(d, view, lang, *TRACK_BOX)
 
 
 def compose(view: ColdWarView, lang: str) -> Image.Image:
     """The table on the game's palette: the cached base plus this view."""
     img = _base(lang).copy()
-    _draw_view(img, view, lang)
+    _draw_view(img, view, lang, cached=True)
     return palette("coldwar").quantize(img)
 
 
@@ -353,9 +433,17 @@ def reference(view: ColdWarView, lang: str) -> Image.Image:
     return img
 
 
+BOARD_PNG_LEVEL = 3
+"""zlib level of the table. Nearly every row of the table changes from move to move (both side panels:
+the acting side's frame moves), so its PNG bands are seldom reused and the table is deflated almost
+whole each time; zlib's fast levels (1-3) take about two thirds of level 6's time (the bench state's
+successive boards on one thread: 5.9 ms instead of 8.7-10.3) for 53.5 KB instead of 43.8, inside the
+60 KB aim; level 4 (48 KB) saves little time (8.0 ms)."""
+
+
 @rendered_once("coldwar")
 def render(view: ColdWarView, lang: str) -> bytes:
-    return encode_png(compose(view, lang))
+    return encode_png(compose(view, lang), level=BOARD_PNG_LEVEL)
 
 
 # ---- zooms and the personal board (issue 13), drawn by render.coldwar_zoom ------------------------

@@ -5,12 +5,14 @@ built once from the game's own renders by ``python -m tests.render.build_palette
 without dithering. Anything that cannot be shown exactly by the game's palette (a colour the
 palette does not hold, such as a player colour from an unknown data file) falls back to a
 full-colour PNG. See ``PNG_LEVEL`` for how the zlib level was chosen. Palette PNGs are written by
-``palette_png`` (not Pillow), which deflates a big board in bands on several threads: the same
-pixels and about the same bytes, in about half the wall time when a second core is free.
+``palette_png`` (not Pillow), which deflates a big board in bands on several threads and keeps the
+deflated bands, so that the next board of a game re-deflates only what a move changed: the same
+pixels and about the same bytes as Pillow, in a fraction of the time.
 
 Also here: ``text``, Pillow's text drawing with the glyph coverage cached (most of a board's
-drawing time is rasterising text that repeats from render to render), and ``rendered_once``, which
-reuses the PNG of a view already rendered in the same language. Every cache is a bounded LRU.
+drawing time is rasterising text that repeats from render to render), ``wrap`` with its lines kept,
+and ``rendered_once``, which reuses the PNG of a view already rendered in the same language. Every
+cache is bounded.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, wraps
 from typing import Any, TypeVar
@@ -96,7 +98,8 @@ class Palette:
 
     def quantize(self, image: Image.Image) -> Image.Image:
         """Map a full-colour image onto this palette, nearest colour, no dithering."""
-        return image.convert("RGB").quantize(palette=self.holder, dither=Image.Dither.NONE)
+        rgb = image if image.mode == "RGB" else image.convert("RGB")  # convert() would copy an RGB image
+        return rgb.quantize(palette=self.holder, dither=Image.Dither.NONE)
 
 
 @lru_cache(maxsize=8)
@@ -106,13 +109,17 @@ def palette(game: str) -> Palette:
     return Palette(bytes.fromhex(PALETTES[game]))
 
 
-def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = PNG_LEVEL) -> bytes:
-    """PNG bytes: a palette image as it is (see :func:`palette_png`); a full-colour one mapped onto
-    ``pal`` when given, otherwise kept in full colour (the fallback, encoded by Pillow)."""
+def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = PNG_LEVEL,
+               window_bits: int | None = None, brief: Sequence[tuple[int, int]] = (),
+               brief_level: int | None = None) -> bytes:
+    """PNG bytes: a palette image as it is (see :func:`palette_png`, which takes ``window_bits``,
+    ``brief`` and ``brief_level``); a full-colour one mapped onto ``pal`` when given, otherwise kept in
+    full colour (the fallback, encoded by Pillow)."""
     if image.mode != "P" and pal is not None:
         image = pal.quantize(image)
     if image.mode == "P" and not image.info.get("transparency"):
-        return palette_png(image, level=level)
+        return palette_png(image, level=level, window_bits=window_bits or WINDOW_BITS, brief=brief,
+                           brief_level=brief_level)
     buf = io.BytesIO()
     image.save(buf, format="PNG", compress_level=level)
     return buf.getvalue()
@@ -120,24 +127,40 @@ def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = P
 
 # Deflating a big board is most of its render time, and zlib releases the GIL: the rows are cut
 # into bands of about ``BAND_BYTES`` deflated at once on several threads, each band primed with the
-# 32 KB before it (its preset dictionary, as pigz does), so the joined stream is the one a single
-# pass would find matches in, at about the same size. Each band but the last ends on a byte boundary
-# (Z_SYNC_FLUSH), so the raw deflate streams simply concatenate; the adler32 is taken over all rows.
+# window's worth of bytes before it (its preset dictionary, as pigz does), so the joined stream is the
+# one a single pass would find matches in, at about the same size. Each band but the last ends on a
+# byte boundary (Z_SYNC_FLUSH), so the raw deflate streams simply concatenate. The stream's adler32 is
+# combined from the bands' own (``_adler32_combine``) and the palette is cut at the bands' highest
+# index, so no pass over the whole image is left besides the hashing below.
 #
-# A band's deflated bytes are a function of its rows and its dictionary only, so they are kept
-# (``_deflated``, keyed by a SHA-256 of level, sizes, dictionary and rows; bounded by bytes): the
-# next board of the same game re-deflates only the bands a move changed (Pobeda: about a quarter,
-# Godstorm a sixth), and the rest, the static board, costs a hash (SHA-256 runs on the CPU's SHA
-# instructions, about 1.5 GB/s, also on the band threads). The output is the same bytes either way.
+# A band's deflated bytes are a function of its rows, its dictionary, the level and the window only,
+# so they are kept (``_deflated``, keyed by a SHA-256 of these; bounded by bytes) with the band's adler32
+# and highest index: the next board of the same game re-deflates only the bands a move changed
+# (Pobeda: about a fifth, Godstorm a sixth), and the rest, the static board, costs a hash (SHA-256 runs
+# on the CPU's SHA instructions, about 1.5 GB/s, also on the band threads). The output is the same
+# bytes either way.
+#
+# Two settings let a renderer spend less on what a move changes (Pobeda uses both, see
+# ``render.pobeda.encode_board``): ``window_bits`` (a board whose matches are all a row or two up can
+# use a 4 KB window: its bands are then 32 KB, each primed with 4 KB instead of 32, and a change near a
+# band's end seldom reaches the next band's dictionary; the zlib header still says 32 KB, which is
+# valid for any shorter distances), and ``brief`` rows (what the next move redraws anyway, such as a
+# last-move frame or a caption: their bands are deflated at the faster ``brief_level``, as they will
+# not be reused).
 ENCODE_THREADS = max(1, min(4, os.cpu_count() or 1))
-BAND_BYTES = 64 * 1024  # rows per band: about this many bytes (a Pobeda band: 35 rows of 1889)
+BAND_BYTES = 64 * 1024  # rows per band: about this many bytes with the default window (two windows)
+BAND_MIN_WINDOWS_BYTES = 32 * 1024  # ... and with a smaller window, two windows but at least this many
 _MEM_LEVEL = 8  # zlib's default; shorter deflate blocks than Pillow's 9, so codes adapt more (smaller)
 BAND_MIN_BYTES = 256 * 1024  # smaller images are deflated on the calling thread (bands still cached)
 DEFLATED_MAX_BYTES = 6 * 1024 * 1024  # deflated bands kept (about 30 Pobeda boards' worth)
-_WINDOW = 32 * 1024
+WINDOW_BITS = 15
+"""The deflate window by default (32 KB); a renderer may ask for a smaller one (``window_bits``)."""
+_ADLER_BASE = 65521
 _encoder_pool: ThreadPoolExecutor | None = None
 _encoder_pool_lock = threading.Lock()
-_deflated: OrderedDict[bytes, bytes] = OrderedDict()
+Band = tuple[bytes, int, int]
+"""A band as encoded: its raw deflate bytes, the adler32 of its rows, its highest palette index."""
+_deflated: OrderedDict[bytes, Band] = OrderedDict()
 _deflated_bytes = 0
 _deflated_lock = threading.Lock()
 
@@ -162,53 +185,79 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
-def _deflate_band(data: bytes, start: int, end: int, last: bool, level: int) -> bytes:
+def _adler32_combine(first: int, second: int, second_len: int) -> int:
+    """The adler32 of two byte strings joined, from each one's adler32 and the second's length (zlib's
+    adler32_combine): s1 = s1a + s1b - 1, s2 = s2a + s2b + len(b) * (s1a - 1), modulo 65521."""
+    s1a, s2a = first & 0xFFFF, first >> 16
+    s1b, s2b = second & 0xFFFF, second >> 16
+    s1 = (s1a + s1b - 1) % _ADLER_BASE
+    s2 = (s2a + s2b + second_len % _ADLER_BASE * (s1a - 1)) % _ADLER_BASE
+    return (s2 << 16) | s1
+
+
+def _deflate_band(data: bytes, start: int, end: int, last: bool, level: int, window_bits: int = WINDOW_BITS
+                  ) -> bytes:
     view = memoryview(data)
     if start:
-        z = zlib.compressobj(level, zlib.DEFLATED, -15, _MEM_LEVEL, zlib.Z_DEFAULT_STRATEGY,
-                             bytes(view[max(0, start - _WINDOW):start]))
+        z = zlib.compressobj(level, zlib.DEFLATED, -window_bits, _MEM_LEVEL, zlib.Z_DEFAULT_STRATEGY,
+                             bytes(view[max(0, start - (1 << window_bits)):start]))
     else:
-        z = zlib.compressobj(level, zlib.DEFLATED, -15, _MEM_LEVEL)
+        z = zlib.compressobj(level, zlib.DEFLATED, -window_bits, _MEM_LEVEL)
     return z.compress(view[start:end]) + z.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
 
 
-def _deflate_bands(data: bytes, bands: list[tuple[int, int, bool]], level: int) -> list[bytes]:
+Span = tuple[int, int, bool, int]
+"""A band to deflate: its first and end byte in the rows, whether it is the last, its zlib level."""
+
+
+def _deflate_bands(data: bytes, bands: list[Span], window_bits: int = WINDOW_BITS) -> list[Band]:
     """Each band deflated, from the kept bands where its rows and dictionary were deflated before."""
     global _deflated_bytes
     view = memoryview(data)
     out = []
-    for start, end, last in bands:
-        low = max(0, start - _WINDOW)
-        digest = hashlib.sha256(struct.pack(">BBQQ", level, last, start - low, end - start))
+    for start, end, last, level in bands:
+        low = max(0, start - (1 << window_bits))
+        digest = hashlib.sha256(struct.pack(">BBBQQ", level, window_bits, last, start - low, end - start))
         digest.update(view[low:end])
         key = digest.digest()
         with _deflated_lock:
-            body = _deflated.get(key)
-            if body is not None:
+            band = _deflated.get(key)
+            if band is not None:
                 _deflated.move_to_end(key)
-        if body is None:
-            body = _deflate_band(data, start, end, last, level)
+        if band is None:
+            rows = view[start:end]
+            band = (_deflate_band(data, start, end, last, level, window_bits), zlib.adler32(rows), _highest(rows))
             with _deflated_lock:
                 if key not in _deflated:
-                    _deflated[key] = body
-                    _deflated_bytes += len(body) + len(key)
+                    _deflated[key] = band
+                    _deflated_bytes += len(band[0]) + len(key)
                     while _deflated_bytes > DEFLATED_MAX_BYTES:
                         old_key, old = _deflated.popitem(last=False)
-                        _deflated_bytes -= len(old) + len(old_key)
-        out.append(body)
+                        _deflated_bytes -= len(old[0]) + len(old_key)
+        out.append(band)
     return out
 
 
-def _highest_index(image: Image.Image) -> int:
-    extrema = image.getextrema()
+def _highest(rows: memoryview) -> int:
+    """The highest byte of some rows (their filter bytes are 0): the band's highest palette index."""
+    if not rows:
+        return 0
+    extrema = Image.frombuffer("L", (len(rows), 1), rows, "raw", "L", 0, 1).getextrema()
     return int(extrema[1]) if isinstance(extrema[1], (int, float)) else 255
 
 
-def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None = None) -> bytes:
+def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None = None,
+                window_bits: int = WINDOW_BITS, brief: Sequence[tuple[int, int]] = (),
+                brief_level: int | None = None) -> bytes:
     """An 8-bit palette image as PNG (IHDR, PLTE, IDAT, IEND; every row unfiltered, as Pillow writes
     palette rows), deflated in bands (``bands``: how many; by default about ``BAND_BYTES`` each), on
     several threads when it is big; the palette is written up to the highest index the pixels use (a
-    fixed game palette ends in unused padding). Decodes to exactly the same pixels and colours."""
+    fixed game palette ends in unused padding). Decodes to exactly the same pixels and colours.
+
+    ``brief``: spans of rows (first, end) whose pixels will change again on the next board (a
+    last-move frame, a caption): the bands holding them are deflated at ``brief_level``, faster,
+    since they will not be reused; the rest at ``level``. The bytes are a function of the pixels and
+    these arguments only."""
     if image.mode != "P":
         raise ValueError("palette_png encodes palette (mode P) images")
     width, height = image.size
@@ -218,30 +267,35 @@ def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None
     data = rows.tobytes()
     stride = width + 1
     if bands is None:
-        bands = -(-len(data) // BAND_BYTES)
+        per = BAND_BYTES if window_bits == WINDOW_BITS else max(BAND_MIN_WINDOWS_BYTES, 2 << window_bits)
+        bands = -(-len(data) // per)
     bands = max(1, min(bands, height))
     per_band = -(-height // bands)
     cuts = [min(height, i * per_band) * stride for i in range(bands)] + [len(data)]
-    spans = [(cuts[i], cuts[i + 1], i == bands - 1) for i in range(bands) if cuts[i] < cuts[i + 1] or i == bands - 1]
+    quick = brief_level if brief_level is not None else level
+    spans = [(cuts[i], cuts[i + 1], i == bands - 1,
+              quick if any(cuts[i] < end * stride and first * stride < cuts[i + 1] for first, end in brief) else level)
+             for i in range(bands) if cuts[i] < cuts[i + 1] or i == bands - 1]
     jobs = min(len(spans), 2 * ENCODE_THREADS) if len(data) >= BAND_MIN_BYTES and ENCODE_THREADS > 1 else 1
     if jobs == 1:
-        body = b"".join(_deflate_bands(data, spans, level))
-        adler = zlib.adler32(data)
-        top = _highest_index(image)
+        done = _deflate_bands(data, spans, window_bits)
     else:
         pool = _pool()
         step = -(-len(spans) // jobs)
-        parts = [pool.submit(_deflate_bands, data, spans[i:i + step], level) for i in range(0, len(spans), step)]
-        adler = zlib.adler32(data)  # on this thread, while the bands are deflated
-        top = _highest_index(image)
-        body = b"".join(b"".join(part.result()) for part in parts)
+        parts = [pool.submit(_deflate_bands, data, spans[i:i + step], window_bits) for i in range(0, len(spans), step)]
+        done = [band for part in parts for band in part.result()]
+    adler, top = 1, 0
+    for (start, end, _, _), (_, band_adler, band_top) in zip(spans, done, strict=True):
+        adler = _adler32_combine(adler, band_adler, end - start)
+        top = max(top, band_top)
+    body = b"".join(band[0] for band in done)
     rgb = bytes(image.getpalette("RGB") or b"")
     rgb = (rgb + bytes(768 - len(rgb)))[:3 * (top + 1)]  # padded, so every index used is defined
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
         _png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
         _png_chunk(b"PLTE", rgb),
-        # zlib header: deflate, 32 KB window, default compression, check bits
+        # zlib header: deflate, 32 KB window (valid for the 4 KB one used), default compression, check bits
         _png_chunk(b"IDAT", b"\x78\x9c" + body + struct.pack(">I", adler)),
         _png_chunk(b"IEND", b""),
     ))
@@ -379,7 +433,34 @@ def text_width(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont
 
 def wrap(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont, width: float,
          max_lines: int) -> list[str]:
-    """Greedy word wrap into at most ``max_lines`` lines; the last line ends with '…' if cut."""
+    """Greedy word wrap into at most ``max_lines`` lines; the last line ends with '…' if cut.
+    The lines are kept (``_wrapped``) per text, font file, size, face and layout engine, width, line
+    count and the draw's mode, which is what Pillow measures text by: measuring text was most of a
+    board's drawing time after the glyphs, and the same texts come back from render to render."""
+    path = fnt.path
+    if not isinstance(path, str):  # a font read from bytes: nothing names it for sure
+        return _wrap_lines(draw, text, fnt, width, max_lines)
+    key = (text, path, fnt.size, fnt.index, int(fnt.layout_engine), width, max_lines, draw.mode)
+    with _wrapped_lock:
+        lines = _wrapped.get(key)
+        if lines is not None:
+            _wrapped.move_to_end(key)
+            return list(lines)
+    lines = tuple(_wrap_lines(draw, text, fnt, width, max_lines))
+    with _wrapped_lock:
+        _wrapped[key] = lines
+        while len(_wrapped) > WRAPPED_MAX:
+            _wrapped.popitem(last=False)
+    return list(lines)
+
+
+WRAPPED_MAX = 4096  # short lists of short strings: a few hundred KB at most
+_wrapped: OrderedDict[tuple[Any, ...], tuple[str, ...]] = OrderedDict()
+_wrapped_lock = threading.Lock()
+
+
+def _wrap_lines(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont, width: float,
+                max_lines: int) -> list[str]:
     words = text.split()
     lines: list[str] = []
     current = ""

@@ -3,7 +3,10 @@
 The static part (cells, titles, dates, coordinates) depends only on the layout and the
 language, so it is drawn once, mapped onto the game's fixed palette and cached; each render copies
 that palette image and draws the chips, lines and highlights straight onto it by palette index
-(they have no anti-aliasing). Only the caption's text is drawn in full colour and mapped.
+(they have no anti-aliasing). Only the caption's text is drawn in full colour and mapped. A chip is
+pasted from a sprite drawn once per side and kind (``_chip_sprite``: the same pixels), and a line's
+bar pieces (where it crosses no text) are worked out once per line (``_line_pieces``). The PNG is
+written with the settings of ``encode_board``.
 
 A cell holds its title at the top (wrapped, hyphenated only at TeX pattern points, shrunk a little
 if it needs to be, never cut: ``fit_title``), its date at the bottom left and the chip at the bottom
@@ -34,7 +37,7 @@ from bot.games.pobeda.text import side_name
 from bot.games.pobeda.view import PobedaView
 from bot.i18n import t
 from bot.paths import DATA_DIR
-from render.common import Colour, encode_png, font, palette, rendered_once, seat_label
+from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text
 
 EVENTS_FILE = DATA_DIR / "pobeda" / "events.json"
 
@@ -540,20 +543,38 @@ def _bar_pieces(a: tuple[float, float], b: tuple[float, float], keep_out: Iterab
     return out
 
 
+Piece = tuple[tuple[float, float], tuple[float, float]]
+
+
+@lru_cache(maxsize=16)  # per layout, language and grid, as _cell_texts
+def _keep_out(layout: tuple[str | None, ...], lang: str, grid: Grid) -> tuple[Box, ...]:
+    """Every box of text and corner star on the grid: what no bar may cross."""
+    return tuple(box for cell in _cell_texts(layout, lang, grid).values() for box in cell.keep_out)
+
+
+@lru_cache(maxsize=1024)  # a line's bar is the same from move to move: its pieces are worked out once
+def _line_pieces(layout: tuple[str | None, ...], lang: str, grid: Grid, first: int, last: int, casing: int
+                 ) -> tuple[Piece, ...]:
+    """The pieces of the bar of the line from cell ``first`` to cell ``last`` (``casing`` wide) that cross
+    no text and no corner star, clipped to the region on a zoom."""
+    start, end = _free_point(grid, first), _free_point(grid, last)
+    pieces = _bar_pieces(start, end, _keep_out(layout, lang, grid), casing / 2)
+    if grid != BOARD_GRID:  # a zoom: keep the bars on the region
+        area = (grid.left, grid.top, grid.left + grid.width, grid.top + grid.height)
+        clipped = (_clip_piece(a, b, area) for a, b in pieces)
+        pieces = [piece for piece in clipped if piece is not None]
+    return tuple(pieces)
+
+
 def _draw_lines(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink, grid: Grid, lang: str) -> None:
-    keep_out = [box for cell in _cell_texts(tuple(view["layout"]), lang, grid).values() for box in cell.keep_out]
+    layout = tuple(view["layout"])
     scale = grid.chip_r / CHIP_R
     core, casing = max(4, round(BAR * scale)), max(8, round((BAR + 6) * scale))
     for line in view.get("lines", []):
         cells = [cell_index(name) for name in line["cells"]]
         if not any(grid.contains(c) for c in cells):
             continue
-        start, end = _free_point(grid, cells[0]), _free_point(grid, cells[-1])
-        pieces = _bar_pieces(start, end, keep_out, casing / 2)
-        if grid is not BOARD_GRID:  # a zoom: keep the bars on the region
-            area = (grid.left, grid.top, grid.left + grid.width, grid.top + grid.height)
-            clipped = (_clip_piece(a, b, area) for a, b in pieces)
-            pieces = [piece for piece in clipped if piece is not None]
+        pieces = _line_pieces(layout, lang, grid, cells[0], cells[-1], casing)
         for a, b in pieces:
             draw.line((a, b), fill=ink(WHITE), width=casing)
         for a, b in pieces:
@@ -620,22 +641,53 @@ def _edge_distance(cx: float, cy: float, a: tuple[float, float], b: tuple[float,
     return abs((b[0] - a[0]) * (a[1] - cy) - (a[0] - cx) * (b[1] - a[1])) / length
 
 
-def _draw_chips(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink, grid: Grid) -> None:
+def _draw_chips(draw: ImageDraw.ImageDraw, view: PobedaView, ink: Ink, grid: Grid,
+                sprites: Image.Image | None = None) -> None:
+    """Every chip of the view on the grid. With ``sprites`` (the board's palette image, on the board's
+    grid), each chip is pasted from a sprite drawn once (``_chip_sprite``): the same pixels, as a
+    chip's centre is a whole pixel and a shape drawn a whole number of pixels away is the same shape."""
     r = grid.chip_r
     for chip in view.get("chips", []):
         index = cell_index(chip["cell"])
         if not grid.contains(index):
             continue
         cx, cy = grid.chip_center(index)
-        side = chip["side"]
-        colour = ink(SIDE_COLOURS[side])
-        if chip.get("locked"):
-            draw_chip(draw, side, cx, cy, r + max(4, r // 4), ink(GOLD), ink(INK), 2)
-            draw_chip(draw, side, cx, cy, r, colour, ink(INK), 2)
-            star = _star(cx, cy, r * 0.55, r * 0.23)
-            draw.line([*star, star[0]], fill=ink(WHITE), width=max(2, r // 9), joint="curve")
+        side, locked = chip["side"], bool(chip.get("locked"))
+        if sprites is not None:
+            sprite, mask, off = _chip_sprite(side, locked, r)
+            sprites.paste(sprite, (cx - off, cy - off), mask)
         else:
-            draw_chip(draw, side, cx, cy, r, colour, ink(INK), 3)
+            _chip(draw, side, locked, cx, cy, r, ink)
+
+
+def _chip(draw: ImageDraw.ImageDraw, side: int, locked: bool, cx: float, cy: float, r: int, ink: Ink) -> None:
+    colour = ink(SIDE_COLOURS[side])
+    if locked:
+        draw_chip(draw, side, cx, cy, r + max(4, r // 4), ink(GOLD), ink(INK), 2)
+        draw_chip(draw, side, cx, cy, r, colour, ink(INK), 2)
+        star = _star(cx, cy, r * 0.55, r * 0.23)
+        draw.line([*star, star[0]], fill=ink(WHITE), width=max(2, r // 9), joint="curve")
+    else:
+        draw_chip(draw, side, cx, cy, r, colour, ink(INK), 3)
+
+
+@lru_cache(maxsize=16)  # side x locked x radius: a few KB each
+def _chip_sprite(side: int, locked: bool, r: int) -> tuple[Image.Image, Image.Image, int]:
+    """A chip drawn once by palette index around the centre (off, off) of a small image, and the mask
+    of the pixels it covers (the same shapes drawn in 255)."""
+    off = 2 * r + 8  # room for a locked chip's ring around the tallest shape, the triangle
+    sprite = Image.new("P", (2 * off + 1, 2 * off + 1), 0)
+    mask = Image.new("L", sprite.size, 0)
+    _chip(ImageDraw.Draw(sprite), side, locked, off, off, r, palette("pobeda").ix)
+    _chip(ImageDraw.Draw(mask), side, locked, off, off, r, lambda _colour: 255)
+    x0, y0, x1, y1 = mask.getbbox() or (off, off, off + 1, off + 1)
+    if min(x0, y0) == 0 or x1 == mask.width or y1 == mask.height:
+        raise ValueError("a chip's sprite is too small for it")
+    # cut to the pixels covered, the centre now at (off - x0, off - y0): a square of the same offset
+    # both ways keeps the paste simple, so cut to the larger margin
+    cut = min(x0, y0, mask.width - x1, mask.height - y1)
+    box = (cut, cut, mask.width - cut, mask.height - cut)
+    return sprite.crop(box), mask.crop(box).convert("1", dither=Image.Dither.NONE), off - cut
 
 
 def _dashed_frame(draw: ImageDraw.ImageDraw, box: Box, colour: Any, width: int, dash: int) -> None:
@@ -678,7 +730,7 @@ def _draw_view(image: Image.Image, view: PobedaView, ink: Ink, grid: Grid = BOAR
                 card = (x0 + grid.pad + 5, y0 + 88, x0 + grid.pad + 31, y0 + 121)
                 draw.rounded_rectangle(card, radius=4, fill=ink(PLAYABLE), outline=ink(INK), width=2)
     _draw_lines(draw, view, ink, grid, lang)
-    _draw_chips(draw, view, ink, grid)
+    _draw_chips(draw, view, ink, grid, image if image.mode == "P" else None)
 
 
 # ---- the caption ------------------------------------------------------------------------------
@@ -692,10 +744,10 @@ def _caption(view: PobedaView, lang: str, playable: Sequence[str] | None = None)
     for side, count in enumerate(view.get("lines_per_side", [])):
         draw_chip(draw, side, x + 17, top + 29, 17, SIDE_COLOURS[side], INK, 2)
         label = t("pobeda.render.lines", lang, side=_side_name(view, side, lang), n=count, required=required)
-        draw.text((x + 44, top + 12), label, font=big, fill=INK)
+        text(draw, (x + 44, top + 12), label, big, INK)
         x += 44 + int(draw.textlength(label, font=big)) + 40
     deck = t("pobeda.render.deck", lang, n=view.get("deck", 0))
-    draw.text((WIDTH - MARGIN - draw.textlength(deck, font=big), top + 12), deck, font=big, fill=INK)
+    text(draw, (WIDTH - MARGIN - draw.textlength(deck, font=big), top + 12), deck, big, INK)
     outcome = view.get("outcome")
     if outcome:
         if outcome.get("draw"):
@@ -719,12 +771,12 @@ def _caption(view: PobedaView, lang: str, playable: Sequence[str] | None = None)
         status = t(key, lang, who=who)
         colour = SIDE_DARK[side]
         draw_chip(draw, side, MARGIN + 17, top + 89, 17, SIDE_COLOURS[side], INK, 2)
-    draw.text((MARGIN + 44, top + 70), status, font=small if outcome is None else big, fill=colour)
+    text(draw, (MARGIN + 44, top + 70), status, small if outcome is None else big, colour)
     if playable is not None:
         mine = t("boards.pobeda.playable", lang, n=len(playable))
         width = draw.textlength(mine, font=small)
         right = WIDTH - MARGIN
-        draw.text((right - width, top + 70), mine, font=small, fill=INK)
+        text(draw, (right - width, top + 70), mine, small, INK)
         _dashed_frame(draw, (right - width - 60, top + 68, right - width - 14, top + 104), PLAYABLE, 5, 6)
         draw.rounded_rectangle((right - width - 46, top + 74, right - width - 28, top + 98), radius=3, fill=PLAYABLE,
                                outline=INK, width=2)
@@ -751,20 +803,44 @@ def reference(view: PobedaView, lang: str, playable: Sequence[str] | None = None
 BOARD_PNG_LEVEL = 8
 """zlib level of the whole board (the personal one too): Pobeda's text-heavy board is 180 KB at the
 common level 6 and 165 KB at 8 (the bench state). A move re-deflates only the PNG bands it changed
-(about a fifth of the board, see ``render.common.palette_png``), so level 8 costs about 7 ms more per
-board on two cores; a render process's first board pays it on every band (about 70 ms)."""
+(see ``render.common.palette_png``), and the rows it will change again at the next move only at
+``BRIEF_PNG_LEVEL``; a render process's first board pays level 8 on every band (about 100 ms)."""
+BOARD_PNG_WINDOW = 12
+"""Deflate window bits of the board (4 KB, two rows): a board's matches are in its row or the row
+above, so it costs well under 1 % in bytes, while its bands are 32 KB (18 rows), each primed with 4 KB
+instead of 32, and a move's changed rows seldom reach the next band's dictionary: on the bench's
+successive boards, 288 of the 2028 rows are deflated again after a move (median) instead of 350."""
+BRIEF_PNG_LEVEL = 6
+"""zlib level of the rows the next move redraws anyway (``brief_rows``: the last move's frame, the
+caption), a fifth of the board: they are never reused, so they are deflated fast. Measured on the
+bench's successive boards, one thread, with the two settings above: the encode takes 17 ms of CPU
+instead of 25 with everything at level 8 (30 ms with the 32 KB window), for 168.7 KB instead of
+166.8 (level 7: 168.3 KB, as slow as 8 here); the aim is 170 KB."""
+
+
+def brief_rows(view: PobedaView) -> tuple[tuple[int, int], ...]:
+    """The rows of the board that the next move redraws whatever it is: the last move's cells (their
+    frame goes) and the caption."""
+    rows = {BOARD_GRID.box(cell_index(name))[1::2] for name in view.get("last_move", [])}
+    return (*sorted((y0, y1) for y0, y1 in rows), (HEIGHT - CAPTION, HEIGHT))
+
+
+def encode_board(image: Image.Image, view: PobedaView) -> bytes:
+    """A composed board (public or personal) as PNG, with the board's deflate settings."""
+    return encode_png(image, level=BOARD_PNG_LEVEL, window_bits=BOARD_PNG_WINDOW, brief=brief_rows(view),
+                      brief_level=BRIEF_PNG_LEVEL)
 
 
 @rendered_once("pobeda")
 def render(view: PobedaView, lang: str) -> bytes:
-    return encode_png(compose(view, lang), level=BOARD_PNG_LEVEL)
+    return encode_board(compose(view, lang), view)
 
 
 @rendered_once("pobeda-personal")
 def render_personal(view: PobedaView, lang: str) -> bytes:
     """One seat's board (its own view, with ``hand``) in that seat's language: the cells of the
     event cards it holds wear a dashed purple frame and a purple card, and the caption counts them."""
-    return encode_png(compose(view, lang, playable_cells(view)), level=BOARD_PNG_LEVEL)
+    return encode_board(compose(view, lang, playable_cells(view)), view)
 
 
 # ---- zoom: a region at a size a phone reads ---------------------------------------------------

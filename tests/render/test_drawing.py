@@ -169,9 +169,9 @@ def test_kept_bands_are_bounded_and_a_band_is_reused_only_for_the_same_rows_and_
     deflated: list[int] = []
     real = common._deflate_band
 
-    def counting(data: bytes, start: int, end: int, last: bool, level: int) -> bytes:
+    def counting(data: bytes, start: int, end: int, last: bool, level: int, window_bits: int) -> bytes:
         deflated.append(start)
-        return real(data, start, end, last, level)
+        return real(data, start, end, last, level, window_bits)
 
     monkeypatch.setattr(common, "_deflate_band", counting)
     common.clear_deflated()

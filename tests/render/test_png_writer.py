@@ -12,6 +12,7 @@ import zlib
 import pytest
 from PIL import Image, ImageDraw
 
+from render import common
 from render.common import encode_png, palette_png
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -107,3 +108,58 @@ def test_a_short_palette_is_padded_so_every_index_is_defined() -> None:
     back = decode(palette_png(image))
     assert back.convert("RGB").getpixel((0, 0)) == (10, 20, 30)
     assert back.convert("RGB").getpixel((3, 1)) == (40, 50, 60)
+
+
+def test_the_stream_checksum_is_combined_from_the_bands() -> None:
+    """The adler32 of the rows is put together from each band's own (kept with the band), never taken
+    over the whole image again: the same value as zlib's over the joined bytes."""
+    rng = random.Random(3)
+    for _ in range(200):
+        first = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 300)))
+        second = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 3000)))
+        combined = common._adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+        assert combined == zlib.adler32(first + second)
+    long = b"\xff" * 5_000_000  # lengths and sums past the modulus
+    assert common._adler32_combine(zlib.adler32(b"\xfe" * 7), zlib.adler32(long), len(long)) == \
+        zlib.adler32(b"\xfe" * 7 + long)
+
+
+@pytest.mark.parametrize("window_bits", [9, 12, 15])
+def test_a_smaller_window_and_brief_bands_give_the_same_pixels(window_bits: int) -> None:
+    image = board_like(1888, 700, seed=window_bits)
+    png = palette_png(image, level=8, window_bits=window_bits, brief=[(100, 180), (650, 700)], brief_level=3)
+    rows = zlib.decompress(chunks(png)[2][1])  # the adler32 checks
+    assert rows[1:1889] == image.tobytes()[:1888]
+    assert decode(png).tobytes() == image.tobytes()
+
+
+def test_brief_bands_take_the_brief_level_and_settings_never_share_a_kept_band(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bands holding ``brief`` rows are deflated at ``brief_level``, the others at ``level``; a band
+    kept for one level or window is not taken for another (the key holds both)."""
+    calls: list[tuple[int, int, int]] = []
+    real = common._deflate_band
+
+    def counting(data: bytes, start: int, end: int, last: bool, level: int, window_bits: int) -> bytes:
+        calls.append((start // 1889, level, window_bits))
+        return real(data, start, end, last, level, window_bits)
+
+    monkeypatch.setattr(common, "_deflate_band", counting)
+    common.clear_deflated()
+    image = board_like(1888, 1000, seed=11)
+    palette_png(image, level=8, window_bits=12, brief=[(400, 450)], brief_level=4)
+    quick = [row for row, level, _ in calls if level == 4]
+    assert quick and all(level == 8 for row, level, _ in calls if row not in quick)
+    assert min(quick) <= 400 < 450 <= max(quick) + 40  # the bands over rows 400-449, no others
+    assert all(window == 12 for _, _, window in calls)
+    count = len(calls)
+    palette_png(image, level=8, window_bits=12, brief=[(400, 450)], brief_level=4)
+    assert len(calls) == count  # all kept
+    del calls[:]
+    palette_png(image, level=8, window_bits=15)  # bands of 64 KB with the 32 KB window: fewer
+    assert calls and all(window == 15 for _, _, window in calls)
+    assert len(calls) == len({row for row, _, _ in calls})
+    del calls[:]
+    palette_png(image, level=6, window_bits=12)  # the same bands as the first encode, all deflated again
+    assert len(calls) == count and all(level == 6 for _, level, _ in calls)
+    common.clear_deflated()
