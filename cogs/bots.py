@@ -8,7 +8,6 @@ router in ``cogs/controls.py`` leaves them alone and this cog's listener answers
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -21,14 +20,10 @@ from bot.delivery import inert, mentions
 from bot.games.ai import LEVELS
 from bot.i18n import t
 from bot.sessions import Session, SessionError
-from cogs.common import apologise, edit, in_time, lang, refresh_lobby, refuse, reply
+from cogs.common import control_data, control_failed, edit, in_time, lang, refresh_lobby, reply, select_values
 from cogs.game import send_panel
 
 log = logging.getLogger(__name__)
-
-
-def data_of(interaction: discord.Interaction) -> dict[str, Any]:
-    return cast(dict[str, Any], interaction.data or {})
 
 
 def bot_panel(session: Session, language: str) -> discord.ui.View:
@@ -104,24 +99,16 @@ class BotsCog(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        parsed = bots.parse_id(str(data_of(interaction).get("custom_id", "")))
+        custom_id = str(control_data(interaction).get("custom_id", ""))
+        parsed = bots.parse_id(custom_id)
         if parsed is None:
             return
         kind, game_id = parsed
         try:
             async with in_time(interaction, update=kind in ("a", "o")):
                 await self.route(interaction, kind, game_id)
-        except SessionError as exc:
-            try:
-                await refuse(interaction, exc)
-            except discord.HTTPException as http:
-                log.warning("answering a bot control of game %s failed: %s", game_id, http)
-        except (ValueError, IndexError, KeyError):
-            await reply(interaction, "⛔ " + t("err.bad_control", lang(interaction)))
-        except discord.HTTPException as exc:
-            log.warning("answering a bot control of game %s failed: %s", game_id, exc)
         except Exception as exc:
-            await apologise(interaction, f"bot control {kind}", exc, game_id)
+            await control_failed(interaction, exc, f"bot control {kind}", game_id, custom_id=custom_id)
 
     async def route(self, interaction: discord.Interaction, kind: str, game_id: int) -> None:
         manager = self.bot.sessions
@@ -137,7 +124,7 @@ class BotsCog(commands.Cog):
         if kind == "l":
             await reply(interaction, panel_text(session, language), view=bot_panel(session, language))
             return
-        values = [str(v) for v in data_of(interaction).get("values") or []]
+        values = select_values(interaction)
         if not values:
             raise ValueError("select without values")
         verb, _, arg = values[0].partition(":")
@@ -178,10 +165,7 @@ async def reclaim_command(interaction: discord.Interaction) -> None:
         if session is None:
             await reply(interaction, "ℹ️ " + t("err.no_game_here", lang(interaction)))
             return
-        try:
-            await cog.do_reclaim(interaction, session.id)
-        except SessionError as exc:
-            await refuse(interaction, exc)
+        await cog.do_reclaim(interaction, session.id)  # a refusal is answered by the command tree
 
 
 async def setup(bot: TabletopBot) -> None:

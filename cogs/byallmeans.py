@@ -32,7 +32,7 @@ from bot.games.registry import available
 from bot.i18n import sort_key, t
 from bot.panels import build_panel, confirmation
 from bot.sessions import Session, SessionError
-from cogs.common import defer, lang, refuse, reply
+from cogs.common import defer, lang, reply
 
 log = logging.getLogger(__name__)
 
@@ -201,11 +201,7 @@ class ByAllMeansCog(commands.Cog):
         if problems:  # checked before anything is stored: a bad list changes nothing
             await reply(interaction, "⛔ " + problems)
             return
-        try:
-            await self.bot.sessions.set_player_option(session.id, interaction.user.id, USER_DECKS, deck)
-        except (SessionError, IllegalAction) as exc:
-            await refuse(interaction, exc)
-            return
+        await self.bot.sessions.set_player_option(session.id, interaction.user.id, USER_DECKS, deck)
         await reply(interaction, "✅ " + t("bam.ui.imported", language, n=len(deck)))
 
     @deck.command(name="clear", description=_("Play the lobby's deck choice again", key="bam.ui.cmd.clear"))
@@ -215,11 +211,7 @@ class ByAllMeansCog(commands.Cog):
         if session is None:
             await reply(interaction, "⛔ " + t("bam.ui.no_lobby", language))
             return
-        try:
-            await self.bot.sessions.set_player_option(session.id, interaction.user.id, USER_DECKS, None)
-        except (SessionError, IllegalAction) as exc:
-            await refuse(interaction, exc)
-            return
+        await self.bot.sessions.set_player_option(session.id, interaction.user.id, USER_DECKS, None)
         await reply(interaction, "✅ " + t("bam.ui.cleared", language))
 
 
@@ -249,11 +241,10 @@ class ByAllMeansCog(commands.Cog):
             if action is None:
                 raise SessionError("bam.ui.play.no_where")
             result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action)
-        except (SessionError, IllegalAction) as exc:
+        except (SessionError, IllegalAction) as exc:  # refused: the command tree answers
             if shown is not None and exc.key.startswith("bam.why."):  # the game's reason, its cells numbered
-                exc = SessionError(exc.key, **shown.reason_params(exc.params, language))
-            await refuse(interaction, exc)
-            return
+                raise SessionError(exc.key, **shown.reason_params(exc.params, language)) from exc
+            raise
         after = result.session.game
         assert after is not None
         publisher = getattr(self.bot, "publisher", None)

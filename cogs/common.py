@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
+from discord import app_commands
 
 from bot import bots, limits
 from bot.custom_ids import LobbyId, OptionId, TeamId
@@ -39,6 +42,18 @@ def user_info(interaction: discord.Interaction) -> UserInfo:
 
 def bot_of(interaction: discord.Interaction) -> TabletopBot:
     return interaction.client  # type: ignore[return-value]
+
+
+def control_data(interaction: discord.Interaction) -> Mapping[str, object]:
+    """The data of a component interaction (its custom id, a select's values): client input, so read
+    as plain objects and checked where used."""
+    return interaction.data or {}
+
+
+def select_values(interaction: discord.Interaction) -> list[str]:
+    """The values a select sent (none for a button, or data that is not a list)."""
+    values = control_data(interaction).get("values")
+    return [str(v) for v in values] if isinstance(values, list) else []
 
 
 def refusal_text(exc: SessionError | IllegalAction, language: str) -> str:
@@ -173,6 +188,29 @@ async def refuse(interaction: discord.Interaction, exc: SessionError | IllegalAc
     await reply(interaction, refusal_text(exc, lang(interaction)))
 
 
+async def control_failed(interaction: discord.Interaction, error: Exception, what: str, game_id: int | None,
+                         *, custom_id: str = "") -> None:
+    """The one answer of the component routers (``tt:``, ``tl:``, ``ttb:``) to a control that failed,
+    as the command tree's ``on_error`` is for slash commands (cogs/tree.py): a refusal in the
+    clicker's language, "not recognised" for a malformed or forged control, an apology for anything
+    unexpected. A refusal Discord does not take is only logged."""
+    try:
+        if isinstance(error, (SessionError, IllegalAction)):
+            await refuse(interaction, error)
+            return
+        if isinstance(error, (ValueError, IndexError, KeyError)):
+            log.warning("malformed control %r (%s) from user %s", custom_id[:100], what, interaction.user.id)
+            await reply(interaction, "⛔ " + t("err.bad_control", lang(interaction)))
+            return
+    except discord.HTTPException as exc:
+        log.warning("answering %s of game %s failed: %s", what, game_id, exc)
+        return
+    if isinstance(error, discord.HTTPException):
+        log.warning("answering %s of game %s failed: %s", what, game_id, error)
+        return
+    await apologise(interaction, what, error, game_id)
+
+
 def in_game_channel(interaction: discord.Interaction, session: Session) -> bool:
     """The control is used in the game's own channel (not a forwarded or copied message)."""
     return interaction.channel_id == session.row.channel_id
@@ -195,6 +233,73 @@ def check_moderator(interaction: discord.Interaction, session: Session) -> None:
         raise SessionError("err.wrong_channel")
     if not is_moderator(interaction, session):
         raise SessionError("err.moderator_only")
+
+
+class Refused(app_commands.CheckFailure):
+    """A check of a slash command refused it: the tree answers ``original`` as it answers a refusal
+    raised in the command's body (cogs/tree.py)."""
+
+    def __init__(self, original: SessionError | IllegalAction) -> None:
+        super().__init__(original.key)
+        self.original = original
+
+
+@dataclass(frozen=True)
+class _ChannelGame:
+    session: Session | None
+
+
+CHANNEL_GAME = "tt_channel_game"
+"""The key of :func:`channel_game`'s answer in ``interaction.extras``."""
+
+
+async def channel_game(interaction: discord.Interaction) -> Session | None:
+    """The game of the interaction's channel, loaded once per interaction: a command's check and its
+    body see the same session (and a shared store is read once)."""
+    extras = getattr(interaction, "extras", None)
+    if isinstance(extras, dict) and isinstance(loaded := extras.get(CHANNEL_GAME), _ChannelGame):
+        return loaded.session
+    session = await bot_of(interaction).sessions.channel_session(interaction.channel_id or 0)
+    if isinstance(extras, dict):
+        extras[CHANNEL_GAME] = _ChannelGame(session)
+    return session
+
+
+T = TypeVar("T")
+
+
+def moderator_only(*, broken_ok: bool = False) -> Callable[[T], T]:
+    """A slash command of the channel game's host or moderators (:func:`check_moderator`), refused
+    before its body runs. With no game here, or a broken one a command cannot use (``broken_ok``
+    False), the check lets the body say so, as it would to anyone."""
+
+    async def predicate(interaction: discord.Interaction) -> bool:
+        try:
+            session = await channel_game(interaction)
+            if session is not None and (broken_ok or session.broken is None):
+                check_moderator(interaction, session)
+        except SessionError as exc:
+            raise Refused(exc) from exc
+        return True
+
+    return app_commands.check(predicate)
+
+
+CogT = TypeVar("CogT")
+ControlT = TypeVar("ControlT")
+ControlHandler = Callable[[CogT, discord.Interaction, Session, ControlT], Awaitable[None]]
+
+
+def moderator_control(handler: ControlHandler[CogT, ControlT]) -> ControlHandler[CogT, ControlT]:
+    """A control handler of the game's host or moderators (:func:`check_moderator`): anyone else's
+    click is refused before the handler runs."""
+
+    @functools.wraps(handler)
+    async def checked(cog: CogT, interaction: discord.Interaction, session: Session, control: ControlT) -> None:
+        check_moderator(interaction, session)
+        await handler(cog, interaction, session, control)
+
+    return checked
 
 
 # ---- lobby --------------------------------------------------------------------------

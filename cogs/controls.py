@@ -34,7 +34,7 @@ from bot.custom_ids import (
 )
 from bot.delivery import inert, mentions
 from bot.discordhttp import Postponed
-from bot.games.base import IllegalAction
+from bot.games.base import Action
 from bot.i18n import t
 from bot.panels import (
     CONTROL_KEY_META,
@@ -48,16 +48,17 @@ from bot.panels import (
 )
 from bot.sessions import Session, SessionError
 from cogs.common import (
-    apologise,
-    check_moderator,
+    control_data,
+    control_failed,
     defer,
     edit,
     in_game_channel,
     in_time,
     lang,
     lobby_message,
-    refuse,
+    moderator_control,
     reply,
+    select_values,
     user_info,
 )
 from cogs.game import send_panel
@@ -83,38 +84,24 @@ class ControlsCog(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        custom_id = str(control_data(interaction).get("custom_id", ""))
         game_id = None
         control: ControlId | None = None
         try:
             control = custom_ids.parse(custom_id)
             if control is None:
                 if orphan(custom_id):  # one of the bot's own families that its router will not take
-                    log.warning("malformed control %r from user %s", custom_id[:100], interaction.user.id)
-                    await self.answer_safely(interaction, None,
-                                             reply(interaction, "⛔ " + t("err.bad_control", lang(interaction))))
+                    raise ValueError("a control no router takes")
                 return  # not one of ours, or another router's
             game_id = control.game_id
             # a click that opens a new ephemeral message defers as "thinking", the rest as an update
             async with in_time(interaction, update=not control.OPENS_MESSAGE):
                 await self.route(interaction, control)
-        except (SessionError, IllegalAction) as exc:
-            await self.answer_safely(interaction, game_id, refuse(interaction, exc))
-        except (ValueError, IndexError, KeyError):
-            log.warning("malformed control %r from user %s", custom_id[:100], interaction.user.id)
-            await self.answer_safely(interaction, game_id if game_id is not None else custom_ids.game_of(custom_id),
-                                     reply(interaction, "⛔ " + t("err.bad_control", lang(interaction))))
-        except discord.HTTPException as exc:
-            log.warning("answering a control of game %s failed: %s", game_id, exc)
         except Exception as exc:
-            await apologise(interaction, f"control {control.KIND if control else '?'}", exc, game_id)
-
-    @staticmethod
-    async def answer_safely(interaction: discord.Interaction, game_id: int | None, answer: Any) -> None:
-        try:
-            await answer
-        except discord.HTTPException as exc:
-            log.warning("answering a control of game %s failed: %s", game_id, exc)
+            # a refusal, "not recognised" for a malformed id, or an apology (cogs.common.control_failed)
+            await control_failed(interaction, exc, f"control {control.KIND if control else '?'}",
+                                 game_id if game_id is not None else custom_ids.game_of(custom_id),
+                                 custom_id=custom_id)
 
     async def route(self, interaction: discord.Interaction, control: ControlId) -> None:
         """Load the game and hand the control to the handler of its kind (see :data:`HANDLERS`)."""
@@ -125,10 +112,10 @@ class ControlsCog(commands.Cog):
 
     @staticmethod
     def values(interaction: discord.Interaction) -> list[str]:
-        values = (interaction.data or {}).get("values") or []
+        values = select_values(interaction)
         if not values:
             raise ValueError("select without values")
-        return [str(v) for v in values]
+        return values
 
     @classmethod
     def chosen(cls, interaction: discord.Interaction, count: int) -> int:
@@ -176,7 +163,7 @@ class ControlsCog(commands.Cog):
         await send_panel(interaction, session)
 
     async def act(self, interaction: discord.Interaction, session: Session, seat: int, stamp: int,
-                  action: dict) -> None:
+                  action: Action) -> None:
         language = lang(interaction)
         result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action, stamp)
         game = result.session.game
@@ -189,8 +176,10 @@ class ControlsCog(commands.Cog):
         content, view = build_panel(result.session, seat, language, note=note, link=link if in_dm else None)
         # an ephemeral panel drops its personal board with the move (a fresh /game hand draws one); a DM
         # panel gets the new one below (Pobeda; issue 13, see bot/boards.py)
-        stale = {"attachments": []} if not in_dm and boards.has_personal_board(result.session) else {}
-        await edit(interaction, content=content, view=view, **stale)
+        if not in_dm and boards.has_personal_board(result.session):
+            await edit(interaction, content=content, view=view, attachments=[])
+        else:
+            await edit(interaction, content=content, view=view)
         publisher.panels.answered(interaction, result.session, seat, in_place=True)
         # then the DM panel's personal board follows the move, off the click's answer: a second edit of
         # the same message, cosmetic, so a failure is only logged
@@ -212,8 +201,13 @@ class ControlsCog(commands.Cog):
         elif verb == "start":
             session = await sessions.start(session.id, interaction.user.id)
         else:  # "cancel": LobbyId admits no other verb
-            check_moderator(interaction, session)
-            session = await sessions.abort(session.id)
+            await self.lobby_cancel(interaction, session, control)
+            return
+        await self.update_lobby(interaction, session)
+
+    @moderator_control
+    async def lobby_cancel(self, interaction: discord.Interaction, session: Session, control: LobbyId) -> None:
+        session = await self.bot.sessions.abort(session.id)
         await self.update_lobby(interaction, session)
 
     async def team_select(self, interaction: discord.Interaction, session: Session, control: TeamId) -> None:
@@ -234,8 +228,8 @@ class ControlsCog(commands.Cog):
         await edit(interaction, embed=embed, view=view)
 
     # ---- confirmations and moderation ------------------------------------------------
+    @moderator_control
     async def confirm_abort(self, interaction: discord.Interaction, session: Session, control: AbortId) -> None:
-        check_moderator(interaction, session)
         session = await self.bot.sessions.abort(session.id, by=interaction.user.id)
         language = session.row.lang
         await edit(interaction, content="✅ " + t("confirm.aborted", lang(interaction)), view=None)
@@ -284,8 +278,8 @@ class ControlsCog(commands.Cog):
         else:
             await reply(interaction, "⛔ " + t("panel.dms_still_closed", language))
 
+    @moderator_control
     async def admin_action(self, interaction: discord.Interaction, session: Session, control: AdminId) -> None:
-        check_moderator(interaction, session)
         game = session.game
         if game is None:
             raise SessionError("err.not_running")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,21 +14,20 @@ from bot.app import TabletopBot
 from bot.cooldown import Cooldown, wait_text
 from bot.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
 from bot.delivery import render_board, result_line
-from bot.games.base import ADMIN, IllegalAction
+from bot.games.base import ADMIN
 from bot.games.registry import GAMES, available, game_class
 from bot.i18n import t
 from bot.panels import admin_hash, build_panel
 from bot.reminders import PRESETS
 from bot.sessions import Session, SessionError
 from cogs.common import (
-    apologise,
     bot_of,
-    check_moderator,
+    channel_game,
     defer,
     lang,
     lobby_message,
+    moderator_only,
     refresh_lobby,
-    refuse,
     reply,
     status_text,
     user_info,
@@ -68,37 +66,11 @@ class GameCog(commands.Cog):
     game = app_commands.Group(name="game", description=_("Play tabletop games in this channel", key="cmd.game"),
                               guild_only=True)
 
+    # A command refuses by raising SessionError (or IllegalAction): the bot's command tree answers it
+    # privately in the caller's language, and apologises for anything unexpected (cogs/tree.py).
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
-        self._previous_on_error: Any = None
         self.cooldown = Cooldown(COOLDOWNS)
-
-    async def cog_load(self) -> None:
-        """Install the tree-wide error handler: an unexpected failure in any slash command gets a
-        short apology instead of Discord's "The application did not respond"."""
-        tree = self.bot.tree
-        self._previous_on_error = tree.on_error
-        tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-
-    async def cog_unload(self) -> None:
-        if self._previous_on_error is not None:
-            self.bot.tree.on_error = self._previous_on_error  # type: ignore[method-assign]
-
-    async def on_app_command_error(self, interaction: discord.Interaction,
-                                   error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        try:
-            if isinstance(original, (SessionError, IllegalAction)):
-                await refuse(interaction, original)
-                return
-            if isinstance(error, app_commands.NoPrivateMessage):
-                await reply(interaction, "⛔ " + t("err.guild_only", lang(interaction)))
-                return
-        except discord.HTTPException as exc:
-            log.warning("answering a refusal failed: %s", exc)
-            return
-        name = interaction.command.qualified_name if interaction.command else "?"
-        await apologise(interaction, f"/{name}", original)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Every command of this cog is answered within Discord's three seconds (see ``watch``)."""
@@ -117,14 +89,13 @@ class GameCog(commands.Cog):
         return True
 
     async def _session(self, interaction: discord.Interaction, *, broken_ok: bool = False) -> Session | None:
-        """The channel's game (None, after answering, when there is none or it cannot be loaded
-        and the command needs it loaded)."""
-        session = await self.bot.sessions.channel_session(interaction.channel_id or 0)
+        """The channel's game (None, after answering, when there is none; refused when it cannot be
+        loaded and the command needs it loaded)."""
+        session = await channel_game(interaction)
         if session is None:
             await reply(interaction, "ℹ️ " + t("err.no_game_here", lang(interaction)))
         elif session.broken is not None and not broken_ok:
-            await refuse(interaction, SessionError("err.game_broken", id=session.id))
-            return None
+            raise SessionError("err.game_broken", id=session.id)
         return session
 
     async def _seen(self, interaction: discord.Interaction, session: Session) -> bool:
@@ -135,18 +106,6 @@ class GameCog(commands.Cog):
             return True
         await reply(interaction, t("visibility.channel_hidden", lang(interaction)))
         return False
-
-    async def _moderated_session(self, interaction: discord.Interaction, *, broken_ok: bool = False
-                                 ) -> Session | None:
-        """The channel's game, if the caller is its host or a moderator (else refused)."""
-        session = await self._session(interaction, broken_ok=broken_ok)
-        if session is not None:
-            try:
-                check_moderator(interaction, session)
-            except SessionError as exc:
-                await refuse(interaction, exc)
-                return None
-        return session
 
     # ---- /game new -------------------------------------------------------------------
     @game.command(name="new", description=_("Open a lobby for a new game in this channel", key="cmd.new"))
@@ -163,26 +122,22 @@ class GameCog(commands.Cog):
                   options: app_commands.Range[str, 1, MAX_OPTIONS_TEXT] | None = None,
                   deadline_hours: app_commands.Range[float, 0, MAX_DEADLINE_HOURS] = 0.0,
                   pace: app_commands.Choice[str] | None = None) -> None:
-        try:
-            if game.value not in available():
-                raise SessionError("err.unknown_game", game=game.value)
-            try:  # absent=bot|drop absent_after=N are the platform's (bot.bots), the rest the game's
-                rest, absent = bots.split_options(options or "")
-            except ValueError as bad:
-                raise SessionError("err.bad_option", name=str(bad).partition("=")[0],
-                                   value=str(bad).partition("=")[2]) from bad
-            parsed = self.bot.sessions.parse_options(game_class(game.value), rest)
-            session = await self.bot.sessions.create(
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host=user_info(interaction),
-                game_key=game.value, options=parsed,
-                deadline_s=PRESETS[pace.value] if pace else deadline_hours * 3600,  # floored in one place
-            )
-            if absent:
-                await bots.set_absent(self.bot.sessions, session.id, interaction.user.id, mode=absent.get("absent"),
-                                      after=absent.get("absent_after"))
-        except SessionError as exc:
-            await refuse(interaction, exc)
-            return
+        if game.value not in available():
+            raise SessionError("err.unknown_game", game=game.value)
+        try:  # absent=bot|drop absent_after=N are the platform's (bot.bots), the rest the game's
+            rest, absent = bots.split_options(options or "")
+        except ValueError as bad:
+            raise SessionError("err.bad_option", name=str(bad).partition("=")[0],
+                               value=str(bad).partition("=")[2]) from bad
+        parsed = self.bot.sessions.parse_options(game_class(game.value), rest)
+        session = await self.bot.sessions.create(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, host=user_info(interaction),
+            game_key=game.value, options=parsed,
+            deadline_s=PRESETS[pace.value] if pace else deadline_hours * 3600,  # floored in one place
+        )
+        if absent:
+            await bots.set_absent(self.bot.sessions, session.id, interaction.user.id, mode=absent.get("absent"),
+                                  after=absent.get("absent_after"))
         embed, view = lobby_message(session)
         await reply(interaction, "", embed=embed, view=view, ephemeral=False)
         message = await interaction.original_response()
@@ -194,11 +149,7 @@ class GameCog(commands.Cog):
         session = await self._session(interaction)
         if session is None:
             return
-        try:
-            await self.bot.sessions.start(session.id, interaction.user.id)
-        except (SessionError, IllegalAction) as exc:
-            await refuse(interaction, exc)
-            return
+        await self.bot.sessions.start(session.id, interaction.user.id)
         await reply(interaction, "✅ " + t("lobby.started", lang(interaction)))
         await refresh_lobby(self.bot, session)
 
@@ -217,11 +168,7 @@ class GameCog(commands.Cog):
     async def _ended_status(self, interaction: discord.Interaction, game_id: int) -> None:
         """The channel's last ended game: its players, the result and why, and the replay (issue 25)."""
         language = lang(interaction)
-        try:
-            session = await self.bot.sessions.get(game_id)
-        except SessionError as exc:
-            await refuse(interaction, exc)
-            return
+        session = await self.bot.sessions.get(game_id)
         if not await self._seen(interaction, session):
             return
         lines = [t("end.status.last", language), status_text(session, language), "🏁 " + result_line(session, language)]
@@ -339,44 +286,37 @@ class GameCog(commands.Cog):
             return
         language = lang(interaction)
         if session.row.status == "lobby":
-            try:
-                await self.bot.sessions.leave_lobby(session.id, interaction.user.id)
-            except SessionError as exc:
-                await refuse(interaction, exc)
-                return
+            await self.bot.sessions.leave_lobby(session.id, interaction.user.id)
             await reply(interaction, "👋 " + t("lobby.left", language))
             await refresh_lobby(self.bot, session)
             return
         if not session.seats_of(interaction.user.id):
-            await refuse(interaction, SessionError("err.spectator"))
-            return
+            raise SessionError("err.spectator")
         await reply(interaction, t("confirm.concede_q", language),
                     view=danger_button(t("confirm.concede", language), ConcedeId(session.id).build()))
 
     @game.command(name="abort", description=_("End the game without a result (host or moderators)", key="cmd.abort"))
+    @moderator_only(broken_ok=True)  # a broken game can be ended
     async def abort(self, interaction: discord.Interaction) -> None:
-        session = await self._moderated_session(interaction, broken_ok=True)  # a broken game can be ended
+        session = await self._session(interaction, broken_ok=True)
         if session is None:
             return
-        try:  # a player of a rated game past its first round needs everyone's agreement (issue 23)
-            self.bot.sessions.check_abort(session, interaction.user.id)
-        except SessionError as exc:
-            await refuse(interaction, exc)
-            return
+        # a player of a rated game past its first round needs everyone's agreement (issue 23)
+        self.bot.sessions.check_abort(session, interaction.user.id)
         language = lang(interaction)
         await reply(interaction, t("confirm.abort_q", language, game=t(f"{session.row.game}.name", language)),
                     view=danger_button(t("confirm.abort", language), AbortId(session.id).build()))
 
     @game.command(name="admin", description=_("Moderator actions of this game (host or moderators)",
                                               key="cmd.admin"))
+    @moderator_only()
     async def admin(self, interaction: discord.Interaction) -> None:
-        session = await self._moderated_session(interaction)
+        session = await self._session(interaction)
         if session is None:
             return
         language = lang(interaction)
         if session.game is None or session.row.status != "running":
-            await refuse(interaction, SessionError("err.not_running"))
-            return
+            raise SessionError("err.not_running")
         actions = session.game.admin_actions()
         if not actions:
             await reply(interaction, "ℹ️ " + t("admin.none", language))
@@ -424,15 +364,14 @@ def danger_button(label: str, custom_id: str) -> discord.ui.View:
 
 
 async def send_panel(interaction: discord.Interaction, session: Session) -> None:
-    """The ephemeral panel: the same controls as the DM (the fallback for closed DMs)."""
+    """The ephemeral panel: the same controls as the DM (the fallback for closed DMs). Refused
+    (SessionError) when the game is not running or the caller does not play in it."""
     language = lang(interaction)
     if session.game is None or session.row.status != "running":
-        await refuse(interaction, SessionError("err.not_running"))
-        return
+        raise SessionError("err.not_running")
     seats = session.seats_of(interaction.user.id)
     if not seats:
-        await refuse(interaction, SessionError("err.spectator"))
-        return
+        raise SessionError("err.spectator")
     seat = next((s for s in seats if s in session.game.actors()), seats[0])
     content, view = build_panel(session, seat, language)
     publisher = bot_of(interaction).publisher
@@ -443,8 +382,10 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
                                         custom_id=DmRetryId(session.id).build(), row=4))
     # the seat's personal board (Pobeda; issue 13, see bot/boards.py)
     board = await boards.personal_board(session, seat, language)
-    extra = {"file": boards.as_file(board)} if board else {}
-    message = await reply(interaction, content, view=view, **extra)
+    if board:
+        message = await reply(interaction, content, view=view, file=boards.as_file(board))
+    else:
+        message = await reply(interaction, content, view=view)
     shown = message.id if message is not None else getattr(interaction, "extras", {}).get("response_message_id")
     publisher.panels.answered(interaction, session, seat, message.id if message is not None else None, shown=shown)
 

@@ -29,7 +29,7 @@ from bot.games.registry import available
 from bot.i18n import LANGS, sort_key, t
 from bot.panels import build_panel, confirmation
 from bot.sessions import Session, SessionError
-from cogs.common import defer, lang, refuse, reply
+from cogs.common import defer, lang, reply
 
 if TYPE_CHECKING:
     from bot.games.godstorm.view import PlaceView
@@ -124,7 +124,7 @@ def explained(exc: SessionError | IllegalAction, game: Game | None, seat: int, a
     """A refusal that says why (issue 25): the rules' own generic refusal of ``action`` (a count out of
     range reaches them, since counts are free) is replaced by the game's reason when it has one, and
     a reason's places and step are named in ``language``. A refusal changes nothing, so the game
-    still shows why."""
+    still shows why. ``exc`` itself when there is nothing to add."""
     if game is None:
         return exc
     if action is not None and (isinstance(exc, IllegalAction) or exc.key == "err.not_legal"):
@@ -240,10 +240,11 @@ class RiskCog(commands.Cog):
             legal = game.legal_actions(seat)
             action = self.pick(legal, build(game, seat, legal))
             result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action)
-        except (SessionError, IllegalAction) as exc:
-            current = session.game if session is not None else None
-            await refuse(interaction, explained(exc, current, seat, action, lang(interaction)))
-            return
+        except (SessionError, IllegalAction) as exc:  # refused: the command tree answers, saying why
+            why = explained(exc, session.game if session is not None else None, seat, action, lang(interaction))
+            if why is exc:
+                raise
+            raise why from exc
         await self.answer(interaction, result.session, seat, result.events)
 
     async def answer(self, interaction: discord.Interaction, session: Session, seat: int, events: list[Event]) -> None:
@@ -289,10 +290,11 @@ class RiskCog(commands.Cog):
                 return
             await defer(interaction)
             events = await self.attack_loop(interaction.user.id, session, seat, base, until)
-        except (SessionError, IllegalAction) as exc:
-            current = session.game if session is not None else None
-            await refuse(interaction, explained(exc, current, seat, base, lang(interaction)))
-            return
+        except (SessionError, IllegalAction) as exc:  # refused: the command tree answers, saying why
+            why = explained(exc, session.game if session is not None else None, seat, base, lang(interaction))
+            if why is exc:
+                raise
+            raise why from exc
         await self.answer(interaction, session, seat, events)
 
     @staticmethod
@@ -592,19 +594,15 @@ class RiskCog(commands.Cog):
         """Show (and with options, change) the caller's standing preferences, on their turn or not; the
         answer is ephemeral, and a change is told to nobody else (its event is private to the seat)."""
         language = lang(interaction)
-        try:
-            session, game, seats = await self.seated(interaction)
-            seat = seats[0]
-            events: list[Event] = []
-            for action in self.pref_actions(game, seat, dice, answer):
-                result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action)
-                events += result.events
-                session = result.session
-                game = session.game
-                assert game is not None
-        except (SessionError, IllegalAction) as exc:
-            await refuse(interaction, exc)
-            return
+        session, game, seats = await self.seated(interaction)
+        seat = seats[0]
+        events: list[Event] = []
+        for action in self.pref_actions(game, seat, dice, answer):
+            result = await self.bot.sessions.act(session.id, interaction.user.id, seat, action)
+            events += result.events
+            session = result.session
+            assert session.game is not None
+            game = session.game
         note = confirmation(game, events, seat, language) if events else t("prefs.cmd.unchanged", language)
         await reply(interaction, "\n".join(x for x in (note, game.standing_text(seat, language)) if x))
 

@@ -22,7 +22,17 @@ from bot.app import TabletopBot
 from bot.delivery import mentions
 from bot.i18n import t
 from bot.sessions import Session, SessionError
-from cogs.common import bot_of, check_moderator, edit, in_time, lang, refuse, reply
+from cogs.common import (
+    bot_of,
+    channel_game,
+    control_data,
+    control_failed,
+    edit,
+    in_time,
+    lang,
+    moderator_only,
+    reply,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +60,7 @@ def remind_view(on: bool, language: str) -> discord.ui.View:
 
 
 async def _channel_session(interaction: discord.Interaction) -> Session:
-    session = await bot_of(interaction).sessions.channel_session(interaction.channel_id or 0)
+    session = await channel_game(interaction)
     if session is None:
         raise SessionError("err.no_game_here")
     if session.broken is not None:
@@ -66,9 +76,9 @@ def vote_text(result: lifecycle.VoteResult, language: str) -> str:
 # ---- /game subcommands --------------------------------------------------------------------------
 @app_commands.command(name="pause", description=_("Stop the game's clock, e.g. for holidays (host or moderators)",
                                                   key="cmd.pause"))
+@moderator_only()
 async def pause(interaction: discord.Interaction) -> None:
     session = await _channel_session(interaction)
-    check_moderator(interaction, session)
     bot = bot_of(interaction)
     await lifecycle.pause(bot.sessions, session.id, interaction.user.id, time.time())
     language = session.row.lang
@@ -80,9 +90,9 @@ async def pause(interaction: discord.Interaction) -> None:
 
 @app_commands.command(name="resume", description=_("Start the game's clock again (host or moderators)",
                                                    key="cmd.resume"))
+@moderator_only()
 async def resume(interaction: discord.Interaction) -> None:
     session = await _channel_session(interaction)
-    check_moderator(interaction, session)
     bot = bot_of(interaction)
     seconds = await lifecycle.resume(bot.sessions, session.id, time.time())
     language = session.row.lang
@@ -241,19 +251,16 @@ class LifecycleCog(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        data: dict[str, object] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
+        custom_id = str(control_data(interaction).get("custom_id", ""))
         if not custom_id.startswith(PREFIX + ":"):
             return
+        parts = custom_id.split(":")
         try:
             async with in_time(interaction, update=True):
-                await self.route(interaction, custom_id.split(":"))
-        except SessionError as exc:
-            await refuse(interaction, exc)
-        except (ValueError, IndexError):
-            await reply(interaction, "⛔ " + t("err.bad_control", lang(interaction)))
-        except discord.HTTPException as exc:
-            log.warning("answering %s failed: %s", custom_id[:40], exc)
+                await self.route(interaction, parts)
+        except Exception as exc:
+            game_id = parse.id_field(parts[2]) if len(parts) > 2 else None
+            await control_failed(interaction, exc, f"control {custom_id[:40]}", game_id, custom_id=custom_id)
 
     async def route(self, interaction: discord.Interaction, parts: list[str]) -> None:
         language = lang(interaction)

@@ -165,20 +165,21 @@ async def test_bam_play_says_why_a_card_cannot_be_played(tmp_path: Path, monkeyp
     """``/bam play card:`` with a card the player holds but cannot afford, and with a card they do not hold:
     the reason in the caller's language, not "You cannot play that card now"."""
     import cogs.byallmeans
+    import cogs.common
     from bot.sessions import SessionManager, UserInfo
     from bot.store import Store
     from cogs.byallmeans import ByAllMeansCog
-    from cogs.common import refusal_text
+    from tests.slash import invoke
 
     answers: list[str] = []
 
-    async def refuse(interaction: Any, exc: Any) -> None:
-        answers.append(refusal_text(exc, "ru" if interaction.locale.value == "ru" else "en"))
+    async def reply(interaction: Any, content: str, **kwargs: Any) -> None:
+        answers.append(content)
 
     async def defer(interaction: Any, **kwargs: Any) -> None:
         return None
 
-    monkeypatch.setattr(cogs.byallmeans, "refuse", refuse)
+    monkeypatch.setattr(cogs.common, "reply", reply)  # the refusal, as the bot's command tree answers it
     monkeypatch.setattr(cogs.byallmeans, "defer", defer)
     store = await Store.open(tmp_path / "b.sqlite3")
     try:
@@ -195,10 +196,9 @@ async def test_bam_play_says_why_a_card_cannot_be_played(tmp_path: Path, monkeyp
         give(game, 0, "A12")  # price 3
         game.s.players[0].rep = 1
         user = session.row.seat_users[0][0]
-        command: Any = ByAllMeansCog.play.callback
         lang = "ru" if locale == "ru" else "en"
-        await command(ByAllMeansCog(Bot()), _Interaction(6, user, locale), t("bam.card.A12", lang))
-        await command(ByAllMeansCog(Bot()), _Interaction(6, user, locale), "Lighthouse")
+        await invoke(ByAllMeansCog.play, ByAllMeansCog(Bot()), _Interaction(6, user, locale), t("bam.card.A12", lang))
+        await invoke(ByAllMeansCog.play, ByAllMeansCog(Bot()), _Interaction(6, user, locale), "Lighthouse")
         assert answers == expected
     finally:
         await store.close()

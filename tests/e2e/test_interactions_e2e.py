@@ -26,7 +26,7 @@ from tests.e2e.helpers import (
     turn_posts,
     wait_dm_panel,
 )
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import MEMBER_PERMISSIONS, FakeDiscord
 
 pytestmark = pytest.mark.e2e
 
@@ -114,6 +114,43 @@ async def test_forwarded_moderator_controls_are_refused_elsewhere(tmp_path: Path
         done = await fake.click(table.user("alice"), abort.message, custom_id=confirm)
         assert done.content.startswith("✅")
         assert game_row(table.db, table.channel.id)["status"] == "aborted"
+        await table.bot.stop()
+        assert_clean_output(table.bot.output())
+
+
+async def test_moderator_commands_and_controls_refuse_other_players(tmp_path: Path) -> None:
+    """In a server of ordinary members, ``/game abort|admin|pause|resume`` and the lobby's Cancel refuse
+    a player who is neither the host nor a moderator, privately and in their language, and change
+    nothing; with no game in the channel the commands say so, as to anyone; the host is obeyed."""
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"bob": "ru"})
+        table.guild.everyone_permissions = MEMBER_PERMISSIONS  # no one manages the channel: only the host moderates
+        bob = table.user("bob")
+        r = await fake.slash(bob, table.channel, "game abort")
+        assert r.ephemeral and r.content == "ℹ️ " + t("err.no_game_here", "ru"), r.content
+        r = await fake.slash(bob, table.channel, "game pause")
+        assert r.ephemeral and r.content == "⛔ " + t("err.no_game_here", "ru"), r.content
+
+        refusal = "⛔ " + t("err.moderator_only", "ru")
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        cancel = next(c for c in custom_ids(lobby, "tt:l:") if c.endswith(":cancel"))
+        r = await fake.click(bob, lobby, custom_id=cancel)
+        assert r.ephemeral and r.content == refusal, r.content
+        assert game_row(table.db, table.channel.id)["status"] == "lobby"
+
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: turn_posts(table), timeout=20)
+        for command in ("game abort", "game admin", "game pause", "game resume"):
+            r = await fake.slash(bob, table.channel, command)
+            assert r.ephemeral and r.content == refusal, (command, r.content)
+            assert not r.message.components, command
+        assert game_row(table.db, table.channel.id)["status"] == "running"
+        status = await fake.slash(table.user("alice"), table.channel, "game status")
+        assert "⏸" not in status.content  # bob's /game pause changed nothing
+        r = await fake.slash(table.user("alice"), table.channel, "game pause")
+        assert r.ephemeral and r.content == "✅ " + t("lifecycle.paused_ok", "en"), r.content
+        status = await fake.slash(table.user("alice"), table.channel, "game status")
+        assert "⏸" in status.content
         await table.bot.stop()
         assert_clean_output(table.bot.output())
 

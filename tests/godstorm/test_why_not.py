@@ -204,6 +204,7 @@ async def test_risk_commands_answer_why_in_the_readers_language(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     import cogs.common
     from cogs.godstorm import RiskCog
+    from tests.slash import invoke
 
     answers: list[str] = []
 
@@ -227,17 +228,15 @@ async def test_risk_commands_answer_why_in_the_readers_language(tmp_path: Path,
         bot: Any = Bot()
         bot.sessions = sessions
         cog = RiskCog(bot)
-        command: Any = RiskCog.attack.callback
         from bot.games.godstorm.text import tname
 
         # the name typed in Russian is read as the territory it names, though it is no choice of the caller
-        await command(cog, _Interaction(77, user, "ru"), tname(theirs, "ru"), "Moscow", 1)
+        await invoke(RiskCog.attack, cog, _Interaction(77, user, "ru"), tname(theirs, "ru"), "Moscow", 1)
         assert answers[-1] == f"⛔ «{tname(theirs, 'ru')}» — не ваша территория."
-        await command(cog, _Interaction(77, user, "en-US"), "Atlantis", "Moscow", 1)
+        await invoke(RiskCog.attack, cog, _Interaction(77, user, "en-US"), "Atlantis", "Moscow", 1)
         assert answers[-1] == "⛔ There is no territory called “Atlantis” on the map."
         mine = next(t for t, v in sorted(game.s.terr.items()) if v.owner == seat)
-        place: Any = RiskCog.place.callback
-        await place(cog, _Interaction(77, user, "en-US"), mine, 3)
+        await invoke(RiskCog.place, cog, _Interaction(77, user, "en-US"), mine, 3)
         assert answers[-1] == "⛔ You have no armies to place now (step “invasion”): armies are placed when you " \
                               "raise them, at the start of your turn."
         assert session.row.seq == seq  # nothing was applied

@@ -10,12 +10,20 @@ bounded: 4 directions x 6 windows x 6 cells.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 from bot.games.pobeda.data import CORNERS, SIZE
 
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 LINE = 6
 _CORNER_SET = frozenset(CORNERS)
+
+
+class FinishedLine(TypedDict):
+    """A finished line as the state stores it (``state["lines"]``): its side and its six cells."""
+
+    side: int
+    cells: list[int]
 
 
 def _cell_ok(cell: int, side: int, owner: Sequence[int], line_sides: Mapping[int, set[int]]) -> bool:
@@ -49,7 +57,7 @@ def _run(p: int, dr: int, dc: int, side: int, owner: Sequence[int],
     return before[::-1] + [p] + after
 
 
-def _window_allowed(window: Sequence[int], side: int, lines: Sequence[dict],
+def _window_allowed(window: Sequence[int], side: int, lines: Sequence[FinishedLine],
                     cell_lines: Sequence[list[int]]) -> bool:
     shared: dict[int, int] = {}
     for cell in window:
@@ -62,7 +70,7 @@ def _window_allowed(window: Sequence[int], side: int, lines: Sequence[dict],
     return True
 
 
-def line_options(p: int, side: int, owner: Sequence[int], lines: Sequence[dict],
+def line_options(p: int, side: int, owner: Sequence[int], lines: Sequence[FinishedLine],
                  cell_lines: Sequence[list[int]]) -> list[list[list[list[int]]]]:
     """For each direction where the chip at ``p`` finishes something: the ways to do it.
 
