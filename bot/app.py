@@ -18,12 +18,14 @@ from bot.cluster import TIMER as TIMER_LEASE
 from bot.cluster import refresh_due, timer_lease_s
 from bot.config import Config, ConfigError
 from bot.delivery import Publisher
+from bot.games import registry
 from bot.health import HealthServer
 from bot.i18n import lang_of, t
 from bot.sessions import Session, SessionManager
 from bot.shards import ShardLinks
 from bot.stats import Stats
 from bot.store import SeatTimer, Shards, Store
+from cogs.tree import TabletopTree
 
 log = logging.getLogger(__name__)
 
@@ -271,7 +273,7 @@ class TabletopBot(commands.Bot):
         # 1000 it kept each post's content and components and filled for hours: the soak measured it)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), max_messages=None,
-                         http_trace=discordhttp.trace_config(), **shard_options)
+                         http_trace=discordhttp.trace_config(), tree_cls=TabletopTree, **shard_options)
         self.config = config
         self.store: Store
         self.sessions: SessionManager
@@ -351,7 +353,8 @@ class TabletopBot(commands.Bot):
         await self.publisher.load()
         stale = await self.sessions.restore()
         await self.tree.set_translator(CommandTranslator())
-        for ext in ("cogs.game", "cogs.controls", "cogs.godstorm", "cogs.byallmeans", "cogs.lifecycle"):
+        game_cogs = [m.cog for m in registry.manifests() if m.cog]  # a game's own commands (/risk, /bam)
+        for ext in ("cogs.game", "cogs.controls", *game_cogs, "cogs.lifecycle"):
             await self.load_extension(ext)
         await self.load_extension("cogs.stats")  # adds /game replay to the game group
         await self.load_extension("cogs.bots")  # after cogs.game: it adds /game reclaim to that group

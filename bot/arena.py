@@ -4,7 +4,9 @@
 ``N`` games of the bot at ``--level`` against uniformly random legal players, then ``N`` games of
 the strong level against the quick level, and prints each win rate with its Wilson 95% interval.
 The measured seat moves round the table from game to game, so the first-move advantage cancels.
-``GAME`` is a game key, or ``risk`` for Godstorm's classic ruleset.
+``GAME`` is a game key, or the name of an arena variant a game's manifest declares (``risk``: Godstorm's
+classic ruleset). A game still being built can be measured before it is registered for play: name its
+manifest in ``TABLETOP_GAMES_EXTRA`` for this command only (see ``bot.games.registry``).
 
 A game that reaches ``--max-actions`` unfinished counts as not won (random players can keep a
 classic Risk board going for ever). A draw is not a win either.
@@ -13,7 +15,6 @@ classic Risk board going for ever). A draw is not a win either.
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import time
 from collections.abc import Sequence
@@ -21,24 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.ai import Policy, bot_rng, game_rng, policy_for, visible_events
-from bot.games.base import Action, Event, Game
-from bot.games.registry import game_class
+from bot.games.base import Action, Event
+from bot.games.registry import game_class, manifests
 
-ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
-    "risk": ("godstorm", {"ruleset": "classic"}),
-    "byallmeans": ("byallmeans", {"decks": ["random", "random"]}),
-}
-UNREGISTERED: dict[str, str] = {
-    # games whose rules and bots exist before they are registered for play in Discord (none now)
-}
-
-
-def _game_class(key: str) -> type[Game]:
-    if key in UNREGISTERED:
-        module, _, attr = UNREGISTERED[key].partition(":")
-        cls: type[Game] = getattr(importlib.import_module(module), attr)
-        return cls
-    return game_class(key)
 DEFAULT_MAX_ACTIONS = 20_000
 
 
@@ -69,8 +55,14 @@ class GameResult:
     """The final state (``to_json``)."""
 
 
+def variants() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every arena variant the registered manifests declare: name -> (game key, options)."""
+    return {name: (m.key, dict(options)) for m in manifests() for name, options in m.arena.items()}
+
+
 def resolve(game: str) -> tuple[str, dict[str, Any]]:
-    key, options = ALIASES.get(game, (game, {}))
+    """(game key, options) of a game key or an arena variant's name."""
+    key, options = variants().get(game, (game, {}))
     return key, dict(options)
 
 
@@ -79,7 +71,7 @@ def play(key: str, policies: Sequence[Policy], seed: int, options: dict[str, Any
          seat_info: list[dict[str, Any]] | None = None) -> GameResult:
     """One game with ``policies[i]`` in seat ``i``; every choice is checked against the legal list.
     ``seat_info`` defaults to one side per seat."""
-    cls = _game_class(key)
+    cls = game_class(key)
     n = len(policies)
     game = cls.new(seat_info or [{"side": i} for i in range(n)], dict(options or {}), seed)
     seen: list[list[Event]] = [[] for _ in range(n)]
@@ -164,8 +156,9 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.arena", description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", help="pobeda, coldwar, godstorm, byallmeans (random preset decks) or risk "
-                                     "(Godstorm's classic ruleset)")
+    keys = [m.key for m in manifests()]
+    parser.add_argument("game", help="a game key or an arena variant: "
+                                     + ", ".join(dict.fromkeys([*keys, *variants()])))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--level", choices=("strong", "quick"), default="strong")
     parser.add_argument("--players", type=int, default=2)

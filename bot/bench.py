@@ -1,4 +1,7 @@
-"""Benchmarks: ``python -m bot.bench [--json] [--quick]``.
+"""Benchmarks: ``python -m bot.bench [--json] [--quick] [--boards [--game KEY ...]]``.
+
+``--boards`` measures only the per-game board figures below (``<game>_render_*``, ``_draw_``/``_encode_``,
+the pool, personal boards and zooms), of every game or of the ``--game`` ones: a short run.
 
 Figures (keys of the JSON object):
 - ``step_commit_ms_p50`` / ``_p99``: one action through the session layer (lock, rules, one SQLite
@@ -56,7 +59,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import logging
 import random
@@ -69,7 +71,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games.base import Game
-from bot.games.registry import available, renderer
+from bot.games.registry import available, board_renderer, manifest, renderer
 from bot.sessions import SessionManager, UserInfo
 from bot.store import Store, dumps
 from render.common import clear_deflated
@@ -86,8 +88,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def bench_state(key: str) -> Game:
-    """The game's own crowded late-game state (``bench_state()`` exported by its rules package)."""
-    return importlib.import_module(f"bot.games.{key}").bench_state()
+    """The game's own crowded late-game state (``bench_state`` named by its manifest)."""
+    return manifest(key).make_bench_state()
 
 
 def random_action(game: Game, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
@@ -193,21 +195,22 @@ def bench_render_pool(key: str, boards: list[dict[str, Any]]) -> dict[str, float
 
 def bench_render_parts(key: str, boards: list[dict[str, Any]]) -> dict[str, float]:
     """The render split into drawing (``compose``: cached layers plus the view, mapped to the palette)
-    and PNG encoding (at the level the renderer uses), over the same successive boards as the render
-    figure, for renderers that expose ``compose``."""
+    and PNG encoding (with the renderer's settings: its ``encode_board``, or its level), over the same
+    successive boards as the render figure, for renderers that expose ``compose``."""
     from render.common import PNG_LEVEL, encode_png
 
-    module = importlib.import_module(renderer(key).__module__)
-    compose = getattr(module, "compose", None)
+    drawer = board_renderer(key)
+    compose = drawer.compose
     if compose is None:
         return {}
-    level = getattr(module, "BOARD_PNG_LEVEL", PNG_LEVEL)
+    level = getattr(sys.modules[drawer.board.__module__], "BOARD_PNG_LEVEL", PNG_LEVEL)  # without an encode
+    encode = drawer.encode or (lambda image, _view: encode_png(image, level=level))
     draw_times, encode_times = [], []
     for view in boards:
         start = time.perf_counter()
         image = compose(view, "ru")
         middle = time.perf_counter()
-        encode_png(image, level=level)
+        encode(image, view)
         draw_times.append((middle - start) * 1000)
         encode_times.append((time.perf_counter() - middle) * 1000)
     return {f"{key}_draw_ms_p50": round(statistics.median(draw_times), 2),
@@ -218,9 +221,9 @@ def bench_personal_and_zoom(key: str, game: Game, view: dict[str, Any], repeats:
     """``<game>_personal_render_ms_p50`` / ``_kb``: the personal board of the first seat (its own view,
     hand included), for games that have one (issue 13); ``<game>_zoom_render_ms_p50`` / ``_kb``: the
     slowest zoom the board offers (median over repeats), for games that offer zooms."""
-    module = importlib.import_module(renderer(key).__module__)
+    drawer = board_renderer(key)
     out: dict[str, float] = {}
-    personal = getattr(module, "render_personal", None)
+    personal = drawer.personal
     if personal is not None:
         draw = getattr(personal, "uncached", personal)
         mine = json.loads(json.dumps(game.view(0)))
@@ -230,22 +233,22 @@ def bench_personal_and_zoom(key: str, game: Game, view: dict[str, Any], repeats:
         png = b""
         for _ in range(repeats):
             start = time.perf_counter()
-            png = draw(mine, "en")
+            png = draw(mine, "en") or b""
             times.append((time.perf_counter() - start) * 1000)
         out[f"{key}_personal_render_ms_p50"] = round(statistics.median(times), 2)
         out[f"{key}_personal_render_kb"] = round(len(png) / 1024, 1)
         if key == "godstorm":  # the personal board is the DM panel's map (issue 25)
             out["godstorm_dm_board_render_ms_p50"] = out[f"{key}_personal_render_ms_p50"]
-    choices = getattr(module, "zoom_choices", None)
-    if choices is not None:
+    choices, render_zoom = drawer.zoom_choices, drawer.zoom
+    if choices is not None and render_zoom is not None:
         worst: tuple[float, int] = (0.0, 0)
         for zoom, _ in choices(view, "ru"):
-            module.render_zoom(view, "ru", zoom)  # warm
+            render_zoom(view, "ru", zoom)  # warm
             times = []
             size = 0
             for _ in range(max(3, repeats // 3)):
                 start = time.perf_counter()
-                size = len(module.render_zoom(view, "ru", zoom) or b"")
+                size = len(render_zoom(view, "ru", zoom) or b"")
                 times.append((time.perf_counter() - start) * 1000)
             worst = max(worst, (statistics.median(times), size))
         out[f"{key}_zoom_render_ms_p50"] = round(worst[0], 2)
@@ -543,6 +546,18 @@ def bench_restore(db: Path) -> dict[str, float]:
             "restore_games": data["games"]}
 
 
+def run_boards(quick: bool, games: list[str] | None = None) -> dict[str, Any]:
+    """Only the per-game board figures (``--boards``, of every game or of ``games``): what ``run``
+    measures for each game's board."""
+    result: dict[str, Any] = {}
+    for game in games or available():
+        try:
+            result.update(bench_game(game, 5 if quick else 25))
+        except Exception as exc:  # a game without bench_state is reported, not fatal
+            result[f"{game}_error"] = repr(exc)
+    return result
+
+
 async def run(quick: bool) -> dict[str, Any]:
     games = available()
     key = BENCH_GAME if BENCH_GAME in games else games[0]
@@ -744,12 +759,13 @@ async def bench_stats_query(db: Path, games: int, queries: int) -> dict[str, flo
 
 
 def bench_bots(games: list[str], per_match: int) -> dict[str, float]:
-    """The strong bot's decision time and its win rate against random players (``bot.arena``)."""
-    from bot.arena import match, percentile, resolve
+    """The strong bot's decision time and its win rate against random players (``bot.arena``), per game and
+    per arena variant of those games (``risk``: Godstorm's classic ruleset)."""
+    from bot.arena import match, percentile, resolve, variants
     from bot.games.ai import policy_for
 
     result: dict[str, float] = {}
-    for name in games + (["risk"] if "godstorm" in games else []):
+    for name in games + [v for v, (key, _) in variants().items() if key in games and v not in games]:
         key, options = resolve(name)
         strong = policy_for(key, "strong")
         vs_random = match(key, strong, policy_for(key, "random"), per_match, 2, 1, options)
@@ -765,8 +781,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
+    parser.add_argument("--boards", action="store_true",
+                        help="only the per-game board figures (render, pool, draw/encode, personal, zoom)")
+    parser.add_argument("--game", action="append", choices=available(), help="with --boards: only this game's")
     args = parser.parse_args()
-    result = asyncio.run(run(args.quick))
+    result = run_boards(args.quick, args.game) if args.boards else asyncio.run(run(args.quick))
     if args.json:
         print(json.dumps(result))
     else:

@@ -1,12 +1,14 @@
-"""Boards addressed to one person (issue 13): Pobeda's personal board, and the zoomed views of
-``/game board zoom:``.
+"""Boards addressed to one person (issue 13): a seat's personal board, and the zoomed views of
+``/game board zoom:``. Both are optional parts of a game's renderer (``personal``, ``zoom_choices`` and
+``zoom`` of :class:`bot.games.manifest.GameRenderer`, named in its manifest).
 
-* **Personal board.** A game with a text-heavy board (Pobeda) attaches to the seat's private panel
-  the board drawn from that seat's own view (its hand, never another's), in the reader's language,
-  with the cells of the cards it holds marked (``render.pobeda.render_personal``). The panel code
-  calls :func:`personal_board` where it sends or refreshes a panel; games without one get None.
-* **Zoom.** A game's renderer module may offer ``zoom_choices(view, lang)`` (value, label) and
-  ``render_zoom(view, lang, zoom)``: a region drawn with text a phone reads at 400 px width.
+* **Personal board.** A game whose renderer has a ``personal`` board attaches to the seat's private
+  panel the board drawn from that seat's own view (its hand, never another's), in the reader's
+  language (Pobeda's marks the cells of the cards it holds; Godstorm's is the seat's own map above its
+  miracle cards). The panel code calls :func:`personal_board` where it sends or refreshes a panel;
+  games without one get None.
+* **Zoom.** A game's renderer may offer ``zoom_choices(view, lang)`` (value, label) and
+  ``zoom(view, lang, zoom)``: a region drawn with text a phone reads at 400 px width.
   A posted zoom is drawn from the public view; a private one, for a player of a game with a
   personal board, from that player's own view (its hand's cells marked).
 
@@ -16,39 +18,35 @@ identical requests are reused there (``rendered_once``).
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import logging
-from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 import discord
 
 from bot import drawing
 from bot.drawing import ZOOM_KEY
-from bot.games.registry import renderer
+from bot.games.manifest import GameRenderer
+from bot.games.registry import board_renderer
 from bot.sessions import Session
 
 log = logging.getLogger(__name__)
 
-PERSONAL = {"pobeda": "render_personal", "byallmeans": "render_personal", "godstorm": "render_personal",
-            "coldwar": "render_personal"}
-"""Games whose private panel carries a personal board, and the renderer module's function for it (it may
-return None: no picture for this seat now). Godstorm's is the seat's own map (its territories and the ones
-it can attack now highlighted, ``render.godstorm.personal_image``) above its miracle cards (issue 25)."""
 
-
-def _module(game: str) -> ModuleType | None:
+def renderer_of(game: str) -> GameRenderer | None:
+    """The renderer of ``game`` (None: unknown game, or its renderer does not import)."""
     try:
-        return importlib.import_module(renderer(game).__module__)
-    except (KeyError, ImportError, AttributeError):
+        return board_renderer(game)
+    except (KeyError, ImportError, AttributeError, TypeError):
         return None
 
 
 def has_personal_board(session: Session) -> bool:
-    return session.row.game in PERSONAL and session.game is not None
+    if session.game is None:
+        return False
+    drawer = renderer_of(session.row.game)
+    return drawer is not None and drawer.personal is not None
 
 
 def seat_view(session: Session, seat: int) -> dict[str, Any]:
@@ -64,8 +62,8 @@ async def personal_board(session: Session, seat: int, lang: str) -> tuple[str, b
     or the render failed: the panel then goes out without it)."""
     if not has_personal_board(session) or seat < 0:
         return None
-    module = _module(session.row.game)
-    draw: Callable[[dict[str, Any], str], bytes | None] | None = getattr(module, PERSONAL[session.row.game], None)
+    drawer = renderer_of(session.row.game)
+    draw = drawer.personal if drawer is not None else None
     if draw is None:
         return None
     try:
@@ -88,7 +86,8 @@ def zoom_choices(session: Session, lang: str) -> list[tuple[str, str]]:
     """(value, label) of the zooms the game's board offers now (none when it has none)."""
     if session.game is None:
         return []
-    choices = getattr(_module(session.row.game), "zoom_choices", None)
+    drawer = renderer_of(session.row.game)
+    choices = drawer.zoom_choices if drawer is not None else None
     return list(choices(session.public_view(), lang)) if choices is not None else []
 
 

@@ -42,6 +42,7 @@ import discord
 from bot import boards, bots, lifecycle, limits
 from bot.cluster import Cluster, publish_lease
 from bot.discordhttp import OWN_RETRIES, Postponed
+from bot.games import registry
 from bot.games.registry import renderer
 from bot.i18n import has, t
 from bot.livepanels import LivePanels
@@ -181,8 +182,11 @@ def chunk_lines(lines: list[str], limit: int = MAX_CONTENT) -> list[str]:
     return chunks
 
 
-GAME_REASON_KEYS = {"byallmeans": "bam.reason.{}"}
-"""Where a game's own ending reasons are worded (else ``end.reason.<game>.<reason>``)."""
+def reason_pattern(game: str) -> str:
+    """Where a game's own ending reasons are worded: its manifest's ``reason_key`` (else
+    ``end.reason.<game>.<reason>``)."""
+    manifest = registry.GAMES.get(game)
+    return manifest.reason_pattern() if manifest is not None else f"end.reason.{game}.{{}}"
 
 
 def _user_names(session: Session, users: list[int]) -> str:
@@ -213,7 +217,7 @@ def end_reason(session: Session, lang: str) -> str:
                  for how in ("conceded", "dropped") if (users := who(how))]
         return "; ".join(parts) or t("end.reason.rules", lang)
     raw = outcome.get("reasons") or ([outcome["reason"]] if outcome.get("reason") else [])
-    pattern = GAME_REASON_KEYS.get(row.game, f"end.reason.{row.game}.{{}}")
+    pattern = reason_pattern(row.game)
     texts = [t(pattern.format(r), lang) for r in raw if isinstance(r, str) and has(pattern.format(r))]
     return "; ".join(texts) or t("end.reason.rules", lang)
 

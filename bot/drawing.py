@@ -6,8 +6,10 @@ board's several-MB buffers fault in fresh pages, a third slower. Boards are ther
 ``RENDER_WORKERS`` separate processes (started with *spawn*, so they run with glibc's defaults and
 import only Pillow, the renderers and the game data). A board that takes longer than ``RENDER_TIMEOUT``
 replaces the pool and is drawn on a thread. The bot process keeps neither render buffers nor
-render caches; a worker keeps the static board layers, glyph masks, the PNGs of recent views and
-the deflated bands of recent boards (``render.common``), all bounded.
+render caches; a worker keeps the static board layers and the parts of recent boards a move seldom
+changes (Pobeda's chip sprites and line bars, Cold War's target card and panel bodies), glyph masks and
+text wraps, the PNGs of recent views and the deflated bands of recent boards (``render.common``), all
+bounded.
 
 :func:`draw` is the one entry point: ``await draw(render.pobeda.render, view, lang)``. The function
 and its arguments must pickle (a module-level function, a JSON-like view). The pool starts on the
@@ -174,7 +176,7 @@ def _preload() -> int:
 
     keys = registry.available()
     for key in keys:
-        registry.renderer(key)
+        registry.board_renderer(key)
     return len(keys)
 
 
@@ -199,16 +201,16 @@ def zoom_png(game: str, view: dict[str, Any], lang: str) -> bytes:
     requests reused (``render.common.rendered_once``). Module-level, so it pickles for a worker."""
     draw = _zooms.get(game)
     if draw is None:
-        import importlib
-
-        from bot.games.registry import renderer
+        from bot.games.registry import board_renderer
         from render.common import rendered_once
 
-        module = importlib.import_module(renderer(game).__module__)
+        render_zoom = board_renderer(game).zoom
+        if render_zoom is None:
+            raise ValueError(f"{game} offers no zoom")
 
         def zoom(view: dict[str, Any], lang: str) -> bytes:
             name = view.pop(ZOOM_KEY)
-            png = module.render_zoom(view, lang, name)
+            png = render_zoom(view, lang, name)
             if png is None:
                 raise ValueError(f"{game} offers no zoom {name!r}")
             return bytes(png)

@@ -2,6 +2,8 @@
 
 Each JSON file maps a dotted key to ``{"ru": "...", "en": "..."}``; the file name is only a
 namespace for humans (``core.json``, ``pobeda.json``...), keys must be unique across files.
+A game registered from another package brings its own catalogues (``i18n_files`` of its manifest,
+:mod:`bot.games.manifest`), each key within the game's domains (``i18n_domains``: its key prefixes).
 Strings use ``str.format`` placeholders: ``t("lobby.players", "en", n=3, min=2, max=4)``.
 
 Grammar (CLDR rules through Babel), written inside a string so each language keeps its own forms:
@@ -38,14 +40,33 @@ DEFAULT_LANG = "en"
 I18N_DIR = DATA_DIR / "i18n"
 
 
+def _game_catalogues() -> list[tuple[str, tuple[str, ...], str]]:
+    """(where, key prefixes, JSON text) of the catalogues registered games bring (``i18n_files``)."""
+    from importlib import resources
+
+    from bot.games.registry import manifests  # noqa: PLC0415 (the registry is loaded only when needed)
+
+    out = []
+    for manifest in manifests():
+        for ref in manifest.i18n_files:
+            package, _, name = ref.partition(":")
+            text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+            out.append((ref, tuple(f"{d}." for d in manifest.domains()), text))
+    return out
+
+
 @lru_cache(maxsize=1)
 def catalogue() -> dict[str, dict[str, str]]:
+    """Every string by key: ``data/i18n/*.json`` and the registered games' own catalogues."""
     merged: dict[str, dict[str, str]] = {}
-    for path in sorted(I18N_DIR.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for key, value in data.items():
+    sources: list[tuple[str, tuple[str, ...], str]] = [
+        (path.name, (), path.read_text(encoding="utf-8")) for path in sorted(I18N_DIR.glob("*.json"))]
+    for where, domains, text in sources + _game_catalogues():
+        for key, value in json.loads(text).items():
             if key in merged:
-                raise ValueError(f"duplicate i18n key {key!r} in {path.name}")
+                raise ValueError(f"duplicate i18n key {key!r} in {where}")
+            if domains and not key.startswith(domains):
+                raise ValueError(f"i18n key {key!r} of {where} is outside its game's domains {domains}")
             merged[key] = value
     return merged
 

@@ -32,7 +32,7 @@ import discord
 
 from bot import limits
 from bot.custom_ids import ActionId, BackId, PanelId, PathSelectId
-from bot.games.base import ADMIN, Action, Game
+from bot.games.base import ADMIN, Action, Event, Game
 from bot.i18n import t
 from bot.sessions import Session
 
@@ -529,7 +529,7 @@ class Outcome:
     private: bool
 
 
-def outcomes(game: Game, events: list[dict], seat: int, lang: str) -> list[Outcome]:
+def outcomes(game: Game, events: list[Event], seat: int, lang: str) -> list[Outcome]:
     """What ``seat`` may read of ``events``: public texts and its own private ones, in order."""
     out: list[Outcome] = []
     for event in events:
@@ -542,14 +542,14 @@ def outcomes(game: Game, events: list[dict], seat: int, lang: str) -> list[Outco
     return out
 
 
-def private_notes_fit(game: Game, events: list[dict], seat: int, lang: str, room: int) -> bool:
+def private_notes_fit(game: Game, events: list[Event], seat: int, lang: str, room: int) -> bool:
     """The seat's private news from ``events`` fits whole in its confirmation (then the publisher
     does not DM it again to the player who acted)."""
     private = "\n".join(o.text for o in outcomes(game, events, seat, lang) if o.private)
     return limits.size(private) <= room
 
 
-def confirmation(game: Game, events: list[dict], seat: int, lang: str, *, link: str | None = None,
+def confirmation(game: Game, events: list[Event], seat: int, lang: str, *, link: str | None = None,
                  room: int = CONFIRM_ROOM) -> str:
     """The ✅ line(s) of the acting player's answer: every outcome of the action.
 

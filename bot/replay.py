@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from bot.games import narration
 from bot.games.base import RNG_VERSION, Game, rng_version
-from bot.games.registry import game_class
+from bot.games.registry import GAMES, game_class
 from bot.store import ActionRow, Store
 
 
@@ -89,9 +89,15 @@ def _action_of(row: ActionRow | LoggedAction) -> dict[str, Any]:
     return json.loads(row.action) if isinstance(row.action, str) else row.action
 
 
-MOMENTS = frozenset({"game_over", "turn_end", "epoch_start", "godswar_start", "round", "line", "lines",
-                     "conquered_capital", "report"})
-"""Event types that make a moment of the animated history even when the turn does not pass."""
+MOMENTS = frozenset({"game_over", "turn_end"})
+"""Event types that make a moment of the animated history even when the turn does not pass (besides
+the game's own, ``moments`` of its manifest: a line, a round, an epoch...)."""
+
+
+def moments_of(game_key: str) -> frozenset[str]:
+    """The event types that make a moment of ``game_key``'s animated history."""
+    manifest = GAMES.get(game_key)
+    return MOMENTS | manifest.moments if manifest is not None else MOMENTS
 SECRET_MARK = "🔓"
 
 
@@ -175,6 +181,7 @@ def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, A
         return names[seat] if 0 <= seat < len(names) else "—"
 
     views: list[tuple[int, dict[str, Any]]] = []
+    moments = moments_of(game_key)
     with rng_version(rng), narration.third_person():
         game = game_class(game_key).new(seat_info, options, seed)
         game.seat_names = names
@@ -201,7 +208,7 @@ def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, A
                     named = all(who(s) in text for s in to)
                     text = f"{SECRET_MARK} {text}" if named else f"{SECRET_MARK} {', '.join(who(s) for s in to)}: {text}"
                 lines.append(text)
-            moment = 2 if any(e.get("type") in MOMENTS for e in events) else int(game.actors() != before)
+            moment = 2 if any(e.get("type") in moments for e in events) else int(game.actors() != before)
             steps.append(Step(row.seq, row.seat, tuple(lines), moment))
         closing = _private_lines(game, names, lang)
         if frames:  # a second pass keeps the views of the chosen moments only

@@ -14,7 +14,6 @@ again (held :data:`LAST_FRAME_MS`) before it loops.
 
 from __future__ import annotations
 
-import importlib
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.games.registry import GAMES
+from bot.games.registry import board_renderer
 from render.common import Palette, font, palette
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -60,12 +59,11 @@ class Animation:
 
 def _drawer(game_key: str) -> Callable[[dict[str, Any], str], Image.Image]:
     """The game's board as a Pillow image: its ``compose`` when the renderer has one, else its PNG."""
-    module_name, _, func = GAMES[game_key][1].partition(":")
-    module = importlib.import_module(module_name)
-    compose = getattr(module, "compose", None)
+    drawer = board_renderer(game_key)
+    compose = drawer.compose
     if compose is not None:
         return lambda view, lang: compose(view, lang)
-    render = getattr(module, func)
+    render = drawer.board
 
     def from_png(view: dict[str, Any], lang: str) -> Image.Image:
         image = Image.open(io.BytesIO(render(view, lang)))

@@ -1,4 +1,4 @@
 """Game rules: pure Python, no Discord, no rendering, no storage.
 
-Every game registers its class in :data:`REGISTRY` (see :mod:`bot.games.registry`).
+Every game package exports one manifest (:mod:`bot.games.manifest`), listed in :mod:`bot.games.registry`.
 """

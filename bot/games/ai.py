@@ -8,28 +8,20 @@ log reproduces every bot move without advancing the game's own random source.
 
 How the platform plugs a bot in (see :func:`decide`): build the seat's view and legal actions, call
 ``policy.choose``, and apply the answer through the same path as a human's click. Policies are
-looked up by game key and level with :func:`policy_for`.
+looked up by game key and level with :func:`policy_for` (the module named by the game's manifest, ``ai``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from bot.games.base import Action, Event, Game, Rng
+from bot.games.registry import manifest
 
 LEVELS = ("quick", "strong")
 """Bot levels: ``quick`` is a cheap heuristic, ``strong`` looks ahead or samples hidden information."""
-
-POLICIES: dict[str, str] = {
-    # game key -> module holding ``policy(level) -> Policy``
-    "pobeda": "bot.games.pobeda.ai",
-    "coldwar": "bot.games.coldwar.ai",
-    "godstorm": "bot.games.godstorm.ai",
-    "byallmeans": "bot.games.byallmeans.ai",
-}
 
 
 @runtime_checkable
@@ -60,7 +52,9 @@ def policy_for(game_key: str, level: str = "strong") -> Policy:
         return RandomPolicy()
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")
-    module = importlib.import_module(POLICIES[game_key])
+    module = manifest(game_key).policies()
+    if module is None:
+        raise LookupError(f"{game_key} has no bots")
     policy: Policy = module.policy(level)
     return policy
 

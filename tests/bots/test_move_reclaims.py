@@ -13,13 +13,14 @@ from bot import bots
 from bot.games import registry
 from bot.sessions import Session, SessionError, SessionManager, UserInfo
 from bot.store import Store
+from tests.platform.toy import toy_manifest
 
 ALICE, BOB = UserInfo(1, "alice"), UserInfo(2, "bob")
 
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 @pytest.fixture

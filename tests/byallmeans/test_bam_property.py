@@ -1,5 +1,6 @@
-"""Random legal play: games end or stop cleanly, every card is in exactly one place after every action,
-refused actions change nothing, JSON round-trips, and a replay of the log reproduces the state."""
+"""Random legal play: games end or stop cleanly, every card is in exactly one place after every action, the
+views hide hands, and two passing seats end in a stalemate. Replay, JSON, refusals, timeouts and secrecy are
+checked for By All Means by ``tests/conformance/test_game_contract.py``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import random
 
 import pytest
 
-from bot.games.base import IllegalAction
 from bot.games.byallmeans import ByAllMeans
 from tests.byallmeans.bam_helpers import everywhere
 
@@ -42,32 +42,7 @@ def test_random_games(seed: int) -> None:
     assert g.outcome() is not None, "random games end well inside the cap"
     result = g.outcome()
     assert result["draw"] or len(result["winners"]) == 1
-    text = json.dumps(g.to_json(), sort_keys=True)
-    assert json.dumps(ByAllMeans.from_json(json.loads(text)).to_json(), sort_keys=True) == text
-    replay = ByAllMeans.new([{}, {}], {}, seed)
-    for seat, action in log:
-        replay.apply(seat, action)
-    assert json.dumps(replay.to_json(), sort_keys=True) == text
-
-
-def test_mid_game_round_trip_and_refusals_change_nothing() -> None:
-    g = ByAllMeans.new([{}, {}], {}, 77)
-    r = random.Random(77)
-    for _ in range(150):
-        if g.outcome() is not None:
-            break
-        seat = g.actors()[0]
-        before = json.dumps(g.to_json(), sort_keys=True)
-        other = 1 - seat
-        if other not in g.actors():
-            with pytest.raises(IllegalAction):
-                g.apply(other, {"type": "end_turn"})
-        with pytest.raises(IllegalAction):
-            g.apply(seat, {"type": "play", "uid": "9.9", "cell": 99})
-        assert json.dumps(g.to_json(), sort_keys=True) == before
-        restored = ByAllMeans.from_json(json.loads(before))
-        assert restored.legal_actions(seat) == g.legal_actions(seat)
-        g.apply(seat, r.choice(g.legal_actions(seat)))
+    assert log
 
 
 def test_views_hide_hands_and_archive_order() -> None:
@@ -83,14 +58,14 @@ def test_views_hide_hands_and_archive_order() -> None:
             assert f'"{uid}"' not in public
 
 
-def test_timeout_action_is_always_legal() -> None:
+def test_absent_seats_end_in_a_stalemate() -> None:
     g = ByAllMeans.new([{}, {}], {}, 8)
     for _ in range(300):
         if g.outcome() is not None:
             break
         seat = g.actors()[0]
         action = g.timeout_action(seat)
-        assert action in g.legal_actions(seat)
+        assert action is not None
         g.apply(seat, action)
     # two seats that only pass leave the table as it was: house rule 40 ends the game after ten such rounds
     assert g.outcome() == {"winners": [], "draw": True, "reasons": ["stalemate"]}

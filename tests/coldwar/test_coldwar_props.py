@@ -1,4 +1,7 @@
-"""Property tests over random legal games, replay, privacy, lobby."""
+"""Property tests over random legal games (cards conserved, secrets kept), the lobby and the goals.
+
+What every game must do (replay, JSON, listed actions apply and others are refused, timeouts, secrecy of
+the agent X in the views) is checked for Cold War by ``tests/conformance/test_game_contract.py``."""
 
 import json
 
@@ -66,18 +69,13 @@ def play_random(seed: int, pick: int, max_steps: int = 20000,
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), pick=st.integers(0, 10**9))
-def test_random_games_end_conserve_cards_and_replay(seed: int, pick: int) -> None:
+def test_random_games_end_and_conserve_cards(seed: int, pick: int) -> None:
     g, log = play_random(seed, pick)
     out = g.outcome()
     assert out is not None and (out["draw"] or out["winners"] in ([0], [1]))
     if not out["exhausted"]:
         assert max(out["scores"]) >= 100 and out["scores"][0] != out["scores"][1]
-    replay = ColdWar.new([{"side": 0}, {"side": 1}], {}, seed)
-    for seat, action in log:
-        replay.apply(seat, action)
-    assert replay.to_json() == g.to_json()
-    assert json.loads(json.dumps(g.to_json())) == g.to_json()
-    assert ColdWar.from_json(g.to_json()).to_json() == g.to_json()
+    assert len(log) > 0
 
 
 @pytest.mark.parametrize("goal", [75, 50])
@@ -91,19 +89,9 @@ def test_shorter_goals_end_with_the_printed_cards(goal: int) -> None:
             assert max(out["scores"]) >= goal and out["winners"] == [out["scores"].index(max(out["scores"]))]
 
 
-def test_legal_actions_are_exactly_accepted() -> None:
-    g = bench_state()
-    seat = g.actors()[0]
-    for action in g.legal_actions(seat):
-        copy = ColdWar.from_json(g.to_json())
-        copy.apply(seat, action)
-    with pytest.raises(IllegalAction):
-        g.apply(seat, {"type": "use", "group": "nothing", "target": "x"})
-    with pytest.raises(IllegalAction):
-        g.apply(1 - seat, {"type": "wait"})
-
-
-def test_timeouts_are_legal() -> None:
+def test_an_absent_seat_waits_or_recruits_in_its_turn() -> None:
+    """The timeout of a struggle turn is a wait or a recruitment (that it is legal and draws nothing is the
+    contract suite's check)."""
     rng = Rng(3)
     for seed in range(20):
         g = ColdWar.new([{}, {}], {}, seed)
@@ -111,12 +99,9 @@ def test_timeouts_are_legal() -> None:
         while g.outcome() is None and steps < 400:
             seat = rng.choice(g.actors())
             act = g.timeout_action(seat)
-            assert act in g.legal_actions(seat)
+            assert act is not None
             if g.s["dec"]["kind"] == "turn":
                 assert act["type"] in ("wait", "recruit")
-            before = g.s["rng"]
-            g.timeout_action(seat)
-            assert g.s["rng"] == before          # no hidden draw
             g.apply(seat, act if rng.random() < 0.5 else rng.choice(g.legal_actions(seat)))
             steps += 1
 

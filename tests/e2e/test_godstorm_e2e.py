@@ -42,6 +42,7 @@ from tests.e2e.helpers import (
     turn_posts,
 )
 from tests.fake_discord import FakeDiscord
+from tests.slash import invoke
 
 MAX_PNG_BYTES = 1_500_000
 
@@ -273,7 +274,7 @@ async def test_autocomplete_offers_only_the_callers_own_territories(tmp_path: Pa
         # a command out of turn is refused with the platform's localised words, nothing applied
         seq = session.row.seq
         inter = fake_interaction(others[0], 7, "ru")
-        await cog.end.callback(cog, inter)
+        await invoke(RiskCog.end, cog, inter)  # answered as the bot's command tree answers it
         assert inter.response.sent[0]["content"] == "⛔ " + t("err.not_your_turn", "ru")
         assert inter.response.sent[0]["ephemeral"] and session.row.seq == seq
     finally:

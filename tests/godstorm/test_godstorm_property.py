@@ -1,4 +1,7 @@
-"""Random legal games: they end, armies are conserved, the board stays held, replay is exact."""
+"""Random legal games: they end as the rules say, armies are conserved, the board stays held, bids stay secret.
+
+What every game must do (replay, JSON, listed actions apply and others are refused, timeouts, secrecy) is
+checked for Godstorm by ``tests/conformance/test_game_contract.py``."""
 
 from __future__ import annotations
 
@@ -7,8 +10,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games.base import IllegalAction
-from bot.games.godstorm import Godstorm, random_playout
+from bot.games.godstorm import Godstorm
 from bot.games.godstorm.playout import choose
 from bot.games.godstorm.scenario import ledger_ok
 
@@ -41,7 +43,6 @@ def _check_board(g: Godstorm) -> None:
 def test_random_games(players: int, ruleset: str, placement: str, seed: int) -> None:
     g = Godstorm.new([{} for _ in range(players)], {"ruleset": ruleset, "placement": placement}, seed)
     rnd = random.Random(seed)
-    log = []
     steps = 0
     while g.outcome() is None:
         steps += 1
@@ -51,16 +52,11 @@ def test_random_games(players: int, ruleset: str, placement: str, seed: int) -> 
         seat = actors[0]
         legal = g.legal_actions(seat)
         assert legal
-        if steps % 97 == 0:  # every listed action is accepted
-            snapshot = g.to_json()
-            for a in legal[:40]:
-                Godstorm.from_json(snapshot).apply(seat, a)
         action = choose(g, seat, legal, rnd)
         events = g.apply(seat, action)
         for e in events:
             if "to" not in e:
                 assert e["type"] != "bid_secret" and "tcard_private" != e["type"]
-        log.append((seat, action))
         assert ledger_ok(g)
         if g.outcome() is None:
             _check_board(g)
@@ -69,27 +65,3 @@ def test_random_games(players: int, ruleset: str, placement: str, seed: int) -> 
         assert g.s.epoch == 5 or len(g.active_seats()) == 1
     else:
         assert len(g.active_seats()) == 1
-    replay = Godstorm.new([{} for _ in range(players)], {"ruleset": ruleset, "placement": placement}, seed)
-    for seat, action in log:
-        replay.apply(seat, action)
-    assert replay.to_json() == g.to_json()
-    assert Godstorm.from_json(g.to_json()).to_json() == g.to_json()
-
-
-def test_illegal_actions_change_nothing() -> None:
-    g = random_playout(3, 3, "godstorm", max_actions=120).game
-    before = g.to_json()
-    seat = g.actors()[0]
-    for bad in ({"type": "attack", "from": "Gaul", "to": "Rus", "dice": 3}, {"type": "nope"},
-                {"type": "place", "territory": "Atlantis", "count": 99}, {"type": "bid", "faith": -1}):
-        try:
-            g.apply(seat, bad)
-        except IllegalAction as exc:
-            assert exc.key.startswith("godstorm.err.")
-        assert g.to_json() == before
-    other = next(i for i in range(3) if i not in g.actors())
-    try:
-        g.apply(other, g.legal_actions(seat)[0])
-        raise AssertionError("an action out of turn was accepted")
-    except IllegalAction:
-        pass

@@ -1,5 +1,6 @@
 """Random legal games with the miracle cards played: they end, armies are conserved, every card is in
-exactly one place (a pile, a hand, unread, in play as a relic, or out of the game), replay is exact."""
+exactly one place (a pile, a hand, unread, in play as a relic, or out of the game). Replay, JSON, refusals,
+timeouts and secrecy with the cards on: ``tests/conformance/test_game_contract.py``."""
 
 from __future__ import annotations
 
@@ -35,7 +36,6 @@ def test_random_games_with_miracles(players: int, seed: int) -> None:
     options = {"ruleset": "godstorm", "miracles": "on"}
     g = Godstorm.new([{} for _ in range(players)], options, seed)
     rnd = random.Random(seed)
-    log = []
     steps = 0
     kinds: Counter[str] = Counter()
     while g.outcome() is None:
@@ -44,25 +44,15 @@ def test_random_games_with_miracles(players: int, seed: int) -> None:
         seat = g.actors()[0]
         legal = g.legal_actions(seat)
         assert legal
-        if steps % 89 == 0:  # every listed action is accepted
-            snapshot = g.to_json()
-            for a in legal[:30]:
-                Godstorm.from_json(snapshot).apply(seat, a)
         action = choose(g, seat, legal, rnd)
         kinds[action["type"]] += 1
         events = g.apply(seat, action)
         for e in events:
             if e["type"] in ("card_private", "cards_read", "hand_shown"):
                 assert "to" in e
-        log.append((seat, action))
         assert ledger_ok(g)
         _cards_ok(g)
     assert g.actors() == []
-    replay = Godstorm.new([{} for _ in range(players)], options, seed)
-    for seat, action in log:
-        replay.apply(seat, action)
-    assert replay.to_json() == g.to_json()
-    assert Godstorm.from_json(g.to_json()).to_json() == g.to_json()
 
 
 def test_cards_are_played_in_random_games() -> None:

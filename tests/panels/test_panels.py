@@ -23,6 +23,7 @@ from bot.panels import CONFIRM_ROOM, build_panel, confirmation, decode_prefix, h
 from bot.sessions import SessionManager, UserInfo
 from bot.store import Store
 from tests.panels import games
+from tests.platform.toy import toy_manifest
 
 LANGS = ("en", "ru")
 
@@ -83,7 +84,7 @@ class Interaction:
 def game_class(monkeypatch: pytest.MonkeyPatch) -> Any:
     def use(cls: type) -> None:
         name = cls.__name__
-        monkeypatch.setitem(registry.GAMES, "toy", (f"tests.panels.games:{name}", "tests.platform.toy:render"))
+        monkeypatch.setitem(registry.GAMES, "toy", toy_manifest(f"tests.panels.games:{name}"))
     return use
 
 

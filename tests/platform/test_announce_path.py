@@ -23,11 +23,12 @@ from bot.discordhttp import Postponed
 from bot.games import registry
 from bot.store import Store
 from tests.platform.test_delivery import StubChannel, StubClient, fast, setup, unavailable
+from tests.platform.toy import toy_manifest
 
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 class HangingEdits(StubChannel):

@@ -13,13 +13,14 @@ from bot.games import registry
 from bot.i18n import t
 from bot.sessions import Session, SessionError, SessionManager, UserInfo
 from bot.store import Store
+from tests.platform.toy import toy_manifest
 
 A, B = UserInfo(1, "a"), UserInfo(2, "b")
 
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 async def start_toy(sessions: SessionManager, channel: int, deadline_s: int = 0) -> int:

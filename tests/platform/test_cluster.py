@@ -30,6 +30,7 @@ from bot.sessions import SessionError, SessionManager, UserInfo
 from bot.store import SCHEMA_VERSION, Conflict, Deadline, GameSettings, SchemaTooNew, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
+from tests.platform.toy import toy_manifest
 
 pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
@@ -39,7 +40,7 @@ SPAN = 60
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 class Clock:

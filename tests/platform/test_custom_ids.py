@@ -21,20 +21,25 @@ import pytest
 from discord import app_commands
 
 from bot import custom_ids, limits, panels
+from bot.app import create_bot
+from bot.config import load_config
 from bot.games import registry
 from bot.i18n import t
 from bot.sessions import Session, SessionError, SessionManager, UserInfo
 from bot.store import Store
-from cogs.common import check_moderator, refusal_text
+from cogs import lifecycle as lifecycle_cog
+from cogs.common import Refused, channel_game, check_moderator, refusal_text
 from cogs.controls import ControlsCog
 from cogs.game import GameCog
+from cogs.tree import TabletopTree, answer_error
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
+from tests.platform.toy import toy_manifest
 
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
@@ -206,10 +211,9 @@ class Answers:
 async def test_unexpected_command_failure_gets_an_apology_and_a_log_line(
         store: Store, caplog: pytest.LogCaptureFixture, already_answered: bool) -> None:
     sessions, session = await running_toy(store, channel_id=42)
-    bot = SimpleNamespace(sessions=sessions, store=store, tree=SimpleNamespace(on_error=None))
-    cog = GameCog(bot)  # type: ignore[arg-type]
-    await cog.cog_load()
-    assert bot.tree.on_error == cog.on_app_command_error  # installed tree-wide
+    real = create_bot(load_config({"DISCORD_TOKEN": "x", "DATABASE_PATH": ":memory:"}, read_dotenv=False))
+    assert isinstance(real.tree, TabletopTree)  # the bot's tree answers every command's failure
+    bot = SimpleNamespace(sessions=sessions, store=store)
     answers = Answers(already_answered)
     command = GameCog.game.get_command("board")
     assert isinstance(command, app_commands.Command)
@@ -219,13 +223,43 @@ async def test_unexpected_command_failure_gets_an_apology_and_a_log_line(
     )
     error = app_commands.CommandInvokeError(command, ZeroDivisionError("division by zero"))
     with caplog.at_level(logging.ERROR):
-        await cog.on_app_command_error(inter, error)  # type: ignore[arg-type]
+        await real.tree.on_error(inter, error)  # type: ignore[arg-type]
+    await real.close()
     assert [kind for kind, _ in answers.sent] == ["followup" if already_answered else "response"]
     sent = answers.sent[0][1]
     assert sent["content"] == "⚠️ " + t("err.unexpected", "ru") and sent["ephemeral"] is True
     record = next(r for r in caplog.records if r.levelno == logging.ERROR)
     assert f"game {session.id}" in record.getMessage() and "/game board" in record.getMessage()
     assert record.exc_info is not None and record.exc_info[0] is ZeroDivisionError
+
+
+async def test_moderator_commands_are_refused_by_their_check(store: Store) -> None:
+    """``/game abort|admin|pause|resume`` carry the moderator check (cogs.common.moderator_only): anyone
+    else is refused before the body runs, and the tree answers privately in their language; with no
+    game in the channel the check lets the body say so. The body gets the session the check loaded."""
+    sessions, session = await running_toy(store, channel_id=42)
+    bot = SimpleNamespace(sessions=sessions, store=store)
+    group = GameCog.game
+    moderated = [group.get_command("abort"), group.get_command("admin"), lifecycle_cog.pause, lifecycle_cog.resume]
+
+    def stand_in(user_id: int, channel_id: int, answers: Answers) -> Any:
+        return SimpleNamespace(user=SimpleNamespace(id=user_id), channel_id=channel_id, client=bot, extras={},
+                               permissions=discord.Permissions.none(), locale=discord.Locale.russian,
+                               response=answers, followup=answers)
+
+    for command in moderated:
+        assert isinstance(command, app_commands.Command) and len(command.checks) == 1
+        check = command.checks[0]
+        answers = Answers(False)
+        guest = stand_in(2, 42, answers)
+        with pytest.raises(Refused) as refused:
+            await check(guest)
+        await answer_error(guest, refused.value)
+        assert answers.sent == [("response", {"content": "⛔ " + t("err.moderator_only", "ru"), "ephemeral": True})]
+        host = stand_in(1, 42, Answers(False))
+        assert await check(host) is True
+        assert await channel_game(host) is session  # loaded once: the body sees what the check saw
+        assert await check(stand_in(2, 43, Answers(False))) is True  # no game here: the body says so
 
 
 async def test_unexpected_control_failure_gets_an_apology_and_a_log_line(

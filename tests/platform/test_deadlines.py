@@ -19,6 +19,7 @@ from bot.config import Config
 from bot.games import registry
 from bot.sessions import SessionManager, UserInfo
 from bot.store import Store
+from tests.platform.toy import toy_manifest
 
 ALICE, BOB = UserInfo(1, "alice"), UserInfo(2, "bob")
 SPAN = 3600  # deadline_s of the test games: due at start + 3600, reminder at start + 1800
@@ -26,7 +27,7 @@ SPAN = 3600  # deadline_s of the test games: due at start + 3600, reminder at st
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 class Clock:

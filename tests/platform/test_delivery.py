@@ -17,6 +17,7 @@ from bot.games import registry
 from bot.i18n import t
 from bot.sessions import SessionManager, UserInfo
 from bot.store import SeatTimer, Store
+from tests.platform.toy import toy_manifest
 
 
 def forbidden(code: int) -> discord.Forbidden:
@@ -85,7 +86,7 @@ class StubClient:
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 def fast(publisher: Publisher) -> Publisher:

@@ -26,6 +26,7 @@ from bot.sessions import SessionManager, UserInfo
 from bot.store import Shards, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
+from tests.platform.toy import toy_manifest
 
 pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
@@ -44,7 +45,7 @@ def guild_on(shard: int, n: int = 0, count: int = COUNT) -> int:
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 class Clock:

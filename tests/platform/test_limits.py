@@ -151,9 +151,9 @@ async def test_a_panel_with_a_long_private_text_keeps_its_header_and_question(
     from bot.panels import build_panel
     from bot.sessions import SessionManager, UserInfo
     from bot.store import Store
-    from tests.platform.toy import Toy
+    from tests.platform.toy import Toy, toy_manifest
 
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
     monkeypatch.setattr(Toy, "private_text", lambda self, seat, lang: russian(900), raising=False)
     monkeypatch.setattr(Toy, "prompt_text", lambda self, seat, lang: "Ваш ход: сколько добавить?", raising=False)
     store = await Store.open(tmp_path / "p.sqlite3")

@@ -18,11 +18,12 @@ from bot.delivery import Publisher
 from bot.games import registry
 from bot.sessions import Session, SessionManager, UserInfo
 from bot.store import Store
+from tests.platform.toy import toy_manifest
 
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 class Channel:

@@ -23,11 +23,12 @@ from bot.store import (
     StoredMessage,
     dumps,
 )
+from tests.platform.toy import toy_manifest
 
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 @pytest.fixture

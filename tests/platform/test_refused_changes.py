@@ -20,6 +20,7 @@ from bot import bots, lifecycle
 from bot.games import registry
 from bot.sessions import Session, SessionManager, UserInfo
 from bot.store import Store
+from tests.platform.toy import toy_manifest
 
 ALICE, BOB, CAROL = UserInfo(1, "alice"), UserInfo(2, "bob"), UserInfo(3, "carol")
 FULL = "database or disk is full"
@@ -27,7 +28,7 @@ FULL = "database or disk is full"
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 @pytest.fixture

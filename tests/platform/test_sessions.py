@@ -13,13 +13,14 @@ from bot.games import registry
 from bot.replay import verify
 from bot.sessions import SessionError, SessionManager, UserInfo
 from bot.store import SCHEMA_VERSION, Store
+from tests.platform.toy import toy_manifest
 
 ALICE, BOB, CAROL, EVE = UserInfo(1, "alice"), UserInfo(2, "bob"), UserInfo(3, "carol", "ru"), UserInfo(9, "eve")
 
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 @pytest.fixture

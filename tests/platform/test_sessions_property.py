@@ -19,6 +19,7 @@ from bot.games.base import IllegalAction
 from bot.replay import verify
 from bot.sessions import SessionError, SessionManager, UserInfo
 from bot.store import Store
+from tests.platform.toy import toy_manifest
 
 OPS = st.lists(
     st.tuples(st.sampled_from(["act", "double", "timeout", "restart", "wrong_seat"]), st.integers(0, 5)),
@@ -28,7 +29,7 @@ OPS = st.lists(
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 async def scenario(db: Path, ops: list[tuple[str, int]]) -> None:

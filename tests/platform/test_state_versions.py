@@ -21,7 +21,7 @@ from bot.games.base import RNG_VERSION, Game, Rng
 from bot.replay import replay, stored_options, stored_state, verify
 from bot.sessions import SessionError, SessionManager, UserInfo
 from bot.store import Store, dumps
-from tests.platform.toy import Toy
+from tests.platform.toy import Toy, toy_manifest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "states_v1"
 NAMES = sorted(p.stem for p in FIXTURES.glob("*.json"))
@@ -108,7 +108,7 @@ async def test_stored_games_of_the_previous_release_go_on_after_an_upgrade(tmp_p
 
 
 async def test_new_games_record_their_versions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
     store = await Store.open(tmp_path / "new.sqlite3")
     sessions = SessionManager(store)
     session = await sessions.create(guild_id=1, channel_id=1, host=UserInfo(1, "a"), game_key="toy", options={})
@@ -157,13 +157,13 @@ async def started_toy(sessions: SessionManager) -> int:
 
 async def test_an_older_state_is_migrated_once_and_the_game_goes_on(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
     db = tmp_path / "m.sqlite3"
     store = await Store.open(db)
     game_id = await started_toy(SessionManager(store))
     await store.close()
     # the upgrade: the same key now names the version-2 rules
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.test_state_versions:ToyV2", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest("tests.platform.test_state_versions:ToyV2"))
     store = await Store.open(db)
     sessions = SessionManager(store)
     await sessions.restore()
@@ -182,12 +182,12 @@ async def test_an_older_state_is_migrated_once_and_the_game_goes_on(tmp_path: Pa
 async def test_a_state_newer_than_the_rules_marks_the_game_broken(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A downgrade (state version 2, rules of version 1) must not guess: the game is broken."""
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.test_state_versions:ToyV2", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest("tests.platform.test_state_versions:ToyV2"))
     db = tmp_path / "d.sqlite3"
     store = await Store.open(db)
     game_id = await started_toy(SessionManager(store))
     await store.close()
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
     store = await Store.open(db)
     sessions = SessionManager(store)
     await sessions.restore()

@@ -27,6 +27,7 @@ from bot.stats import Stats
 from bot.store import SCHEMA_VERSION, ChannelBusy, Conflict, Deadline, GameSettings, LobbyEntry, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
+from tests.platform.toy import toy_manifest
 
 pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
@@ -46,7 +47,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path, pg_server: PgSer
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 async def new_game(store: Store, channel: int = 10, guild: int | None = BIG_ID, host: int = BIG_ID) -> int:

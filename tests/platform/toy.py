@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import ADMIN, Action, Arrangement, Event, Game, IllegalAction, Player, Rng
+from bot.games.manifest import GameManifest, RendererSpec
 
 TARGET = 10
 
@@ -130,3 +131,9 @@ def render(view: dict[str, Any], lang: str) -> bytes:
     from render.common import to_png
 
     return to_png(Image.new("RGB", (64, 64), (view["total"] * 20 % 256, 40, 40)))
+
+
+def toy_manifest(rules: str = "tests.platform.toy:Toy") -> GameManifest:
+    """The toy registered as game ``toy`` (``monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())``),
+    with ``rules`` naming another class for a variant of it."""
+    return GameManifest(key="toy", rules=rules, renderer=RendererSpec("tests.platform.toy"))

@@ -1,15 +1,16 @@
-"""Random legal games: they end, conserve cards, never stack chips and replay exactly."""
+"""Random legal games: they end, conserve cards, never stack chips, keep the dead-card rule and end as the
+rules say. What every game must do (replay, JSON, refusals, timeouts, secrecy) is checked for Pobeda by
+``tests/conformance/test_game_contract.py``."""
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.games.base import ADMIN, IllegalAction
+from bot.games.base import ADMIN
 from bot.games.pobeda import Pobeda
 from bot.games.pobeda.data import CELLS, CHIPS_PER_SIDE, CORNERS
 from tests.pobeda.pobeda_helpers import ALL_CARDS, card_total
@@ -66,16 +67,14 @@ def play_random_game(seed: int, config: int, lines: int, layout: str, dead: str 
     seat_info = [{"side": k} for k in sides]
     game = Pobeda.new(seat_info, options, seed)
     rnd = random.Random(seed)
-    log: list[tuple[int, dict[str, Any]]] = []
     penalties = 0
-    for step in range(4000):
+    for _step in range(4000):
         if game.outcome() is not None:
             break
         admin = game.admin_actions()
         if admin and penalties < 2 and rnd.random() < 0.02:
             action = rnd.choice(admin)
             penalties += 1
-            log.append((ADMIN, action))
             game.apply(ADMIN, action)
             check_invariants(game)
             continue
@@ -86,28 +85,17 @@ def play_random_game(seed: int, config: int, lines: int, layout: str, dead: str 
         assert legal, "an actor always has a legal action"
         check_dead_card_rule(game, seat, legal, dead)
         turn = game.s["turn"]
-        if step % 17 == 0:  # an illegal action changes nothing
-            before = json.dumps(game.to_json(), sort_keys=True)
-            try:
-                game.apply(seat, {"type": "play", "card": "ev999", "cell": "A1"})
-            except IllegalAction:
-                pass
-            assert json.dumps(game.to_json(), sort_keys=True) == before
         if rnd.random() < 0.03:
             action = game.timeout_action(seat)
             assert action is not None
         else:
             action = rnd.choice(legal)
-        log.append((seat, action))
         game.apply(seat, action)
         check_invariants(game)
         if action["type"] == "replace_dead":  # the turn goes on with the same player
             assert game.actors() == [seat] and game.s["turn"] == turn and game.s["replaced"]
         elif game.s["turn"] != turn:
             assert not game.s["replaced"]
-        if step == 40:
-            clone = Pobeda.from_json(json.loads(json.dumps(game.to_json())))
-            assert clone.to_json() == game.to_json()
     outcome = game.outcome()
     assert outcome is not None, "every game ends"
     assert game.actors() == [] and all(game.legal_actions(s) == [] for s in range(len(sides)))
@@ -117,10 +105,6 @@ def play_random_game(seed: int, config: int, lines: int, layout: str, dead: str 
         assert outcome["winners"] == [k for k, n in enumerate(outcome["lines"]) if n == best]
     else:
         assert all(outcome["lines"][k] >= lines for k in outcome["winners"])
-    replay = Pobeda.new(seat_info, options, seed)
-    for seat, action in log:
-        replay.apply(seat, action)
-    assert json.dumps(replay.to_json(), sort_keys=True) == json.dumps(game.to_json(), sort_keys=True)
 
 
 @settings(max_examples=16, deadline=None)

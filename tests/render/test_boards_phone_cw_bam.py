@@ -343,13 +343,13 @@ def test_byallmeans_zooms_show_no_hand_and_no_face_down_card(lang: str, drawn: l
 
 # ---- both: offered through bot/boards.py, sent on the palette -----------------------------------
 def test_zooms_and_personal_boards_are_offered_through_bot_boards() -> None:
-    assert "coldwar" in boards.PERSONAL and "byallmeans" in boards.PERSONAL
     for game, view in (("coldwar", event_view()), ("byallmeans", bam_cases()[0][1])):
-        module = boards._module(game)
-        assert module is not None
-        offered = [value for value, _ in module.zoom_choices(view, "ru")]
-        assert offered and all(module.render_zoom(view, "ru", value) for value in offered)
-        assert module.render_zoom(view, "ru", "north-pole") is None
+        drawer = boards.renderer_of(game)
+        assert drawer is not None and drawer.personal is not None
+        assert drawer.zoom_choices is not None and drawer.zoom is not None
+        offered = [value for value, _ in drawer.zoom_choices(view, "ru")]
+        assert offered and all(drawer.zoom(view, "ru", value) for value in offered)
+        assert drawer.zoom(view, "ru", "north-pole") is None
     assert [v for v, _ in coldwar.zoom_choices(VIEWS["coldwar"]()[3][1], "en")] == ["side:0", "side:1"]  # no target
     own = dict(ColdWar.new([{}, {}], {}, 5).view(1), seat_names=NAMES[:2])
     picture = coldwar.render_personal(own, "en")

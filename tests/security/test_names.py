@@ -14,6 +14,7 @@ from bot.games import registry
 from bot.sessions import SessionManager, UserInfo
 from bot.store import Store
 from cogs.common import status_text
+from tests.platform.toy import toy_manifest
 
 EVIL = "[Claim prize](https://evil.example)"
 MASKED_LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(")
@@ -21,7 +22,7 @@ MASKED_LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(")
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 async def test_a_markdown_name_is_no_link_in_the_result_and_status(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from cogs.bots import BotsCog
 from cogs.lifecycle import LifecycleCog
 from cogs.stats import seat_names
 from render.common import seat_label
+from tests.platform.toy import toy_manifest
 
 BAD = "⛔ " + t("err.bad_control", "en")
 EVIL = "[Claim prize](https://evil.example)"
@@ -35,7 +36,7 @@ EVIL = "[Claim prize](https://evil.example)"
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", ("tests.platform.toy:Toy", "tests.platform.toy:render"))
+    monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
 @pytest.fixture

@@ -1,0 +1,18 @@
+"""Risk Godstorm (and classic Risk) as a plugin: what the platform finds of it (see :mod:`bot.games.manifest`)."""
+
+from bot.games.manifest import GameManifest, RendererSpec
+
+MANIFEST = GameManifest(
+    key="godstorm",
+    rules="bot.games.godstorm.game:Godstorm",
+    renderer=RendererSpec("render.godstorm", personal="render_personal", zoom_choices="zoom_choices",
+                          zoom="render_zoom", compose="compose"),
+    ai="bot.games.godstorm.ai",
+    catchup="bot.games.godstorm.catchup:CATCHUP",
+    arena={"risk": {"ruleset": "classic"}},
+    bench_state="bot.games.godstorm.playout:bench_state",
+    cog="cogs.godstorm",
+    i18n_domains=("godstorm",),
+    moments=frozenset({"epoch_start", "godswar_start", "conquered_capital"}),
+    conformance="bot.games.godstorm.conformance:CONFORMANCE",
+)

@@ -1,0 +1,16 @@
+"""Pobeda as a plugin: what the platform finds of it (see :mod:`bot.games.manifest`)."""
+
+from bot.games.manifest import GameManifest, RendererSpec
+
+MANIFEST = GameManifest(
+    key="pobeda",
+    rules="bot.games.pobeda.game:Pobeda",
+    renderer=RendererSpec("render.pobeda", personal="render_personal", zoom_choices="zoom_choices",
+                          zoom="render_zoom", compose="compose", encode="encode_board"),
+    ai="bot.games.pobeda.ai",
+    catchup="bot.games.pobeda.catchup:CATCHUP",
+    bench_state="bot.games.pobeda.bench:bench_state",
+    i18n_domains=("pobeda",),
+    moments=frozenset({"line", "lines"}),
+    conformance="bot.games.pobeda.conformance:CONFORMANCE",
+)
