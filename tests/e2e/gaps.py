@@ -56,6 +56,10 @@ class GapMeter:
         return {seq: self.posted_at.get(seq, now) - at for seq, at in committed}
 
 
+POST_PATH_FAULTS = (0, 2, 4)
+"""Which of :func:`faults` refuse the channel's posts (counted in requests)."""
+
+
 def faults(fake: FakeDiscord, channel_id: int) -> list[Any]:
     """One fault switch after another (each a callable, async for the gateway's)."""
     return [
