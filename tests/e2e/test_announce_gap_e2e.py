@@ -36,7 +36,7 @@ from tests.fake_discord import FakeDiscord
 pytestmark = pytest.mark.e2e
 
 MAX_GAP = 10.0
-BURST_SPAN = 8.0  # a burst on the post path not used up by then (no post was due) no longer holds the next
+BURST_SPAN = 5.0  # a burst on the post path not used up by then (no post was due) no longer holds the next
 
 
 async def play_with_faults(tmp_path: Path, key: str, players: list[str], steps: int, seed: int,
