@@ -5,6 +5,7 @@ reaches a player."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from discord import app_commands
@@ -23,3 +24,13 @@ async def invoke(command: app_commands.Command[Any, ..., Any], *args: Any) -> No
         await answer_error(interaction, error)
     except Exception as exc:
         await answer_error(interaction, app_commands.CommandInvokeError(command, exc))
+
+
+class StandInInteraction:
+    """Just what these commands read of an interaction before answering: the channel, the caller and
+    the caller's locale (tests replace ``reply`` or let :func:`invoke` answer through the tree)."""
+
+    def __init__(self, channel_id: int, user_id: int, locale: str) -> None:
+        self.channel_id = channel_id
+        self.user = SimpleNamespace(id=user_id)
+        self.locale = SimpleNamespace(value=locale)

@@ -9,23 +9,7 @@ import pytest
 
 from bot.sessions import SessionManager, UserInfo
 from bot.store import Store
-
-
-class _Locale:
-    def __init__(self, value: str) -> None:
-        self.value = value
-
-
-class _User:
-    def __init__(self, uid: int) -> None:
-        self.id = uid
-
-
-class _Interaction:
-    def __init__(self, channel_id: int, user_id: int, locale: str) -> None:
-        self.channel_id = channel_id
-        self.user = _User(user_id)
-        self.locale = _Locale(locale)
+from tests.slash import StandInInteraction
 
 
 @pytest.mark.parametrize(("locale", "expected"), [
@@ -50,14 +34,14 @@ async def test_import_with_no_lobby_says_there_is_no_lobby(tmp_path: Path, monke
             sessions = SessionManager(store)
 
         command: Any = ByAllMeansCog.import_.callback
-        await command(ByAllMeansCog(Bot()), _Interaction(5, 1, locale), "T01 T02")  # two cards: no legal deck either
+        await command(ByAllMeansCog(Bot()), StandInInteraction(5, 1, locale), "T01 T02")  # two cards: no legal deck either
         assert answers == [expected]
         # in a running game's channel: the lobby is closed, whatever the list
         lobby = await Bot.sessions.create(guild_id=1, channel_id=6, host=UserInfo(1, "a"), game_key="byallmeans",
                                           options={})
         await Bot.sessions.join(lobby.id, UserInfo(2, "b"))
         await Bot.sessions.start(lobby.id, 1, seed=3)
-        await command(ByAllMeansCog(Bot()), _Interaction(6, 1, "en-US"), "T01 T02")
+        await command(ByAllMeansCog(Bot()), StandInInteraction(6, 1, "en-US"), "T01 T02")
         assert answers[-1] == "⛔ The lobby is closed."
     finally:
         await store.close()

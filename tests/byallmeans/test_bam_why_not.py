@@ -137,23 +137,6 @@ def test_card_reason_reads_the_players_words() -> None:
 
 
 # ---- /bam play ------------------------------------------------------------------------------------
-class _Locale:
-    def __init__(self, value: str) -> None:
-        self.value = value
-
-
-class _User:
-    def __init__(self, uid: int) -> None:
-        self.id = uid
-
-
-class _Interaction:
-    def __init__(self, channel_id: int, user_id: int, locale: str) -> None:
-        self.channel_id = channel_id
-        self.user = _User(user_id)
-        self.locale = _Locale(locale)
-
-
 @pytest.mark.parametrize(("locale", "expected"), [
     ("en-US", ["⛔ It costs 3 reputation, and you have 1.",
                "⛔ You have no card “Lighthouse” in your hand or your buffer."]),
@@ -169,7 +152,7 @@ async def test_bam_play_says_why_a_card_cannot_be_played(tmp_path: Path, monkeyp
     from bot.sessions import SessionManager, UserInfo
     from bot.store import Store
     from cogs.byallmeans import ByAllMeansCog
-    from tests.slash import invoke
+    from tests.slash import StandInInteraction, invoke
 
     answers: list[str] = []
 
@@ -197,8 +180,8 @@ async def test_bam_play_says_why_a_card_cannot_be_played(tmp_path: Path, monkeyp
         game.s.players[0].rep = 1
         user = session.row.seat_users[0][0]
         lang = "ru" if locale == "ru" else "en"
-        await invoke(ByAllMeansCog.play, ByAllMeansCog(Bot()), _Interaction(6, user, locale), t("bam.card.A12", lang))
-        await invoke(ByAllMeansCog.play, ByAllMeansCog(Bot()), _Interaction(6, user, locale), "Lighthouse")
+        await invoke(ByAllMeansCog.play, ByAllMeansCog(Bot()), StandInInteraction(6, user, locale), t("bam.card.A12", lang))
+        await invoke(ByAllMeansCog.play, ByAllMeansCog(Bot()), StandInInteraction(6, user, locale), "Lighthouse")
         assert answers == expected
     finally:
         await store.close()

@@ -183,28 +183,11 @@ async def test_session_refusal_names_the_reason(tmp_path: Path) -> None:
         await store.close()
 
 
-class _Locale:
-    def __init__(self, value: str) -> None:
-        self.value = value
-
-
-class _User:
-    def __init__(self, uid: int) -> None:
-        self.id = uid
-
-
-class _Interaction:
-    def __init__(self, channel_id: int, user_id: int, locale: str) -> None:
-        self.channel_id = channel_id
-        self.user = _User(user_id)
-        self.locale = _Locale(locale)
-
-
 async def test_risk_commands_answer_why_in_the_readers_language(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     import cogs.common
     from cogs.godstorm import RiskCog
-    from tests.slash import invoke
+    from tests.slash import StandInInteraction, invoke
 
     answers: list[str] = []
 
@@ -231,12 +214,12 @@ async def test_risk_commands_answer_why_in_the_readers_language(tmp_path: Path,
         from bot.games.godstorm.text import tname
 
         # the name typed in Russian is read as the territory it names, though it is no choice of the caller
-        await invoke(RiskCog.attack, cog, _Interaction(77, user, "ru"), tname(theirs, "ru"), "Moscow", 1)
+        await invoke(RiskCog.attack, cog, StandInInteraction(77, user, "ru"), tname(theirs, "ru"), "Moscow", 1)
         assert answers[-1] == f"⛔ «{tname(theirs, 'ru')}» — не ваша территория."
-        await invoke(RiskCog.attack, cog, _Interaction(77, user, "en-US"), "Atlantis", "Moscow", 1)
+        await invoke(RiskCog.attack, cog, StandInInteraction(77, user, "en-US"), "Atlantis", "Moscow", 1)
         assert answers[-1] == "⛔ There is no territory called “Atlantis” on the map."
         mine = next(t for t, v in sorted(game.s.terr.items()) if v.owner == seat)
-        await invoke(RiskCog.place, cog, _Interaction(77, user, "en-US"), mine, 3)
+        await invoke(RiskCog.place, cog, StandInInteraction(77, user, "en-US"), mine, 3)
         assert answers[-1] == "⛔ You have no armies to place now (step “invasion”): armies are placed when you " \
                               "raise them, at the start of your turn."
         assert session.row.seq == seq  # nothing was applied
