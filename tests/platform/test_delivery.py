@@ -447,9 +447,9 @@ async def test_the_result_dm_has_the_reason_rating_change_and_replay_once(tmp_pa
     await store.close()
 
 
-async def test_a_result_dm_discord_refuses_is_owed_not_lost(tmp_path: Path) -> None:
-    """A result DM refused past the announcement budget is owed and goes once Discord is back."""
-    channel, dm = StubChannel(), StubChannel()
+async def owed_result_dms(tmp_path: Path, channel: StubChannel, dm: StubChannel):
+    """An ended table (anna resigns) whose result DMs Discord refused past the announcement budget:
+    they are owed (``owed:`` rows) when this returns, and ``dm.error`` still refuses."""
     store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
     publisher.announce_budget = 0.2
     await publisher.publish(session.id)
@@ -461,6 +461,13 @@ async def test_a_result_dm_discord_refuses_is_owed_not_lost(tmp_path: Path) -> N
             break
         await asyncio.sleep(0.02)
     assert await store.messages_with_prefix("owed:")
+    return store, sessions, publisher, stats, session
+
+
+async def test_a_result_dm_discord_refuses_is_owed_not_lost(tmp_path: Path) -> None:
+    """A result DM refused past the announcement budget is owed and goes once Discord is back."""
+    channel, dm = StubChannel(), StubChannel()
+    store, sessions, publisher, stats, session = await owed_result_dms(tmp_path, channel, dm)
     dm.error = None
     publisher.wake()
     for _ in range(250):  # the owed DMs have their own retrier (not waited for by idle())
@@ -508,17 +515,7 @@ async def test_no_game_hand_notice_once_the_game_is_over(tmp_path: Path) -> None
 
 async def test_an_owed_result_dm_found_closed_asks_nobody_to_use_game_hand(tmp_path: Path) -> None:
     channel, dm = StubChannel(), StubChannel()
-    store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
-    publisher.announce_budget = 0.2
-    await publisher.publish(session.id)
-    dm.error = unavailable()
-    await sessions.concede(session.id, 1)  # anna resigns
-    await asyncio.wait_for(stats.idle(), 10)
-    for _ in range(200):
-        if await store.messages_with_prefix("owed:"):
-            break
-        await asyncio.sleep(0.02)
-    assert await store.messages_with_prefix("owed:")
+    store, sessions, publisher, stats, session = await owed_result_dms(tmp_path, channel, dm)
     dm.error = forbidden(50007)  # Discord is back, and the DMs turn out closed
     publisher.wake()
     for _ in range(250):
