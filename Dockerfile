@@ -24,7 +24,7 @@ RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock \
     && mkdir -p /data && chown tabletop:tabletop /data
 
 # PostgreSQL as the store (DATABASE_URL, issue 14): `docker build --build-arg WITH_PG=1 .` adds asyncpg and
-# orjson, the faster JSON encoder of bot/jsontext.py (docker-compose.yml does), pinned with hashes in
+# orjson, the faster JSON encoder of bot/core/jsontext.py (docker-compose.yml does), pinned with hashes in
 # requirements-pg.lock like the rest (issue 23); without it the image stays SQLite-only.
 ARG WITH_PG=0
 COPY requirements-pg.lock /tmp/requirements-pg.lock

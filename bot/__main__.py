@@ -17,8 +17,9 @@ import aiohttp
 import discord
 import yarl
 
-from bot import drawing, loopwatch, memdebug
-from bot.config import Config, ConfigError, load_config
+from bot.core import drawing, loopwatch
+from bot.core.config import Config, ConfigError, load_config
+from bot.tools import memdebug
 
 log = logging.getLogger("bot")
 
@@ -148,7 +149,7 @@ async def serve(bot: discord.Client, config: Config) -> None:
 
 
 async def run(config: Config) -> None:
-    from bot.app import create_bot
+    from bot.discord_app.app import create_bot
 
     bot = create_bot(config)  # sharded when SHARD_COUNT is set, else exactly as before
     loop = asyncio.get_running_loop()
@@ -193,7 +194,7 @@ class OneLineReconnects(logging.Filter):
 
 
 def setup_logging(config: Config) -> None:
-    from bot.logs import handler_for
+    from bot.core.logs import handler_for
 
     json_handler = handler_for(config)  # LOG_FORMAT=json: one object per line with the shard ids
     logging.basicConfig(
@@ -218,7 +219,7 @@ def main() -> None:
         fail(str(exc))
         return
     setup_logging(config)
-    from bot.shards import store_warning
+    from bot.core.shards import store_warning
 
     if warning := store_warning(config):
         log.warning(warning)
@@ -238,7 +239,7 @@ def main() -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        drawing.stop_sync()  # the render processes (bot/drawing.py), if any started
+        drawing.stop_sync()  # the render processes (bot/core/drawing.py), if any started
 
 
 def preload_games() -> None:

@@ -1,7 +1,7 @@
 """Bot players, the Discord side: the lobby's bot panel, the takeover notice with its reclaim
-button, and ``/game reclaim``. The rules of it all live in :mod:`bot.bots`.
+button, and ``/game reclaim``. The rules of it all live in :mod:`bot.core.bots`.
 
-The controls carry ``ttb:<kind>:<game>`` custom ids (see :func:`bot.bots.parse_id`); the ``tt:``
+The controls carry ``ttb:<kind>:<game>`` custom ids (see :func:`bot.core.bots.parse_id`); the ``tt:``
 router in ``cogs/controls.py`` leaves them alone and this cog's listener answers them.
 """
 
@@ -14,12 +14,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import bots, parse
-from bot.app import TabletopBot
-from bot.delivery import inert, mentions
+from bot.core import bots, parse
+from bot.core.i18n import t
+from bot.core.sessions import Session, SessionError
+from bot.discord_app.app import TabletopBot
+from bot.discord_app.delivery import inert, mentions
 from bot.games.ai import LEVELS
-from bot.i18n import t
-from bot.sessions import Session, SessionError
 from cogs.common import control_data, control_failed, edit, in_time, lang, refresh_lobby, reply, select_values
 from cogs.game import send_panel
 
@@ -128,7 +128,7 @@ class BotsCog(commands.Cog):
         if not values:
             raise ValueError("select without values")
         verb, _, arg = values[0].partition(":")
-        # select values are client text: numbers through bot.parse (issue 23); a bot's id is negative
+        # select values are client text: numbers through bot.core.parse (issue 23); a bot's id is negative
         bot_id = parse.small_int(arg, -parse.INT64_MAX, -1) if verb == "remove" else None
         after = parse.small_int(arg, 1, max(bots.ABSENT_AFTER_CHOICES)) if verb in bots.ABSENT_MODES else None
         if kind == "a" and verb == "add":

@@ -13,16 +13,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot import bots, limits
-from bot.custom_ids import LobbyId, OptionId, TeamId
-from bot.delivery import inert
+from bot.core import bots
+from bot.core.i18n import lang_of, t
+from bot.core.sessions import Session, SessionError, UserInfo
+from bot.discord_app import limits
+from bot.discord_app.custom_ids import LobbyId, OptionId, TeamId
+from bot.discord_app.delivery import inert
 from bot.games.base import IllegalAction, Player, Rng
 from bot.games.registry import game_class
-from bot.i18n import lang_of, t
-from bot.sessions import Session, SessionError, UserInfo
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.discord_app.app import TabletopBot
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,7 @@ async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bo
             return await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **kwargs)
         callback = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
         # the original response's id, when Discord said it: a later click on it is answered in place, and the
-        # live-panel bookkeeping must know that message is the same panel (bot/livepanels.py)
+        # live-panel bookkeeping must know that message is the same panel (bot/discord_app/livepanels.py)
         extras = getattr(interaction, "extras", None)
         if isinstance(extras, dict):
             extras["response_message_id"] = getattr(callback, "message_id", None)

@@ -2,7 +2,7 @@
 
 One listener handles all components by parsing their custom id, so controls on messages from
 days ago, in channels and in DMs, keep working after a restart without registering thousands of
-views: the custom id carries everything needed (see :mod:`bot.panels`), and anything it points at
+views: the custom id carries everything needed (see :mod:`bot.discord_app.panels`), and anything it points at
 that no longer exists or is no longer legal is answered "no longer available".
 """
 
@@ -16,9 +16,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import boards, bots, custom_ids, parse
-from bot.app import TabletopBot
-from bot.custom_ids import (
+from bot.core import bots, parse
+from bot.core.i18n import t
+from bot.core.sessions import Session, SessionError
+from bot.discord_app import boards, custom_ids
+from bot.discord_app.app import TabletopBot
+from bot.discord_app.custom_ids import (
     AbortId,
     ActionId,
     AdminId,
@@ -32,11 +35,9 @@ from bot.custom_ids import (
     PathSelectId,
     TeamId,
 )
-from bot.delivery import inert, mentions
-from bot.discordhttp import Postponed
-from bot.games.base import Action
-from bot.i18n import t
-from bot.panels import (
+from bot.discord_app.delivery import inert, mentions
+from bot.discord_app.discordhttp import Postponed
+from bot.discord_app.panels import (
     CONTROL_KEY_META,
     build_panel,
     choices_under,
@@ -46,7 +47,7 @@ from bot.panels import (
     find_admin_action,
     set_control_key,
 )
-from bot.sessions import Session, SessionError
+from bot.games.base import Action
 from cogs.common import (
     control_data,
     control_failed,
@@ -120,7 +121,7 @@ class ControlsCog(commands.Cog):
     @classmethod
     def chosen(cls, interaction: discord.Interaction, count: int) -> int:
         """The position a select's value names among ``count`` options (a forged or garbled value
-        is refused as a bad control: :func:`bot.parse.index`)."""
+        is refused as a bad control: :func:`bot.core.parse.index`)."""
         position = parse.index(cls.values(interaction)[0], count)
         if position is None:
             raise ValueError("select value out of range")
@@ -175,7 +176,7 @@ class ControlsCog(commands.Cog):
         in_dm = interaction.guild_id is None  # a DM panel keeps its way back to the channel
         content, view = build_panel(result.session, seat, language, note=note, link=link if in_dm else None)
         # an ephemeral panel drops its personal board with the move (a fresh /game hand draws one); a DM
-        # panel gets the new one below (Pobeda; issue 13, see bot/boards.py)
+        # panel gets the new one below (Pobeda; issue 13, see bot/discord_app/boards.py)
         if not in_dm and boards.has_personal_board(result.session):
             await edit(interaction, content=content, view=view, attachments=[])
         else:
@@ -316,7 +317,7 @@ HANDLERS: dict[type[ControlId], Handler] = {
     AdminId: ControlsCog.admin_action,
     DmRetryId: ControlsCog.dms_reopened,
 }
-"""The router: one handler per kind of custom id (every kind of :mod:`bot.custom_ids` has one)."""
+"""The router: one handler per kind of custom id (every kind of :mod:`bot.discord_app.custom_ids` has one)."""
 
 
 async def setup(bot: TabletopBot) -> None:

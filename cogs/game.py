@@ -9,17 +9,18 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import boards, bots, limits, visibility
-from bot.app import TabletopBot
-from bot.cooldown import Cooldown, wait_text
-from bot.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
-from bot.delivery import render_board, result_line
+from bot.core import bots
+from bot.core.cooldown import Cooldown, wait_text
+from bot.core.i18n import t
+from bot.core.reminders import PRESETS
+from bot.core.sessions import Session, SessionError
+from bot.discord_app import boards, limits, visibility
+from bot.discord_app.app import TabletopBot
+from bot.discord_app.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
+from bot.discord_app.delivery import render_board, result_line
+from bot.discord_app.panels import admin_hash, build_panel
 from bot.games.base import ADMIN
 from bot.games.registry import GAMES, available, game_class
-from bot.i18n import t
-from bot.panels import admin_hash, build_panel
-from bot.reminders import PRESETS
-from bot.sessions import Session, SessionError
 from cogs.common import (
     bot_of,
     channel_game,
@@ -43,6 +44,8 @@ PUBLIC_ANSWERS = ("new", "board")
 """Commands whose answer is a public message (a deferral must be public too); ``/game board`` only
 with ``post: True`` (see ``answers_publicly``)."""
 RULES_MESSAGES = 3
+WEB_LINKS = ("public", "private", "revoke")
+"""``/game web link:`` (issue 29): the spectators' page, the caller's own seat, or revoking every link."""
 COOLDOWNS = {"board": 5.0, "log": 3.0, "rules": 3.0}
 """Seconds between two uses by the same user: ``/game board post:True`` posts a picture publicly
 (a private ``/game board`` has none: it is cheap, its PNGs are reused); ``log`` and
@@ -124,7 +127,7 @@ class GameCog(commands.Cog):
                   pace: app_commands.Choice[str] | None = None) -> None:
         if game.value not in available():
             raise SessionError("err.unknown_game", game=game.value)
-        try:  # absent=bot|drop absent_after=N are the platform's (bot.bots), the rest the game's
+        try:  # absent=bot|drop absent_after=N are the platform's (bot.core.bots), the rest the game's
             rest, absent = bots.split_options(options or "")
         except ValueError as bad:
             raise SessionError("err.bad_option", name=str(bad).partition("=")[0],
@@ -184,7 +187,7 @@ class GameCog(commands.Cog):
     async def board(self, interaction: discord.Interaction,
                     zoom: app_commands.Range[str, 1, 100] | None = None, post: bool = False) -> None:
         """The board, or a zoom of it: privately in the caller's language, or (``post``) in the
-        channel in the host's language, where the cooldown applies (see ``bot.boards``)."""
+        channel in the host's language, where the cooldown applies (see ``bot.discord_app.boards``)."""
         if post and await self._cooling(interaction, "board"):  # before the public deferral: a private refusal
             return
         if self.bot.sessions.by_channel(interaction.channel_id or 0) is not None:
@@ -328,6 +331,57 @@ class GameCog(commands.Cog):
                                             custom_id=AdminId(session.id, admin_hash(action, session.id)).build()))
         await reply(interaction, t("admin.title", language), view=view)
 
+    # ---- /game web (issue 29: the games' web pages, bot/web) ----------------------------
+    @game.command(name="web", description=_("A web page to follow this game (the link is shown only to you)",
+                                            key="web.cmd.web"))
+    @app_commands.describe(link=_("public: for spectators; private: your own view as a player; revoke: end every "
+                                  "link (host)", key="web.cmd.web.link"),
+                           id=_("A finished game's number (default: this channel's game)", key="web.cmd.web.id"))
+    @app_commands.choices(link=[app_commands.Choice(name=_(t(f"web.cmd.link.{k}", "en"), key=f"web.cmd.link.{k}"),
+                                                    value=k) for k in WEB_LINKS])
+    async def web(self, interaction: discord.Interaction, link: app_commands.Choice[str] | None = None,
+                  id: app_commands.Range[int, 1, 2**53] | None = None) -> None:  # noqa: A002 (as /game replay)
+        """A signed link to the game's page, answered privately: ``public`` (whoever may see the game's
+        channel), ``private`` (the caller's own seat), ``revoke`` (the host or a moderator ends every link)."""
+        language = lang(interaction)
+        server = getattr(self.bot, "web", None)
+        if server is None:
+            await reply(interaction, t("web.link.off", language))
+            return
+        channel = interaction.channel_id or 0
+        game_id = id
+        if game_id is None:
+            session = self.bot.sessions.by_channel(channel)
+            game_id = session.id if session is not None else await self.bot.store.last_ended_game(channel)
+        row = await self.bot.store.load_game(game_id) if game_id is not None else None
+        if row is None or row.guild_id != interaction.guild_id:
+            raise SessionError("err.no_game_here" if id is None else "err.no_game")
+        if not await visibility.may_see_game(self.bot, interaction.user, row):  # issue 23: no existence oracle
+            await reply(interaction, t("visibility.no_such_game", language, id=row.id))
+            return
+        kind = link.value if link is not None else "public"
+        if kind == "revoke":
+            perms = interaction.permissions
+            moderator = bool(perms and (perms.manage_channels or perms.administrator)) and row.channel_id == channel
+            if interaction.user.id != row.host_id and not moderator:
+                await reply(interaction, t("web.link.host_only", language))
+                return
+            await server.revoke(row.id)
+            await reply(interaction, t("web.link.revoked", language, id=row.id))
+            return
+        if kind == "private":
+            if row.status in ("finished", "aborted"):
+                await reply(interaction, t("web.link.private_finished", language))
+                return
+            seats = [s for s, users in enumerate(row.seat_users or []) if interaction.user.id in users]
+            if not seats:
+                raise SessionError("err.spectator")
+            url, until = await server.link(row.id, seat=seats[0], user_id=interaction.user.id)
+        else:
+            url, until = await server.link(row.id)
+        await reply(interaction, t(f"web.link.{kind}", language, id=row.id, ts=until, url=url),
+                    allowed_mentions=discord.AllowedMentions.none())
+
     # ---- /games ----------------------------------------------------------------------
     @app_commands.command(name="games", description=_("Unfinished games in this server", key="cmd.games"))
     @app_commands.guild_only()
@@ -380,7 +434,7 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
         view.add_item(discord.ui.Button(label=limits.button_label(t("panel.dms_open", language)),
                                         style=discord.ButtonStyle.secondary,
                                         custom_id=DmRetryId(session.id).build(), row=4))
-    # the seat's personal board (Pobeda; issue 13, see bot/boards.py)
+    # the seat's personal board (Pobeda; issue 13, see bot/discord_app/boards.py)
     board = await boards.personal_board(session, seat, language)
     if board:
         message = await reply(interaction, content, view=view, file=boards.as_file(board))

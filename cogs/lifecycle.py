@@ -17,11 +17,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import lifecycle, limits, parse, reminders
-from bot.app import TabletopBot
-from bot.delivery import mentions
-from bot.i18n import t
-from bot.sessions import Session, SessionError
+from bot.core import parse, reminders
+from bot.core.i18n import t
+from bot.core.sessions import Session, SessionError
+from bot.discord_app import lifecycle, limits
+from bot.discord_app.app import TabletopBot
+from bot.discord_app.delivery import mentions
 from cogs.common import (
     bot_of,
     channel_game,
@@ -271,7 +272,7 @@ class LifecycleCog(commands.Cog):
             await edit(interaction, view=remind_view(on, language))
             await reply(interaction, text)
             return
-        # the game id through bot.parse (issue 23): a 20-digit id passed isdigit() and overflowed SQLite
+        # the game id through bot.core.parse (issue 23): a 20-digit id passed isdigit() and overflowed SQLite
         game_id = parse.id_field(parts[2]) if parts[1] == "v" and len(parts) == 4 else None
         if game_id is None or parts[3] not in VOTE_ANSWERS:
             raise ValueError("malformed lifecycle id")

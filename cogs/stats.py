@@ -1,13 +1,13 @@
 """``/stats``, ``/leaderboard`` and ``/game replay``: what the server's ended games add up to.
 
-The numbers come from :mod:`bot.stats` (recorded when each game ends); tables with more rows than a
+The numbers come from :mod:`bot.core.stats` (recorded when each game ends); tables with more rows than a
 message reads well are drawn by :mod:`render.stats`. ``/game replay`` tells a finished game with its
-hidden information (:func:`bot.replay.history`) in pages (``ttr:`` buttons, routed here) and posts
+hidden information (:func:`bot.core.replay.history`) in pages (``ttr:`` buttons, routed here) and posts
 its animated board history (:mod:`render.replay`: a GIF, which Discord plays inline, opening on the
 final position). Everything answers in the caller's language.
 
 A finished game's log can hold tens of thousands of actions: reading it, replaying it, paging its
-text and drawing its images all run in worker threads (``bot.replay.off_loop``), in time linear in
+text and drawing its images all run in worker threads (``bot.core.replay.off_loop``), in time linear in
 its length, so the event loop that serves every other server is never held up.
 """
 
@@ -23,14 +23,15 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import limits, parse, visibility
-from bot.app import TabletopBot
-from bot.cooldown import Cooldown, wait_text
+from bot.core import parse
+from bot.core.cooldown import Cooldown, wait_text
+from bot.core.i18n import t
+from bot.core.replay import History, history, history_text, off_loop, read_log, stored_options
+from bot.core.stats import BoardRow, Stats, UserGameStats
+from bot.core.store import GameRow
+from bot.discord_app import limits, visibility
+from bot.discord_app.app import TabletopBot
 from bot.games.registry import GAMES, available
-from bot.i18n import t
-from bot.replay import History, history, history_text, off_loop, read_log, stored_options
-from bot.stats import BoardRow, Stats, UserGameStats
-from bot.store import GameRow
 from cogs.common import apologise, defer, edit, in_time, lang, reply
 from render.replay import MAX_FRAMES, Animation, animate
 from render.stats import render_table

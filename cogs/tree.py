@@ -1,6 +1,6 @@
 """The bot's command tree: it owns the answers to slash commands that fail.
 
-A command refuses by raising :class:`~bot.sessions.SessionError` (or the rules'
+A command refuses by raising :class:`~bot.core.sessions.SessionError` (or the rules'
 :class:`~bot.games.base.IllegalAction`), in its body or in a check such as
 :func:`cogs.common.moderator_only`; the tree answers every refusal the same way, privately and in
 the caller's language. Anything unexpected gets a short apology and a log line with the game id,
@@ -16,9 +16,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.i18n import t
+from bot.core.sessions import SessionError
 from bot.games.base import IllegalAction
-from bot.i18n import t
-from bot.sessions import SessionError
 from cogs.common import Refused, apologise, lang, refuse, reply
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ async def answer_error(interaction: discord.Interaction, error: app_commands.App
 
 
 class TabletopTree(app_commands.CommandTree[commands.Bot]):
-    """The slash commands of :class:`bot.app.TabletopBot`, answering their failures (:func:`answer_error`)."""
+    """The slash commands of :class:`bot.discord_app.app.TabletopBot`, answering their failures (:func:`answer_error`)."""
 
     async def on_error(self, interaction: discord.Interaction[commands.Bot],
                        error: app_commands.AppCommandError, /) -> None:

@@ -35,8 +35,8 @@ from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.parse import unescape
-from bot.paths import DATA_DIR
+from bot.core.parse import unescape
+from bot.core.paths import DATA_DIR
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = P
 # bytes either way.
 #
 # Two settings let a renderer spend less on what a move changes (Pobeda uses both, see
-# ``render.pobeda.encode_board``): ``window_bits`` (a board whose matches are all a row or two up can
+# ``bot.games.pobeda.render.encode_board``): ``window_bits`` (a board whose matches are all a row or two up can
 # use a 4 KB window: its bands are then 32 KB, each primed with 4 KB instead of 32, and a change near a
 # band's end seldom reaches the next band's dictionary; the zlib header still says 32 KB, which is
 # valid for any shorter distances), and ``brief`` rows (what the next move redraws anyway, such as a
@@ -381,7 +381,7 @@ def seat_label(view: Mapping[str, Any], seat: int, fallback: str, limit: int | N
     """The display name the session put in ``view["seat_names"]`` for ``seat``, cut to ``limit``
     characters (the last one an ellipsis) when given; ``fallback`` when the seat has no name.
     The session escapes names for Discord markdown (``Session.seat_name``); a picture draws the name
-    as typed, so the escaping is undone here (:func:`bot.parse.unescape`)."""
+    as typed, so the escaping is undone here (:func:`bot.core.parse.unescape`)."""
     names = view.get("seat_names") or []
     if 0 <= seat < len(names) and names[seat]:
         name = unescape(str(names[seat]))

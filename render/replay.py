@@ -1,6 +1,6 @@
 """The animated board history of a finished game (``/game replay``): an animated GIF of public boards.
 
-The caller picks the moments (``bot.replay.history``: the start, each turn's end, epochs, lines, the
+The caller picks the moments (``bot.core.replay.history``: the start, each turn's end, epochs, lines, the
 end; at most a frame cap) and gives their public views; this module draws each with the game's own
 renderer, scales it down, puts a caption strip on top ("Move 120 / 611") and encodes an animated GIF
 whose frames share the game's fixed palette (so each frame after the first stores only the changed
@@ -25,7 +25,7 @@ from bot.games.registry import board_renderer
 from render.common import Palette, font, palette
 
 MAX_BYTES = 8 * 1024 * 1024
-"""Default size cap (under Discord's upload limit, see ``bot.limits.UPLOAD``)."""
+"""Default size cap (under Discord's upload limit, see ``bot.discord_app.limits.UPLOAD``)."""
 MAX_FRAMES = 48
 """Moments drawn at most; the GIF has one more frame, the final position shown first as the preview."""
 WIDTH = 720

@@ -1,5 +1,5 @@
 """The tests' throwaway PostgreSQL server (issue 14) as a session fixture; the server itself is
-:mod:`bot.pg_temp` (the benchmarks use it too)."""
+:mod:`bot.tools.pg_temp` (the benchmarks use it too)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.pg_temp import PgServer, find_binaries
+from bot.tools.pg_temp import PgServer, find_binaries
 
 __all__ = ["PgServer", "find_binaries", "new_pg_url", "pg_server"]
 

@@ -1,4 +1,4 @@
-"""bot/jsontext.py: the fast encoder reads back exactly as the standard library's text does."""
+"""bot/core/jsontext.py: the fast encoder reads back exactly as the standard library's text does."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import jsontext
-from bot.store import GameSettings, LobbyEntry, dumps
+from bot.core import jsontext
+from bot.core.store import GameSettings, LobbyEntry, dumps
 
 
 class Colour(IntEnum):

@@ -14,6 +14,7 @@ looked up by game key and level with :func:`policy_for` (the module named by the
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -102,3 +103,14 @@ def decide(game: Game, seat: int, policy: Policy, step: int, history: Sequence[E
     if not game.is_listed(seat, action):
         raise ValueError(f"{policy.name} chose an unlisted action {action!r}")
     return action
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% for ``z`` = 1.96)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)

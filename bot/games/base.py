@@ -1,7 +1,7 @@
 """The contract every game implements, and the shared pieces (seeded RNG, refusals, options).
 
 A game is pure Python: no discord, no rendering, no storage, no clock. The platform
-(`bot/sessions.py`) owns users, lobbies, deadlines and persistence; a game only knows *seats*.
+(`bot/core/sessions.py`) owns users, lobbies, deadlines and persistence; a game only knows *seats*.
 
 Seats, sides, users
     A *seat* takes turns and may hold private information. Seats are numbered ``0..n-1``.
@@ -44,7 +44,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from bot import jsontext
+from bot.core import jsontext
 
 ADMIN = -1
 """Pseudo-seat of the host or a moderator acting on the game (e.g. Pobeda's team penalty)."""
@@ -303,7 +303,7 @@ class Game(ABC):
     @classmethod
     def team_label(cls, team: int, options: dict[str, Any], lang: str) -> str:
         """How the lobby names team ``team`` (a colour, a superpower...)."""
-        from bot.i18n import t
+        from bot.core.i18n import t
 
         return t("lobby.team_n", lang, n=team + 1)
 

@@ -61,7 +61,7 @@ def load(ref: str) -> Any:
 class GameRenderer(Protocol):
     """What the platform draws a game with. Only ``board`` is required; every extra is None when the
     game has none. The functions must be module-level (they are pickled to the render processes,
-    ``bot.drawing``) and draw only what the view they get says."""
+    ``bot.core.drawing``) and draw only what the view they get says."""
 
     @property
     def board(self) -> BoardFn:
@@ -69,7 +69,7 @@ class GameRenderer(Protocol):
 
     @property
     def personal(self) -> PictureFn | None:
-        """A seat's personal board, sent with its private panel (``bot.boards``), from its own view."""
+        """A seat's personal board, sent with its private panel (``bot.discord_app.boards``), from its own view."""
 
     @property
     def zoom_choices(self) -> ZoomChoicesFn | None:
@@ -141,7 +141,7 @@ def _renderer_of(spec: RendererSpec) -> Renderer:
 
 # ---- catch-up ---------------------------------------------------------------------------------------
 class Counter(NamedTuple):
-    """One thing a public event counts for in a catch-up summary (``bot.catchup``)."""
+    """One thing a public event counts for in a catch-up summary (``bot.core.catchup``)."""
 
     name: str
     """The counter: its label is ``lifecycle.cu.<name>`` with plural forms, or, for a name with a dot, that
@@ -167,7 +167,7 @@ def loss(name: str, amount: Any, by: int, kind: str = "seat") -> list[Loss]:
 
 @dataclass(frozen=True)
 class CatchUp:
-    """A game's part of the catch-up summary a seat gets with its panel (``bot.catchup``)."""
+    """A game's part of the catch-up summary a seat gets with its panel (``bot.core.catchup``)."""
 
     counters: Mapping[str, tuple[Counter, ...]] = field(default_factory=dict)
     """Public event type -> what it counts for (one event may count for several counters)."""
@@ -228,19 +228,19 @@ class GameManifest:
     """How its ending reasons (``outcome["reason"]``/``["reasons"]``) are worded: a ``str.format`` pattern
     of an i18n key, default ``end.reason.<key>.{}``."""
     arena: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """Named arena variants, name -> options (``python -m bot.arena <name>``); a variant named like the
+    """Named arena variants, name -> options (``python -m bot.tools.arena <name>``); a variant named like the
     game gives the game's own arena options."""
     bench_state: str | None = None
     """A function returning a deterministic crowded late-game state (``python -m bot.bench``)."""
     cog: str | None = None
-    """An extension module with the game's own slash commands, loaded by ``bot.app`` after the core cogs."""
+    """An extension module with the game's own slash commands, loaded by ``bot.discord_app.app`` after the core cogs."""
     i18n_domains: tuple[str, ...] = ()
     """The key prefixes of its strings (default: its key); ``<key>.name`` and ``<key>.rules`` are required."""
     i18n_files: tuple[str, ...] = ()
     """String catalogues the package brings, ``"package:file.json"`` (the built-in games keep theirs in
     ``data/i18n/``); every key must start with one of :attr:`i18n_domains`."""
     moments: frozenset[str] = frozenset()
-    """Event types that make a frame of the animated replay (``bot.replay``) besides the platform's own."""
+    """Event types that make a frame of the animated replay (``bot.core.replay``) besides the platform's own."""
     conformance: str | None = None
     """Its :class:`Conformance` (how the contract suite plays it)."""
 

@@ -1,7 +1,7 @@
 """Who the games' texts speak to: the seat itself (the default) or a reader of the whole game.
 
 A private event ("You drew: …") and a seat's ``private_text`` ("Your cards (6): …") are written for
-the seat they belong to. The replay (``bot.replay.history``) shows them to everyone once the game has
+the seat they belong to. The replay (``bot.core.replay.history``) shows them to everyone once the game has
 ended, so it tells them in the third person, with the seat's name ("Anna draws: …", "Anna's cards
 (6): …"): it runs inside :func:`third_person`, and a text module asks :func:`key` for the catalogue
 key to use (``<key>.named``, which takes the seat's name as ``{name}``). A context variable, so a
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from bot.i18n import has
+from bot.core.i18n import has
 
 NAMED = ".named"
 """Suffix of the catalogue keys that tell a seat's private text in the third person."""

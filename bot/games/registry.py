@@ -7,7 +7,7 @@ bench states, cogs, strings) reads the manifests registered here.
 More games can be registered from outside this repository without changing a file: the environment
 variable ``TABLETOP_GAMES_EXTRA`` lists references to further manifests, comma-separated
 (``TABLETOP_GAMES_EXTRA="tests.toygame:MANIFEST"``), read when this module is first imported, in every
-process that imports it (the bot, its render processes, ``bot.arena``, ``bot.bench``). A reference that
+process that imports it (the bot, its render processes, ``bot.tools.arena``, ``bot.tools.bench``). A reference that
 does not import, or names no manifest, stops the import with an error saying which.
 
 Manifests are small modules; the rules, renderers and bots they name are imported on first use.

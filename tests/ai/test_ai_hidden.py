@@ -122,9 +122,9 @@ def test_coldwar_planning_with_the_opponents_agent_chosen() -> None:
         step = 0
         while game.outcome() is None and step < 400:
             actors = game.actors()
-            d = game.s["dec"]
-            if d["kind"] == "plan" and len(actors) == 1 and game.s["x"][1 - actors[0]] is not None \
-                    and d.get("peek") != actors[0]:
+            d = game.s.dec
+            if d is not None and d.kind == "plan" and len(actors) == 1 and game.s.x[1 - actors[0]] is not None \
+                    and d.peek != actors[0]:
                 checked += _check("coldwar", game, actors[0], step, _coldwar_swap, rnd)
             seat = actors[0]
             game.apply(seat, rnd.choice(game.legal_actions(seat)))

@@ -1,6 +1,6 @@
 """Bots play only listed actions, finish games at every table size, are deterministic and replay.
 
-``bot.arena.play`` checks every choice with ``Game.is_listed`` and raises on anything else, so a game
+``bot.tools.arena.play`` checks every choice with ``Game.is_listed`` and raises on anything else, so a game
 that reaches its end has been played legally throughout.
 """
 
@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.arena import play, resolve, wilson
 from bot.games.ai import RandomPolicy, bot_rng, decide, game_rng, policy_for
 from bot.games.base import Rng
 from bot.games.registry import game_class
+from bot.tools.arena import play, resolve, wilson
 
 Table = tuple[str, int, dict[str, Any], list[dict[str, Any]] | None]
 
@@ -123,8 +123,8 @@ def test_wilson_interval_known_values() -> None:
 
 
 def test_arena_command_prints_both_matches(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m bot.arena coldwar --games 4``: a row per match with 4 games each, and timings."""
-    from bot.arena import main
+    """``python -m bot.tools.arena coldwar --games 4``: a row per match with 4 games each, and timings."""
+    from bot.tools.arena import main
 
     assert main(["coldwar", "--games", "4", "--seed", "3"]) == 0
     out = capsys.readouterr().out

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from bot import bots
+from bot.core import bots
+from bot.core.replay import replay, verify
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games.ai import decide, policy_for, visible_events
 from bot.games.base import Rng, rng_version
-from bot.replay import replay, verify
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import Store
 
 ALICE, BOB, CAROL = UserInfo(1, "alice"), UserInfo(2, "bob"), UserInfo(3, "carol", "ru")
 
@@ -97,7 +97,7 @@ async def test_absent_options_parse_and_default() -> None:
         bots.split_options("absent=maybe")
     with pytest.raises(ValueError):
         bots.split_options("absent_after=0")
-    from bot.store import GameSettings
+    from bot.core.store import GameSettings
 
     settings = GameSettings()
     assert (bots.absent_mode(settings), bots.absent_after(settings)) == ("bot", 2)  # the issue's default
@@ -367,14 +367,14 @@ async def test_a_table_of_bots_alone_is_ended(env: Env) -> None:
     assert row is not None and row.status == "aborted"
     # the end post alone tells the channel why (issue 25: one post about the end, no notice beside it)
     assert notices == []
-    from bot.delivery import end_reason
+    from bot.discord_app.delivery import end_reason
 
     session = await env.sessions.get(game_id)
     assert end_reason(session, "en") == "no human player was left to play it"
 
 
 def test_bot_names_and_absent_rule_texts_are_localised() -> None:
-    from bot.store import GameSettings
+    from bot.core.store import GameSettings
 
     assert bots.bot_name("strong", "ru") == "🤖 Бот (сильный)"
     assert bots.bot_name("quick", "en") == "🤖 Bot (quick)"

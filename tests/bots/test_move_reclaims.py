@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import bots
+from bot.core import bots
+from bot.core.sessions import Session, SessionError, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games import registry
-from bot.sessions import Session, SessionError, SessionManager, UserInfo
-from bot.store import Store
 from tests.platform.toy import toy_manifest
 
 ALICE, BOB = UserInfo(1, "alice"), UserInfo(2, "bob")

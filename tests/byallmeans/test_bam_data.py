@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.i18n import catalogue
 from bot.games.byallmeans import data, effects, engine, rules  # noqa: F401  (engine registers its ops)
 from bot.games.byallmeans.state import BufferSlot, Frame
-from bot.i18n import catalogue
 from tests.byallmeans.bam_helpers import fresh, put, uid_of
 
 RULEBOOK = Path("/work/shared/rules/by-all-means.ru.txt")

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games.byallmeans import decks
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import Store
-from cogs.byallmeans import USER_DECKS, checked, deck_text, seat_deck
+from bot.games.byallmeans.cog import USER_DECKS, checked, deck_text, seat_deck
 
 ALICE, BOB, EVE = UserInfo(1, "alice"), UserInfo(2, "bob"), UserInfo(9, "eve")
 

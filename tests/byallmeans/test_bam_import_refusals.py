@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.sessions import SessionManager, UserInfo
-from bot.store import Store
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import Store
 from tests.slash import StandInInteraction
 
 
@@ -19,15 +19,15 @@ from tests.slash import StandInInteraction
 ])
 async def test_import_with_no_lobby_says_there_is_no_lobby(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           locale: str, expected: str) -> None:
-    import cogs.byallmeans
-    from cogs.byallmeans import ByAllMeansCog
+    import bot.games.byallmeans.cog
+    from bot.games.byallmeans.cog import ByAllMeansCog
 
     answers: list[str] = []
 
     async def reply(interaction: Any, content: str, **kwargs: Any) -> None:
         answers.append(content)
 
-    monkeypatch.setattr(cogs.byallmeans, "reply", reply)
+    monkeypatch.setattr(bot.games.byallmeans.cog, "reply", reply)
     store = await Store.open(tmp_path / "b.sqlite3")
     try:
         class Bot:

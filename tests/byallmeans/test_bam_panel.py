@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot import panels
+from bot.discord_app import panels
 from bot.games.ai import bot_rng, game_rng, policy_for
 from bot.games.byallmeans import ByAllMeans
 from bot.games.byallmeans.panel import _canon

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import panels
+from bot.core.i18n import t
+from bot.discord_app import panels
 from bot.games.byallmeans import ByAllMeans, effects
-from bot.i18n import t
 from tests.byallmeans.bam_helpers import started
 
 NAMES = ["alice", "Борис"]

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.games.byallmeans import ByAllMeans, bench_state, data
-from render import byallmeans as r
+from bot.games.byallmeans import render as r
 from render.common import font
 
 FIELD = r.render.uncached  # type: ignore[attr-defined]  # the drawing itself, not the reuse of a PNG

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import arena
 from bot.games.ai import policy_for
 from bot.games.byallmeans import balance, decks
+from bot.tools import arena
 
 
 def test_balance_runner_prints_every_pair(capsys: pytest.CaptureFixture[str]) -> None:

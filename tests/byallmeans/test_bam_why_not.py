@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from bot.core.i18n import t
 from bot.games.byallmeans import ByAllMeans
 from bot.games.byallmeans.state import BufferSlot, Frame
 from bot.games.byallmeans.why import card_reason
-from bot.i18n import t
 from tests.byallmeans.bam_helpers import fresh, give, put, uid_of
 
 
@@ -147,11 +147,11 @@ async def test_bam_play_says_why_a_card_cannot_be_played(tmp_path: Path, monkeyp
                                                          locale: str, expected: list[str]) -> None:
     """``/bam play card:`` with a card the player holds but cannot afford, and with a card they do not hold:
     the reason in the caller's language, not "You cannot play that card now"."""
-    import cogs.byallmeans
+    import bot.games.byallmeans.cog
     import cogs.common
-    from bot.sessions import SessionManager, UserInfo
-    from bot.store import Store
-    from cogs.byallmeans import ByAllMeansCog
+    from bot.core.sessions import SessionManager, UserInfo
+    from bot.core.store import Store
+    from bot.games.byallmeans.cog import ByAllMeansCog
     from tests.slash import StandInInteraction, invoke
 
     answers: list[str] = []
@@ -163,7 +163,7 @@ async def test_bam_play_says_why_a_card_cannot_be_played(tmp_path: Path, monkeyp
         return None
 
     monkeypatch.setattr(cogs.common, "reply", reply)  # the refusal, as the bot's command tree answers it
-    monkeypatch.setattr(cogs.byallmeans, "defer", defer)
+    monkeypatch.setattr(bot.games.byallmeans.cog, "defer", defer)
     store = await Store.open(tmp_path / "b.sqlite3")
     try:
         class Bot:

@@ -2,9 +2,9 @@
 between planning and the truce (civil unrest, the report and a played Summit Meeting are the rules' own
 reveals, and a Summit Meeting names only the opponent's agent)."""
 
+from bot.core.i18n import t
 from bot.games.base import Rng
 from bot.games.coldwar import ColdWar
-from bot.i18n import t
 
 AGENT_NAMES = [t(f"coldwar.agent.{i}", lang) for i in range(1, 7) for lang in ("ru", "en")]
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.i18n import catalogue
 from bot.games.coldwar.cards import CARD_SETS, FACTIONS, GROUPS, PHASES, TARGETS
-from bot.i18n import catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = json.loads((ROOT / "data/i18n/coldwar.json").read_text("utf-8"))

@@ -6,7 +6,7 @@ from PIL import Image
 
 from bot.games.base import Rng
 from bot.games.coldwar import ColdWar, bench_state
-from render.coldwar import FRAME, PANEL, PANEL_BOXES, SIDE, H, W, render
+from bot.games.coldwar.render import FRAME, PANEL, PANEL_BOXES, SIDE, H, W, render
 
 
 def _check(png: bytes) -> Image.Image:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from bot.core.i18n import t
+from bot.core.replay import verify
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games.coldwar import ColdWar
-from bot.i18n import t
-from bot.replay import verify
-from bot.sessions import SessionManager, UserInfo
-from bot.store import Store
 
 AGENTS = [t(f"coldwar.agent.{i}", lang) for i in range(1, 7) for lang in ("ru", "en")]
 

@@ -19,7 +19,7 @@ def keys(hints_of: type) -> tuple[set[str], set[str]]:
 
 
 def test_views_have_exactly_the_declared_keys_through_a_whole_game() -> None:
-    """render/coldwar.py reads the TypedDict: every view of a played game has its keys and no other."""
+    """bot/games/coldwar/render.py reads the TypedDict: every view of a played game has its keys and no other."""
     required, declared = keys(ColdWarView)
     game = fresh(seed=3, goal=50)
     rng = Rng(5)

@@ -5,9 +5,9 @@ recruit", "a captured event's ability may be used in its phase in a later round"
 
 from __future__ import annotations
 
+from bot.core.i18n import t
+from bot.core.sessions import not_legal
 from bot.games.coldwar.cards import DEPUTY
-from bot.i18n import t
-from bot.sessions import not_legal
 from tests.coldwar.cw_helpers import fresh, setup_round
 
 CIA, KGB = 0, 1

@@ -29,12 +29,12 @@ from typing import Any
 
 import pytest
 
+from bot.core.i18n import LANGS, catalogue, has
+from bot.core.replay import replay
 from bot.games import registry
 from bot.games.ai import LEVELS, Policy
 from bot.games.base import ADMIN, Action, Event, Game, IllegalAction
 from bot.games.manifest import CatchUp, Conformance, GameManifest, GameRenderer
-from bot.i18n import LANGS, catalogue, has
-from bot.replay import replay
 from tests.toygame import MANIFEST as TOY
 
 KEYS = list(dict.fromkeys([*registry.GAMES, TOY.key]))

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.core.i18n import t
+from bot.discord_app.panels import action_hash
 from bot.games.coldwar import ColdWar
-from bot.i18n import t
-from bot.panels import action_hash
 from tests.e2e.helpers import Table, custom_ids, db_query, game_row, turn_posts
 
 LANGS = ("en", "ru")
@@ -142,7 +142,7 @@ class ColdWarDriver:
     def choose(self, game: ColdWar, seat: int) -> dict[str, Any]:
         s, eng = game.s, game.engine
         legal = game.legal_actions(seat)
-        kind = s["dec"]["kind"]
+        kind = s.dec.kind
         if kind == "plan":
             return self.rnd.choice(legal)
         if kind == "turn":
@@ -154,7 +154,7 @@ class ColdWarDriver:
             if uses and self.rnd.random() < self.busy:
                 return self.rnd.choice(uses)
             hits = [a for a in legal if a["type"] == "use" and "target" in a
-                    and any(g == a["target"] for g, _ in s["table"][1 - seat])]
+                    and any(g.gid == a["target"] for g in s.table[1 - seat])]
             if hits and eng.inf(1 - seat) > eng.inf(seat) and self.rnd.random() < 0.5:
                 return self.rnd.choice(hits)
             if {"type": "wait"} in legal:
@@ -249,21 +249,21 @@ class ColdWarDriver:
             return False
         game = ColdWar.from_json(row["state"])
         s = game.s
-        if s["round"] not in self.rounds:
+        if s.round not in self.rounds:
             row = await self.published()
             game = ColdWar.from_json(row["state"])
             s = game.s
-            self.rounds.setdefault(s["round"], RoundLog(self.version_counts()))
-        log = self.rounds[s["round"]]
-        if log.agents is None and s["x"][0] is not None and s["x"][1] is not None and s["phase"] == "struggle":
-            await self.scan_round(s["round"])
+            self.rounds.setdefault(s.round, RoundLog(self.version_counts()))
+        log = self.rounds[s.round]
+        if log.agents is None and s.x[0] is not None and s.x[1] is not None and s.phase == "struggle":
+            await self.scan_round(s.round)
             row = self.row()
             game = ColdWar.from_json(row["state"])
             s = game.s
         actors = game.actors()
-        assert actors, f"nobody must act in {s['phase']} ({s['dec']})"
-        if (s["dec"]["kind"] == "plan" and len(actors) == 2 and self.together_every
-                and s["round"] % self.together_every == 0):
+        assert actors, f"nobody must act in {s.phase} ({s.dec})"
+        if (s.dec.kind == "plan" and len(actors) == 2 and self.together_every
+                and s.round % self.together_every == 0):
             # simultaneous planning: both sides click their agent at the same moment
             moves = [await self.prepare(game, row, seat) for seat in actors]
             await asyncio.gather(*(self.perform(game, move) for move in moves))
@@ -275,14 +275,14 @@ class ColdWarDriver:
     async def prepare(self, game: ColdWar, row: dict[str, Any], seat: int) -> Move:
         """Choose the seat's action and find the panel to perform it on."""
         s = game.s
-        kind = s["dec"]["kind"]
+        kind = s.dec.kind
         stamp = self.seat_counts()[seat]
         users = [self.table.by_id(u) for u in row["seat_users"][seat]]
         action = self.choose(game, seat)
-        if kind == "turn" and action["type"] == "wait" and s["waits"] == 1:
+        if kind == "turn" and action["type"] == "wait" and s.waits == 1:
             # this wait ends the struggle; the truce and the report follow at once: scan again,
             # now with every struggle post of the round
-            await self.scan_round(s["round"])
+            await self.scan_round(s.round)
         user = users[stamp % len(users)]  # team seats: members take turns
         if self.prompted_since_own(seat):
             dms = await self.dm_panels(seat, users, stamp)
@@ -310,9 +310,9 @@ class ColdWarDriver:
             labels = sorted(b.get("label", "") for b in panel.buttons if b.get("custom_id", "").startswith("tt:a:"))
             lang = user_lang(user)
             assert labels == sorted(t("coldwar.act.agent", lang, agent=t(f"coldwar.agent.{a}", lang), n=a)
-                                    for a in s["agents"][seat]["hq"]), labels
+                                    for a in s.agents[seat].hq), labels
         elif (kind == "turn" and how == "dm" and self.hand_every and self.turns % self.hand_every == 0
-              and not (action["type"] == "wait" and s["waits"] == 1)):
+              and not (action["type"] == "wait" and s.waits == 1)):
             # not the wait that ends the struggle: when the same seat holds the balance token next
             # round, its "who acts first" and then its agent choice continue on the clicked panel
             # (no new DM), and the agent choice must happen in a DM
@@ -356,9 +356,9 @@ class ColdWarDriver:
         row = await self.published()
         game = ColdWar.from_json(row["state"])
         s = game.s
-        assert s["round"] == n and s["phase"] == "struggle"
+        assert s.round == n and s.phase == "struggle"
         log = self.rounds[n]
-        log.agents = list(s["x"])
+        log.agents = list(s.x)
         # the public view (what the board image is drawn from) keeps both agents face down
         assert [side["x"] for side in game.view(None)["sides"]] == ["hidden", "hidden"]
         secret = [name for agent in log.agents for name in agent_names(agent)]
@@ -400,8 +400,8 @@ def report_lines(db: Path, game_id: int) -> dict[int, list[str]]:
 
 
 def assert_replays(db: Path, channel_id: int) -> None:
-    from bot.replay import replay
-    from bot.store import ActionRow
+    from bot.core.replay import replay
+    from bot.core.store import ActionRow
 
     gid, seed, seat_info, options, state = db_query(
         db, "SELECT id, seed, seat_info, options, state FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",

@@ -1,6 +1,6 @@
 """Measuring how long a committed move waits for its channel post (issue 22), and a player who makes
 random decisions through ``/game hand``: shared by tests/e2e/test_announce_gap_e2e.py and the
-``announce_*`` figures of ``python -m bot.bench`` (bot/bench_delivery.py)."""
+``announce_*`` figures of ``python -m bot.bench`` (bot/tools/bench_delivery.py)."""
 
 from __future__ import annotations
 

@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.i18n import t
 from bot.games.godstorm import Godstorm
 from bot.games.godstorm import board as gboard
 from bot.games.godstorm.text import tname
-from bot.i18n import t
 from tests.e2e.helpers import Table, custom_ids, db_query, game_row, last_turn_post, play_panel
 
 ALREADY_YOURS = "godstorm.why.own_target"

@@ -11,8 +11,8 @@ from PIL import Image, ImageChops, ImageStat
 
 from bot.games.coldwar import ColdWar
 from bot.games.pobeda import Pobeda
+from bot.games.pobeda import render as pobeda
 from bot.games.pobeda.data import cell_index, cell_name
-from render import pobeda
 from tests.e2e.helpers import (
     assert_clean_output,
     decode_png,
@@ -163,7 +163,7 @@ async def test_coldwar_board_zoom_and_personal_board(tmp_path: Path) -> None:
     """Cold War (issue 13): the zooms (the target, each side) are autocompleted in the caller's language
     and answered with a picture whose text reads at 400 px; a posted zoom is the public one; the DM
     panel of the side to act carries its personal board."""
-    from render import coldwar_zoom
+    from bot.games.coldwar import render_zoom as coldwar_zoom
     from render.phone_zoom import CAP_AT_400, cap_height, text_size
     from tests.e2e.test_coldwar_e2e import open_coldwar
 

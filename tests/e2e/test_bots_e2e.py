@@ -204,7 +204,7 @@ def assert_one_post_per_bot_turn(table: Table, game_id: int) -> int:
         inside = {s for s in shown if first <= s < last}
         if inside:
             lines = [line for line in table.bot.output().splitlines()
-                     if "bot.bots" in line or "WARNING" in line or "bot.delivery" in line]
+                     if "bot.core.bots" in line or "WARNING" in line or "bot.discord_app.delivery" in line]
             raise AssertionError(f"bot turn {first}..{last} was announced in pieces (boards at {sorted(inside)})\n"
                                  + "\n".join(lines[-80:]))
         assert any(s >= last for s in shown), f"bot turn {first}..{last} was never announced"
@@ -212,8 +212,8 @@ def assert_one_post_per_bot_turn(table: Table, game_id: int) -> int:
 
 
 def assert_replays(db: Path, game_id: int) -> None:
-    from bot.replay import replay
-    from bot.store import ActionRow
+    from bot.core.replay import replay
+    from bot.core.store import ActionRow
 
     key, seed, seat_info, options, state, settings = db_query(
         db, "SELECT game, seed, seat_info, options, state, settings FROM games WHERE id = ?", (game_id,))[0]

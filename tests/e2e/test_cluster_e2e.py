@@ -23,7 +23,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.store import SCHEMA_VERSION, Store
+from bot.core.store import SCHEMA_VERSION, Store
 from tests import pg_server as pg
 from tests.e2e.helpers import (
     Table,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.i18n import t
 from bot.games.coldwar import ColdWar
-from bot.i18n import t
 from tests.e2e.coldwar_play import ColdWarDriver, agent_names, assert_replays, panel_ids, report_lines
 from tests.e2e.helpers import (
     Table,
@@ -54,7 +54,7 @@ async def open_coldwar(table: Table, host: str, sides: dict[str, int], goal: int
     for name, side in sides.items():  # seat 0 is the CIA, seat 1 the KGB
         assert table.user(name).id in row["seat_users"][side]
     game = ColdWar.from_json(row["state"])
-    assert game.s["goal"] == goal
+    assert game.s.goal == goal
     # the first post pings exactly the users of the seat that must act (the balance holder)
     first = turn_posts(table)[0]
     assert sorted(first.mentions) == sorted(u for s in game.actors() for u in row["seat_users"][s])

@@ -19,16 +19,16 @@ from typing import Any
 import discord
 import pytest
 
+from bot.core.i18n import t
+from bot.core.replay import verify
+from bot.core.sessions import Session, SessionManager, UserInfo
+from bot.core.store import Store, dumps
 from bot.games.godstorm import Godstorm
 from bot.games.godstorm import board as gboard
+from bot.games.godstorm.cog import RiskCog, resolve
 from bot.games.godstorm.playout import choose
 from bot.games.godstorm.scenario import put, scenario
 from bot.games.godstorm.text import tname
-from bot.i18n import t
-from bot.replay import verify
-from bot.sessions import Session, SessionManager, UserInfo
-from bot.store import Store, dumps
-from cogs.godstorm import RiskCog, resolve
 from tests.e2e.godstorm_play import RiskPlayer
 from tests.e2e.helpers import (
     assert_clean_output,

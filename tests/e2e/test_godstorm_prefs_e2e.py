@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
+from bot.core.i18n import t
 from bot.games.godstorm import Godstorm
 from bot.games.godstorm.scenario import put
-from bot.i18n import t
 from tests.e2e.helpers import (
     Table,
     assert_clean_output,

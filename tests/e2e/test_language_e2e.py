@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.e2e.helpers import actor_ids, assert_clean_output, make_table, open_lobby, start_lobby, turn_posts
 from tests.e2e.test_pobeda_e2e import play_turn, wait_turn_post
 from tests.fake_discord import FakeDiscord

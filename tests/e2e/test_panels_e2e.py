@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from bot.core.i18n import t
 from bot.games.coldwar import ColdWar
 from bot.games.registry import game_class
-from bot.i18n import t
 from tests.e2e.coldwar_play import ColdWarDriver, user_lang
 from tests.e2e.godstorm_play import RiskPlayer
 from tests.e2e.helpers import (
@@ -213,7 +213,7 @@ async def test_cold_war_confirmations_are_complete_and_private_news_comes_once(t
                 break
             before = len(driver.answers)
             game = ColdWar.from_json(row["state"])
-            ending = game.s["phase"] == "struggle" and game.s["waits"] == 1
+            ending = game.s.phase == "struggle" and game.s.waits == 1
             assert await driver.step()
             for user, seat, seq, answer in driver.answers[before:]:
                 lang = user_lang(user)

@@ -69,7 +69,7 @@ async def test_a_game_on_postgresql_survives_a_kill(tmp_path: Path, pg_server: P
         conn = await asyncpg.connect(url)
         game_id = await conn.fetchval("SELECT id FROM games")
         await conn.close()
-        replay = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.replay", url, str(game_id),
+        replay = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.core.replay", url, str(game_id),
                                                       stdout=asyncio.subprocess.PIPE)
         out, _ = await replay.communicate()
         assert replay.returncode == 0 and out.startswith(b"ok"), out  # the same replay tool reads PostgreSQL

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.e2e.helpers import (
     assert_clean_output,
     custom_ids,

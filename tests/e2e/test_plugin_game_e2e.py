@@ -4,7 +4,7 @@ The real bot starts with ``TABLETOP_GAMES_EXTRA=tests.toygame:MANIFEST`` and not
 names the toy game. Two players open its lobby, start it and play it to the end through their DM panels
 (each with the seat's personal board, the toy renderer's extra); the board is posted, the end post says why
 it ended in the toy's own words, ``/game replay`` tells every secret number, the stored log replays to the
-stored state, and the operator tools (the bench's state, the arena, also as ``python -m bot.arena``) take it
+stored state, and the operator tools (the bench's state, the arena, also as ``python -m bot.tools.arena``) take it
 from its manifest.
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
+from bot.core.i18n import catalogue, t
 from bot.games import registry
-from bot.i18n import catalogue, t
 from tests.e2e.helpers import (
     ROOT,
     Table,
@@ -148,8 +148,8 @@ async def test_a_game_from_a_test_package_is_playable_end_to_end(tmp_path: Path)
         assert_clean_output(table.bot.output())
 
     # the operator tools take it from its manifest: the bench's state, the arena (and its variant)
-    from bot import arena, bench
     from bot.games.ai import policy_for
+    from bot.tools import arena, bench
 
     state = bench.bench_state(KEY)
     assert isinstance(state, HiddenToe) and sum(c is not None for c in state.s["board"]) == 4
@@ -158,7 +158,7 @@ async def test_a_game_from_a_test_package_is_playable_end_to_end(tmp_path: Path)
     played = arena.play(KEY, [policy_for(KEY, "strong"), policy_for(KEY, "quick")], 7)
     assert played.finished
     env = {**os.environ, **EXTRA}
-    out = subprocess.run([sys.executable, "-m", "bot.arena", f"{KEY}-classic", "--games", "4", "--skip-levels"],
+    out = subprocess.run([sys.executable, "-m", "bot.tools.arena", f"{KEY}-classic", "--games", "4", "--skip-levels"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "| strong vs random | 4 |" in out.stdout, out.stdout

@@ -60,10 +60,12 @@ async def play_turn(table: Table, via_hand: bool = False) -> bool:
     else:
         panel = await wait_dm_panel(table, user)
     r = await play_panel(fake, user, panel)
-    assert r.content.startswith("✅"), r.content
-    while latest_panel([r.message]) is not None:  # a follow-up decision of the same seat (which line)
+    # what the click answered: ``content`` is the live message, which the publisher may already have brought up
+    # to date (a seat that must play again has its DM panel edited to its next decision, without the ✅)
+    assert r.answered.startswith("✅"), r.answered
+    while latest_panel([r.message]) is not None:  # a follow-up decision of the same seat (which line, a turn again)
         r = await play_panel(fake, user, r.message)
-        assert r.content.startswith("✅"), r.content
+        assert r.answered.startswith("✅"), r.answered
     await wait_turn_post(table, posts_before)
     return game_row(table.db, table.channel.id)["status"] != "finished"
 
@@ -76,8 +78,8 @@ async def play_to_end(table: Table, limit: int = 400) -> None:
 
 
 def assert_replays(db: Path, channel_id: int) -> None:
-    from bot.replay import replay
-    from bot.store import ActionRow
+    from bot.core.replay import replay
+    from bot.core.store import ActionRow
 
     gid, seed, seat_info, options, state = db_query(
         db, "SELECT id, seed, seat_info, options, state FROM games WHERE channel_id = ?", (channel_id,))[0]

@@ -101,8 +101,8 @@ async def test_two_teams_of_three_with_penalty(tmp_path: Path) -> None:
         row = game_row(table.db, table.channel.id)
         assert row["status"] == "finished"
         await fake.wait_for(lambda: any("🏁" in m.content for m in fake.channel_messages(table.channel)), timeout=20)
-        from bot.replay import verify
-        from bot.store import Store
+        from bot.core.replay import verify
+        from bot.core.store import Store
 
         await fake.wait_for(lambda: (r := game_row(table.db, table.channel.id))["published_seq"] == r["seq"])
         await table.bot.stop()

@@ -223,7 +223,7 @@ async def test_three_games_with_kills_and_faults_finish_with_nothing_lost(tmp_pa
         # memory: the bot, warm some hundred moves after its last start, does not grow with the moves
         # played (RSS sampled every 0.5 s over the last LAST_RUN moves, the first 100 as more warm-up).
         # Compared: the median of the first quarter of the samples and of the last quarter. Not the peak:
-        # with glibc tuned (bot/memdebug.py: tune_malloc) a board's buffers of several MB are mapped and
+        # with glibc tuned (bot/tools/memdebug.py: tune_malloc) a board's buffers of several MB are mapped and
         # returned at once, so RSS swings by 20-40 MB with the boards being drawn at the sampled instant.
         warm = [kb for moves, kb in soak.rss if moves >= 100]
         assert len(warm) >= 20 and soak.rss[-1][0] >= LAST_RUN - 50, soak.rss
@@ -235,7 +235,7 @@ async def test_three_games_with_kills_and_faults_finish_with_nothing_lost(tmp_pa
               f"range {min(warm)}-{max(warm)} kB; by quarter "
               f"{[int(statistics.median(warm[k * quarter:(k + 1) * quarter])) for k in range(4)]}", flush=True)
         # The growth was the allocator's, not Python objects' (measured with TABLETOP_TRACEMALLOC, see
-        # bot/memdebug.py and README, Troubleshooting). glibc defaults (TABLETOP_MALLOC_TUNE=0): RSS 376-400 MB,
+        # bot/tools/memdebug.py and README, Troubleshooting). glibc defaults (TABLETOP_MALLOC_TUNE=0): RSS 376-400 MB,
         # median +4.1% (380 -> 396 MB; lowest sample to highest +6.3%; the check before saw 2.6-12% in
         # the last session's runs), glibc's heap 287 -> 304 MB of which 200-240 MB free, while the Python
         # heap tracemalloc saw over the warm run stayed flat (8-10 MB allocated since tracing began) and

@@ -17,9 +17,9 @@ import pytest
 from openskill.models import PlackettLuce
 from PIL import Image
 
-from bot import limits
+from bot.core.i18n import t
+from bot.discord_app import limits
 from bot.games.pobeda import Pobeda
-from bot.i18n import t
 from tests.e2e.helpers import (
     assert_clean_output,
     custom_ids,
@@ -69,7 +69,7 @@ async def test_replay_stats_and_leaderboard_after_a_game(tmp_path: Path) -> None
             table.db, "SELECT seed, seat_info, options, seat_users FROM games WHERE id = ?", (gid,))[0]
         seat_users = json.loads(seat_users)
         titles = card_titles()
-        dealt = Pobeda.new(json.loads(seat_info), json.loads(options), seed).s["hands"]
+        dealt = Pobeda.new(json.loads(seat_info), json.loads(options), seed).s.hands
         left = row["state"]["hands"]
         if any(left):
             assert_no_private_content(fake, row["state"])  # never shown before the replay

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
+from bot.core.i18n import t
 from tests.e2e.helpers import ROOT, Table, assert_clean_output, custom_ids, db_query, open_lobby, start_lobby
 from tests.e2e.test_pobeda_e2e import play_turn, wait_turn_post
 from tests.fake_discord import MEMBER_PERMISSIONS, BotProcess, FakeDiscord

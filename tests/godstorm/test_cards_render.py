@@ -9,9 +9,9 @@ import io
 from PIL import Image
 
 from bot.games.godstorm.miracles import CARDS
+from bot.games.godstorm.render import render_personal
+from bot.games.godstorm.render_cards import cards_of
 from bot.games.godstorm.scenario import scenario
-from render.godstorm import render_personal
-from render.godstorm_cards import cards_of
 
 
 def test_hand_and_relics_are_drawn_for_their_holder_only() -> None:
@@ -32,7 +32,7 @@ def test_hand_and_relics_are_drawn_for_their_holder_only() -> None:
 def test_no_cards_no_picture() -> None:
     """No miracle cards in hand: no cards picture (the DM panel's picture is then the seat's map alone,
     issue 25: render_personal always draws the map for a seat)."""
-    from render.godstorm_cards import render_hand
+    from bot.games.godstorm.render_cards import render_hand
 
     g = scenario(miracles=True)
     assert render_hand(g.view(0), "en") is None

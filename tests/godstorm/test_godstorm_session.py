@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from bot.core.replay import verify
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games.godstorm.playout import choose
-from bot.replay import verify
-from bot.sessions import SessionManager, UserInfo
-from bot.store import Store
 
 USERS = [UserInfo(11, "ann"), UserInfo(12, "bor", "ru"), UserInfo(13, "cat")]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.i18n import catalogue, has
 from bot.games.godstorm import Godstorm
 from bot.games.godstorm.playout import choose
-from bot.i18n import catalogue, has
 
 SRC = Path(__file__).resolve().parents[2] / "bot" / "games" / "godstorm"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.sessions import SessionManager, UserInfo
-from bot.store import Store
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import Store
 from tests.godstorm.miracle_kit import game, give, put, script
 
 USERS = [UserInfo(1, "alice"), UserInfo(2, "bob"), UserInfo(3, "carol")]

@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
+from bot.core.i18n import t
+from bot.core.replay import verify
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games.base import IllegalAction
 from bot.games.godstorm.game import Godstorm
 from bot.games.godstorm.playout import choose
 from bot.games.godstorm.scenario import put, scenario, script
-from bot.i18n import t
-from bot.replay import verify
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import Store
 from tests.godstorm import miracle_kit
 
 ATTACK = {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 3}
@@ -221,7 +221,7 @@ async def test_the_session_takes_a_preference_from_a_seat_not_to_act(tmp_path: P
 def _settings_buttons(view: Any) -> list[Any]:
     import discord  # noqa: PLC0415
 
-    from bot.custom_ids import BackId, parse  # noqa: PLC0415
+    from bot.discord_app.custom_ids import BackId, parse  # noqa: PLC0415
 
     return [b for b in view.children if isinstance(b, discord.ui.Button)
             and isinstance(parse(str(b.custom_id or "")), BackId)]
@@ -234,8 +234,8 @@ async def test_the_panel_offers_the_preferences_behind_one_settings_button_off_t
     way back; applying one answers with the panel's first level showing the new setting in words."""
     import discord  # noqa: PLC0415
 
-    from bot.custom_ids import ActionId, BackId, parse  # noqa: PLC0415
-    from bot.panels import SETTINGS, build_panel, decode_prefix, find_action  # noqa: PLC0415
+    from bot.discord_app.custom_ids import ActionId, BackId, parse  # noqa: PLC0415
+    from bot.discord_app.panels import SETTINGS, build_panel, decode_prefix, find_action  # noqa: PLC0415
 
     store = await Store.open(tmp_path / "panel.sqlite3")
     try:

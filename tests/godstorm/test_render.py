@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.core.i18n import catalogue
 from bot.games.godstorm import data as D
-from bot.i18n import catalogue
-from render import godstorm as R
+from bot.games.godstorm import render as R
 
 PANTHEON_IDS = ["norse", "celtic", "greek", "babylonian", "egyptian"]
 CLASSIC_PALETTE = [(200, 40, 40), (40, 90, 210), (30, 150, 60), (230, 200, 40), (140, 60, 170), (240, 130, 30)]

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games.godstorm import Godstorm
 from bot.games.godstorm.playout import choose
 from bot.games.godstorm.scenario import put, scenario
 from bot.games.godstorm.state import Move
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import Store
 from cogs.common import refusal_text
 
 WHY = "godstorm.why."
@@ -186,7 +186,7 @@ async def test_session_refusal_names_the_reason(tmp_path: Path) -> None:
 async def test_risk_commands_answer_why_in_the_readers_language(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     import cogs.common
-    from cogs.godstorm import RiskCog
+    from bot.games.godstorm.cog import RiskCog
     from tests.slash import StandInInteraction, invoke
 
     answers: list[str] = []

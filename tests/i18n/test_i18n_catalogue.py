@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import string
 
-from bot.i18n import catalogue
+from bot.core.i18n import catalogue
 
 _PARSE = string.Formatter()
 

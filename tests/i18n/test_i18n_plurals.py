@@ -2,7 +2,7 @@
 
 Issue 13: "A test renders every message key with the counts 1, 2, 5, 11, 21 in both languages and
 checks the forms against the library's rules." The expected category of each count comes from
-Babel's CLDR data (``Locale.parse(lang).plural_form``), not from ``bot.i18n``; the order in which a
+Babel's CLDR data (``Locale.parse(lang).plural_form``), not from ``bot.core.i18n``; the order in which a
 text writes its forms is the documented one (Russian one|few|many, English one|other).
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from babel import Locale
 
-from bot.i18n import LANGS, Named, catalogue, fill, t, tn, variant
+from bot.core.i18n import LANGS, Named, catalogue, fill, t, tn, variant
 
 COUNTS = (1, 2, 5, 11, 21)
 FORM_ORDER = {"ru": ("one", "few", "many"), "en": ("one", "other")}
@@ -162,7 +162,7 @@ def test_sides_agree_in_gender() -> None:
 
 def test_catch_up_counts_pick_their_variant_in_both_languages() -> None:
     """A ``.one/.few/.many`` family read in English: CLDR says "other" for 2, 5, 11, 21."""
-    from bot.catchup import count_text
+    from bot.core.catchup import count_text
 
     assert [count_text("moves", n, "en") for n in COUNTS] == ["1 move", "2 moves", "5 moves", "11 moves", "21 moves"]
     assert [count_text("moves", n, "ru") for n in COUNTS] == ["1 ход", "2 хода", "5 ходов", "11 ходов", "21 ход"]

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.i18n import sort_key, sorted_by_label
 from bot.games.godstorm import data
-from bot.i18n import sort_key, sorted_by_label
 
 RU_ALPHABET = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
 """The Russian alphabet; in dictionaries ё is filed with е (Е and Ё are one letter when sorting)."""
 
 
 def reference_ru(word: str) -> list[int]:
-    """Independent of ``bot.i18n``: each Cyrillic letter's place in the alphabet (ё as е), case
+    """Independent of ``bot.core.i18n``: each Cyrillic letter's place in the alphabet (ё as е), case
     ignored, spaces first, other characters after the alphabet."""
     out = []
     for ch in word.lower().replace("ё", "е"):
@@ -52,7 +52,7 @@ def test_every_godstorm_territory_list_sorts_as_the_alphabet_says() -> None:
 
 
 def test_risk_autocomplete_lists_places_in_the_callers_alphabet() -> None:
-    from cogs.godstorm import place_choices, place_name
+    from bot.games.godstorm.cog import place_choices, place_name
 
     ids = list(data.TERRITORIES)
     for lang in ("ru", "en"):
@@ -68,8 +68,8 @@ def test_risk_autocomplete_lists_places_in_the_callers_alphabet() -> None:
 def test_godstorm_panel_lists_places_in_the_readers_alphabet() -> None:
     """The DM panel's selects (continents, then territories to claim) read alphabetically in both
     languages, and reordering neither adds nor drops a legal action."""
+    from bot.discord_app.panels import Choice, level_labels
     from bot.games.godstorm.game import Godstorm
-    from bot.panels import Choice, level_labels
 
     game = Godstorm.new([{} for _ in range(3)], {"ruleset": "godstorm", "placement": "choose"}, 7)
     while game.s.phase != "claim":

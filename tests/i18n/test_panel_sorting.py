@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord_app.panels import Choice, level_labels
 from bot.games.base import Action, Game
 from bot.games.byallmeans.game import ByAllMeans, card_name
 from bot.games.coldwar.game import ColdWar
@@ -19,14 +20,13 @@ from bot.games.pobeda.data import card_kind
 from bot.games.pobeda.data import events as pobeda_events
 from bot.games.pobeda.game import Pobeda
 from bot.games.pobeda.text import event_title
-from bot.panels import Choice, level_labels
 from tests.i18n.test_i18n_sorting import reference_ru
 
 LANGS = ("ru", "en")
 
 
 def reference(word: str, lang: str) -> list[int]:
-    """Independent of ``bot.i18n``: Russian by the alphabet's letter places (ё as е); English by the
+    """Independent of ``bot.core.i18n``: Russian by the alphabet's letter places (ё as е); English by the
     Latin letters' places; case, punctuation and quotes ignored, digits first, spaces before letters."""
     if lang == "ru":
         return reference_ru(word)
@@ -193,8 +193,8 @@ class _Interaction:
 
 @pytest.mark.parametrize(("lang", "locale"), [("ru", "ru"), ("en", "en-US")])
 async def test_by_all_means_preset_autocomplete_is_in_the_readers_alphabet(lang: str, locale: str) -> None:
-    from bot.i18n import t
-    from cogs.byallmeans import ByAllMeansCog
+    from bot.core.i18n import t
+    from bot.games.byallmeans.cog import ByAllMeansCog
 
     complete: Any = ByAllMeansCog.export_preset  # a plain function under discord.py's typing
     choices = await complete(None, _Interaction(locale), "")
@@ -206,8 +206,8 @@ async def test_by_all_means_preset_autocomplete_is_in_the_readers_alphabet(lang:
 
 @pytest.mark.parametrize(("lang", "locale"), [("ru", "ru"), ("en", "en-US")])
 async def test_godstorm_card_autocomplete_is_in_the_readers_alphabet(lang: str, locale: str) -> None:
+    from bot.games.godstorm.cog import RiskCog
     from bot.games.godstorm.miracles import CARDS
-    from cogs.godstorm import RiskCog
 
     legal = [{"type": "play_card", "card": cid} for cid in CARDS]
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from bot.core.i18n import t
 from bot.games.godstorm.game import Godstorm
-from bot.i18n import t
 
 LANGS = ("ru", "en")
 MOVES = {"invade": {"attack", "attack_until"}, "underworld": {"attack", "attack_until"},
@@ -74,14 +74,14 @@ def test_the_cold_war_double_agent_prompt_offers_leave_only_when_it_can_be_chose
                 break
             seat = actors[0]
             legal = game.legal_actions(seat)
-            if game.s["dec"]["kind"] == "double":
+            if game.s.dec.kind == "double":
                 leave = any(a.get("mode") == "leave" for a in legal)
                 key = "coldwar.prompt.double" if leave else "coldwar.prompt.double_peek_only"
                 assert game.prompt_text(seat, lang) == t(key, lang)
                 seen.add(leave)
                 if leave:  # no opposing agent left in headquarters but the Deputy: only learning remains
                     bare = ColdWar.from_json(game.to_json())
-                    bare.s["agents"][1 - seat]["hq"] = [a for a in bare.s["agents"][1 - seat]["hq"] if a == 2]
+                    bare.s.agents[1 - seat].hq = [a for a in bare.s.agents[1 - seat].hq if a == 2]
                     assert [a["mode"] for a in bare.legal_actions(seat)] == ["peek"]
                     assert bare.prompt_text(seat, lang) == t("coldwar.prompt.double_peek_only", lang)
                     seen.add(False)
@@ -110,7 +110,7 @@ def test_the_pobeda_no_chips_prompt_names_only_the_offered_choices(lang: str) ->
             if not legal:
                 break
             s = game.s
-            if s["penalty"] is None and s["pending"] is None and s["current"] == seat \
+            if s.penalty is None and s.pending is None and s.current == seat \
                     and game.supply(game.side_of(seat)) <= 0:
                 offered = frozenset(a["type"] for a in legal)
                 prompt = game.prompt_text(seat, lang)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.sessions import SessionManager, UserInfo
-from bot.store import Store
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import Store
 
 ALICE, BOB, CAROL = UserInfo(1, "alice"), UserInfo(2, "bob"), UserInfo(3, "carol")
 

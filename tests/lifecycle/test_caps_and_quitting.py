@@ -13,11 +13,12 @@ from typing import Any
 import discord
 import pytest
 
-from bot import bots, lifecycle
-from bot.config import ConfigError, Limits, load_limits
-from bot.i18n import t
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import Store
+from bot.core import bots
+from bot.core.config import ConfigError, Limits, load_limits
+from bot.core.i18n import t
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import Store
+from bot.discord_app import lifecycle
 from tests.lifecycle.common import ALICE, BOB, CAROL, running_game
 
 DAY = 86400.0

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import catchup, lifecycle
-from bot.catchup import Record, Summary, summarise, summary_text
-from bot.sessions import SessionManager
-from bot.store import Store
+from bot.core import catchup
+from bot.core.catchup import Record, Summary, summarise, summary_text
+from bot.core.sessions import SessionManager
+from bot.core.store import Store
+from bot.discord_app import lifecycle
 from tests.lifecycle.common import ALICE, BOB, CAROL, Clock, running_game
 
 NAMES = ["Alice", "Bob", "Carol"]

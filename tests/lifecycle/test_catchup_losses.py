@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.catchup import Record, summarise, summary_text
+from bot.core.catchup import Record, summarise, summary_text
 
 NAMES = ["Alice", "Bob", "Carol"]
 

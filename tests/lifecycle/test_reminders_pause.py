@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import lifecycle, reminders
-from bot.sessions import SessionError, SessionManager
-from bot.store import Store
+from bot.core import reminders
+from bot.core.sessions import SessionError, SessionManager
+from bot.core.store import Store
+from bot.discord_app import lifecycle
 from tests.lifecycle.common import ALICE, BOB, Clock, RecordingPublisher, running_game
 
 SPAN = 3600

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import lifecycle, votes
-from bot.sessions import SessionError, SessionManager
-from bot.store import GameRow, GameSettings, Store
+from bot.core import votes
+from bot.core.sessions import SessionError, SessionManager
+from bot.core.store import GameRow, GameSettings, Store
+from bot.discord_app import lifecycle
 from tests.lifecycle.common import ALICE, BOB, CAROL, Clock, running_game
 
 
@@ -139,7 +140,7 @@ async def test_followers_and_dm_choices_are_stored(tmp_path: Path) -> None:
 
 
 async def test_games_of_user_matches_whole_ids_only(tmp_path: Path) -> None:
-    from bot.sessions import UserInfo
+    from bot.core.sessions import UserInfo
 
     store = await Store.open(tmp_path / "ids.sqlite3")
     sessions = SessionManager(store, clock=Clock(1000.0))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot import limits, panels
+from bot.discord_app import limits, panels
 from bot.games.base import Game, Player, Rng
 from bot.games.registry import game_class
 

@@ -13,15 +13,22 @@ from typing import Any
 import discord
 import pytest
 
-from bot.custom_ids import PathSelectId, parse
-from bot.delivery import Publisher
+from bot.core.i18n import t
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import Store
+from bot.discord_app.custom_ids import PathSelectId, parse
+from bot.discord_app.delivery import Publisher
+from bot.discord_app.panels import (
+    CONFIRM_ROOM,
+    build_panel,
+    confirmation,
+    decode_prefix,
+    has_controls,
+    select_chunks,
+)
 from bot.games import registry
 from bot.games.base import Event
 from bot.games.coldwar import ColdWar
-from bot.i18n import t
-from bot.panels import CONFIRM_ROOM, build_panel, confirmation, decode_prefix, has_controls, select_chunks
-from bot.sessions import SessionManager, UserInfo
-from bot.store import Store
 from tests.panels import games
 from tests.platform.toy import toy_manifest
 
@@ -199,7 +206,7 @@ def test_the_wait_that_ends_a_cold_war_round_confirms_all_its_outcomes(lang: str
             seat = actors[0]
             legal = game.legal_actions(seat)
             s = game.s
-            ending = s["phase"] == "struggle" and s["waits"] == 1 and {"type": "wait"} in legal
+            ending = s.phase == "struggle" and s.waits == 1 and {"type": "wait"} in legal
             action = {"type": "wait"} if ending or ({"type": "wait"} in legal and rnd.random() < 0.5) \
                 else rnd.choice(legal)
             events = game.apply(seat, action)
@@ -370,7 +377,7 @@ def test_the_cold_war_turn_prompt_names_only_the_offered_choices(lang: str) -> N
                 break
             seat = actors[0]
             legal = game.legal_actions(seat)
-            if game.s["dec"]["kind"] == "turn":
+            if game.s.dec.kind == "turn":
                 offered = {a["type"] for a in legal} & set(phrases)
                 prompt = game.prompt_text(seat, lang)
                 assert {k for k, phrase in phrases.items() if phrase in prompt} == offered, (prompt, offered)
@@ -396,8 +403,8 @@ def godstorm_attack_turn(players: int = 3, seed: int = 5) -> Any:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_godstorm_attacks_are_chosen_by_target_then_source(lang: str) -> None:
+    from bot.discord_app.panels import choices_under, level_labels
     from bot.games.godstorm.text import tname
-    from bot.panels import choices_under, level_labels
 
     game = godstorm_attack_turn()
     seat = game.actors()[0]
@@ -445,7 +452,7 @@ async def test_a_media_peek_names_the_card_once_in_the_answer(tmp_path: Path, la
             action = rnd.choice(uses) if uses and rnd.random() < 0.8 else rnd.choice(legal)
             result = await sessions.act(session.id, user_of(session, seat), seat, action)
             game = result.session.game
-            if game.actors() == [seat] and game.s["dec"]["kind"] == "media":
+            if game.actors() == [seat] and game.s.dec.kind == "media":
                 note = confirmation(game, result.events, seat, lang)
                 content, _view = build_panel(result.session, seat, lang, note=note)
                 peeked = [line for line in game.private_text(seat, lang).splitlines()
@@ -460,7 +467,7 @@ async def test_a_media_peek_names_the_card_once_in_the_answer(tmp_path: Path, la
 
 
 def test_publish_interval_is_configured_from_the_environment() -> None:
-    from bot.config import ConfigError, load_config
+    from bot.core.config import ConfigError, load_config
 
     assert load_config({"DISCORD_TOKEN": "x"}, read_dotenv=False).publish_interval == 4.0
     assert load_config({"DISCORD_TOKEN": "x", "PUBLISH_INTERVAL": "0"}, read_dotenv=False).publish_interval == 0

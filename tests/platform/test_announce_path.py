@@ -17,11 +17,11 @@ from aiohttp import web
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import discordhttp
-from bot.delivery import Publisher, owed_purpose
-from bot.discordhttp import Postponed
+from bot.core.store import Store
+from bot.discord_app import discordhttp
+from bot.discord_app.delivery import Publisher, owed_purpose
+from bot.discord_app.discordhttp import Postponed
 from bot.games import registry
-from bot.store import Store
 from tests.platform.test_delivery import StubChannel, StubClient, fast, setup, unavailable
 from tests.platform.toy import toy_manifest
 
@@ -152,7 +152,7 @@ async def test_owed_dms_are_delivered_after_a_restart(tmp_path: Path) -> None:
     actor = session.row.seat_users[session.game.actors()[0]][0]
     assert await store.get_message(session.id, owed_purpose(actor)) is not None
     dm.error = None
-    from bot.sessions import SessionManager
+    from bot.core.sessions import SessionManager
 
     fresh = fast(Publisher(StubClient(channel, dm), SessionManager(store), store))  # type: ignore[arg-type]
     fresh.resume_housekeeping()
@@ -182,7 +182,7 @@ async def test_a_crash_between_a_new_panel_and_the_strip_leaves_one_live_panel(t
     stored = await store.get_message(session.id, f"panel:{actor}")
     assert stored is not None and [first.channel_id, first.message_id] in stored.data["stale"]
     assert (first.message_id, {"view": None}) not in dm.edits
-    from bot.sessions import SessionManager
+    from bot.core.sessions import SessionManager
 
     fresh = fast(Publisher(StubClient(channel, dm, {99: dm}), SessionManager(store), store))  # type: ignore[arg-type]
     fresh.resume_housekeeping()
@@ -215,7 +215,7 @@ async def test_the_dm_channel_is_remembered_across_a_restart(tmp_path: Path) -> 
             assert channel_id == 555 and type is discord.ChannelType.private
             return self.dm
 
-    from bot.sessions import SessionManager
+    from bot.core.sessions import SessionManager
 
     fresh = fast(Publisher(NoOpening(channel, dm), SessionManager(store), store))  # type: ignore[arg-type]
     assert await fresh.dm_channel(actor) is dm and NoOpening.opened == 0
@@ -280,7 +280,7 @@ async def test_publisher_call_retries_a_500_on_its_own_schedule(flaky_api: Any, 
     http, state = flaky_api
     state["fail"] = 3
     store = await Store.open(tmp_path / "d.sqlite3")
-    from bot.sessions import SessionManager
+    from bot.core.sessions import SessionManager
 
     publisher = fast(Publisher(StubClient(StubChannel(), StubChannel()), SessionManager(store), store))  # type: ignore[arg-type]
     route = discord.http.Route("GET", "/channels/{channel_id}/messages", channel_id=1)
@@ -295,7 +295,7 @@ async def test_a_budget_ends_retries_with_postponed(flaky_api: Any, tmp_path: Pa
     http, state = flaky_api
     state["fail"] = 10**6
     store = await Store.open(tmp_path / "d.sqlite3")
-    from bot.sessions import SessionManager
+    from bot.core.sessions import SessionManager
 
     publisher = fast(Publisher(StubClient(StubChannel(), StubChannel()), SessionManager(store), store))  # type: ignore[arg-type]
     route = discord.http.Route("GET", "/channels/{channel_id}/messages", channel_id=1)
@@ -312,8 +312,8 @@ async def test_a_budget_ends_retries_with_postponed(flaky_api: Any, tmp_path: Pa
 def test_backlog_news_is_cut_into_posts_that_fit(lines: list[str], status_size: int) -> None:
     """Every chunk fits a message and the chunks hold every line in order; the turn post keeps the
     longest tail of lines that fits beside the status, and no line more."""
-    from bot import limits
-    from bot.delivery import MAX_CONTENT, chunk_lines, fits, split_tail
+    from bot.discord_app import limits
+    from bot.discord_app.delivery import MAX_CONTENT, chunk_lines, fits, split_tail
 
     lines = [line.replace("\n", " ") for line in lines]
     chunks = chunk_lines(lines)

@@ -1,4 +1,4 @@
-"""The two-process PostgreSQL benchmark (issue 14, ``bot.bench_pg``) in a tiny configuration: it runs
+"""The two-process PostgreSQL benchmark (issue 14, ``bot.tools.bench_pg``) in a tiny configuration: it runs
 two real worker processes on one throwaway server, reports every figure ``python -m bot.bench`` prints
 for it, and every move it counts is an action row committed in the database. No timing thresholds
 (benchmarks are not timed tests)."""
@@ -9,7 +9,7 @@ import math
 
 import asyncpg
 
-from bot.bench_pg import bench_cluster, unix_socket_url
+from bot.tools.bench_pg import bench_cluster, unix_socket_url
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 

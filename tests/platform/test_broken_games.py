@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.i18n import t
+from bot.core.sessions import Session, SessionError, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games import registry
-from bot.i18n import t
-from bot.sessions import Session, SessionError, SessionManager, UserInfo
-from bot.store import Store
 from tests.platform.toy import toy_manifest
 
 A, B = UserInfo(1, "a"), UserInfo(2, "b")
@@ -69,7 +69,7 @@ async def test_a_state_that_cannot_load_breaks_only_its_game(tmp_path: Path, sta
     told: list[int] = []
     sessions = restarted(store, told)
     await sessions.restore()  # states load lazily: nothing fails here
-    with caplog.at_level(logging.ERROR, logger="bot.sessions"):
+    with caplog.at_level(logging.ERROR, logger="bot.core.sessions"):
         session = await sessions.get(bad)
     assert session.game is None and session.broken
     assert told == [bad]
@@ -114,7 +114,7 @@ async def test_start_up_skips_rows_that_do_not_parse_or_name_no_game(tmp_path: P
     store = await Store.open(db)
     told: list[int] = []
     sessions = restarted(store, told)
-    with caplog.at_level(logging.WARNING, logger="bot.sessions"):
+    with caplog.at_level(logging.WARNING, logger="bot.core.sessions"):
         await sessions.restore()
     assert sorted(told) == [lobby_bad, unknown]
     assert sessions.sessions[lobby_bad].broken and "JSONDecodeError" in sessions.sessions[lobby_bad].broken

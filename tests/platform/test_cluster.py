@@ -20,14 +20,14 @@ from typing import Any
 
 import pytest
 
-from bot import cluster as cluster_mod
-from bot.app import TabletopBot
-from bot.cluster import Cluster, publish_lease
-from bot.config import Config
-from bot.delivery import Publisher
+from bot.core import cluster as cluster_mod
+from bot.core.cluster import Cluster, publish_lease
+from bot.core.config import Config
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import SCHEMA_VERSION, Conflict, Deadline, GameSettings, SchemaTooNew, Store
+from bot.discord_app.app import TabletopBot
+from bot.discord_app.delivery import Publisher
 from bot.games import registry
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import SCHEMA_VERSION, Conflict, Deadline, GameSettings, SchemaTooNew, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 from tests.platform.toy import toy_manifest
@@ -452,7 +452,7 @@ async def test_a_timer_taking_over_sends_neither_a_reminder_again_nor_a_paused_d
     cached from before, takes the timer over: it sends the final reminder only (not the half-time one
     again). A pauses the game's clock; B's timer does not let its deadline pass."""
     a, b, clock = pair
-    span = 600  # reminders at 300 s and 60 s before the end (bot/reminders.py)
+    span = 600  # reminders at 300 s and 60 s before the end (bot/core/reminders.py)
     game_id = await toy_game(a, channel=508, deadline_s=span)
     await b.sessions.get(game_id)  # B's copy: the reminder still at half time
     first, second = ticker(a, tmp_path, clock), ticker(b, tmp_path, clock)
@@ -466,7 +466,7 @@ async def test_a_timer_taking_over_sends_neither_a_reminder_again_nor_a_paused_d
     clock.now = (await a.store.deadlines(game_id))[0].due_at - 1  # the final reminder is due
     await second.tick(clock.now)
     assert [k for _, _, k in reminded(second)] == ["final"]
-    from bot import lifecycle
+    from bot.discord_app import lifecycle
 
     await lifecycle.pause(a.sessions, game_id, ALICE.id, clock.now)  # in A; B's copy is not paused
     clock.now += span
@@ -592,7 +592,7 @@ async def test_two_processes_starting_at_once_migrate_once(pg_server: PgServer |
             assert await store.schema_version() == SCHEMA_VERSION
         async with stores[0].db.execute("SELECT count(*) FROM schema_version") as cur:
             assert (await cur.fetchone() or [0])[0] == 1
-        from bot.stats import Stats
+        from bot.core.stats import Stats
 
         await asyncio.gather(*(Stats(s).setup() for s in stores))  # the stats' tables likewise
     finally:

@@ -16,7 +16,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from bot.config import load_config
+from bot.core.config import load_config
 from tests.compose_file import (
     ROOT,
     MissingVariable,

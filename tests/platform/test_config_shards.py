@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Config, ConfigError, load_config
+from bot.core.config import Config, ConfigError, load_config
 
 
 def cfg(**env: str) -> Config:
@@ -63,7 +63,7 @@ def test_health_port_and_json_logs() -> None:
 
 
 def test_part_of_the_shards_on_sqlite_is_warned_once_at_start() -> None:
-    from bot.shards import store_warning
+    from bot.core.shards import store_warning
 
     assert store_warning(cfg()) is None
     assert store_warning(cfg(SHARD_COUNT="2")) is None  # every shard in this process

@@ -1,10 +1,10 @@
-"""Per-user command cooldowns (bot/cooldown.py): timing, independence, bound, and the wording."""
+"""Per-user command cooldowns (bot/core/cooldown.py): timing, independence, bound, and the wording."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.cooldown import Cooldown, plural_form, wait_text
+from bot.core.cooldown import Cooldown, plural_form, wait_text
 
 
 class Clock:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.sessions import Session, SessionError, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games import registry
-from bot.sessions import Session, SessionError, SessionManager, UserInfo
-from bot.store import Store
 from tests.platform.toy import toy_manifest
 
 A, B = UserInfo(1, "a"), UserInfo(2, "b")
@@ -58,7 +58,7 @@ async def test_text_in_a_number_column_marks_only_that_game_broken(tmp_path: Pat
     try:
         told: list[int] = []
         sessions = restarted(store, told)
-        with caplog.at_level(logging.ERROR, logger="bot.sessions"):
+        with caplog.at_level(logging.ERROR, logger="bot.core.sessions"):
             await sessions.restore()  # start-up does not fail
             session = await sessions.get(bad)
         assert session.broken and session.game is None

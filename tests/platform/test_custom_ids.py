@@ -20,13 +20,13 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import custom_ids, limits, panels
-from bot.app import create_bot
-from bot.config import load_config
+from bot.core.config import load_config
+from bot.core.i18n import t
+from bot.core.sessions import Session, SessionError, SessionManager, UserInfo
+from bot.core.store import Store
+from bot.discord_app import custom_ids, limits, panels
+from bot.discord_app.app import create_bot
 from bot.games import registry
-from bot.i18n import t
-from bot.sessions import Session, SessionError, SessionManager, UserInfo
-from bot.store import Store
 from cogs import lifecycle as lifecycle_cog
 from cogs.common import Refused, channel_game, check_moderator, refusal_text
 from cogs.controls import ControlsCog
@@ -286,7 +286,7 @@ async def test_unexpected_control_failure_gets_an_apology_and_a_log_line(
     assert record.exc_info is not None and record.exc_info[0] is ZeroDivisionError
 
 
-# ---- the named custom ids (bot/custom_ids.py) -------------------------------------------------
+# ---- the named custom ids (bot/discord_app/custom_ids.py) -------------------------------------------------
 # The wire format is fixed by the messages already posted; each expected id below is spelled out by
 # hand from that format (``tt:<kind>:<game>:...``), not produced by the code under test.
 WIRE = [

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import HEARTBEAT_KEY, Downtime, TabletopBot
-from bot.config import Config
+from bot.core.config import Config
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import Store
+from bot.discord_app.app import HEARTBEAT_KEY, Downtime, TabletopBot
 from bot.games import registry
-from bot.sessions import SessionManager, UserInfo
-from bot.store import Store
 from tests.platform.toy import toy_manifest
 
 ALICE, BOB = UserInfo(1, "alice"), UserInfo(2, "bob")

@@ -12,11 +12,11 @@ from typing import Any
 import discord
 import pytest
 
-from bot.delivery import Publisher
+from bot.core.i18n import t
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import SeatTimer, Store
+from bot.discord_app.delivery import Publisher
 from bot.games import registry
-from bot.i18n import t
-from bot.sessions import SessionManager, UserInfo
-from bot.store import SeatTimer, Store
 from tests.platform.toy import toy_manifest
 
 
@@ -275,7 +275,7 @@ async def test_a_new_dm_panel_retires_the_previous_one(tmp_path: Path) -> None:
 async def test_news_longer_than_a_post_is_split_not_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Moves that coalesce into more lines than one turn post shows: the older lines go out first in
     posts of their own, so every line is in the channel exactly once (nothing clipped away)."""
-    from bot import delivery
+    from bot.discord_app import delivery
 
     monkeypatch.setattr(delivery, "MAX_LOG_LINES", 2)
     channel, dm = StubChannel(), StubChannel()
@@ -296,7 +296,7 @@ async def test_news_longer_than_a_post_is_split_not_dropped(tmp_path: Path, monk
 
 
 def test_split_tail_and_chunks_respect_the_limits() -> None:
-    from bot.delivery import MAX_LOG_LINES, chunk_lines, split_tail
+    from bot.discord_app.delivery import MAX_LOG_LINES, chunk_lines, split_tail
 
     lines = [f"line {i} " + "x" * 150 for i in range(30)]
     older, newest = split_tail(lines, "status")
@@ -362,8 +362,8 @@ async def play_toy_to_end(sessions: SessionManager, session: Any) -> None:
 
 
 async def ended_table(tmp_path: Path, channel: StubChannel, dm: StubChannel):
-    """A toy table with the stats recorder wired as the bot wires it (bot/app.py)."""
-    from bot.stats import Stats  # noqa: PLC0415
+    """A toy table with the stats recorder wired as the bot wires it (bot/discord_app/app.py)."""
+    from bot.core.stats import Stats  # noqa: PLC0415
 
     store = await Store.open(tmp_path / "d.sqlite3")
     sessions = SessionManager(store)
@@ -408,7 +408,7 @@ async def test_the_result_dm_has_the_reason_rating_change_and_replay_once(tmp_pa
     """A resignation ends the game: the channel gets a final post mentioning both players, and each
     player one DM in their own language with the result, why, their rating before → after and the
     replay; announcing the end again (a re-publish, a restart) sends no DM a second time."""
-    from bot.stats import MODEL, ORDINAL_Z  # noqa: PLC0415
+    from bot.core.stats import MODEL, ORDINAL_Z  # noqa: PLC0415
 
     channel, dm = StubChannel(), StubChannel()
     store, sessions, publisher, stats, session = await ended_table(tmp_path, channel, dm)
@@ -531,11 +531,13 @@ async def test_an_owed_result_dm_found_closed_asks_nobody_to_use_game_hand(tmp_p
 
 async def test_a_rules_ending_names_the_games_own_reason(tmp_path: Path) -> None:
     """Cold War's outcome now says why it ended, and the result line words it."""
-    from bot.delivery import end_reason  # noqa: PLC0415
+    from bot.games.coldwar.state import Over  # noqa: PLC0415
+
+    from bot.discord_app.delivery import end_reason  # noqa: PLC0415
     from bot.games.coldwar.game import ColdWar  # noqa: PLC0415
 
     game = ColdWar.new([{}, {}], {}, 3)
-    game.s["over"] = {"winners": [0], "draw": False, "scores": [100, 20], "exhausted": True}
+    game.s.over = Over(winners=[0], draw=False, scores=[100, 20], exhausted=True)
     assert game.outcome() is not None and game.outcome()["reason"] == "exhausted"
     session = SimpleNamespace(row=SimpleNamespace(settings=SimpleNamespace(extra={}), status="finished",
                                                   game="coldwar"), outcome=game.outcome)

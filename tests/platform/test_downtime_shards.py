@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import HEARTBEAT_KEY, Downtime, TabletopBot
-from bot.cluster import Cluster
-from bot.config import Config
+from bot.core.cluster import Cluster
+from bot.core.config import Config
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import Shards, Store
+from bot.discord_app.app import HEARTBEAT_KEY, Downtime, TabletopBot
 from bot.games import registry
-from bot.sessions import SessionManager, UserInfo
-from bot.store import Shards, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 from tests.platform.toy import toy_manifest

@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bot.games
+from bot.core.replay import verify
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games.base import IllegalAction
 from bot.games.registry import game_class
-from bot.replay import verify
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import Store
 
 GAMES_DIR = str(Path(bot.games.__file__).resolve().parent)
 
@@ -218,7 +218,7 @@ async def test_a_failed_secret_choice_is_logged_without_its_value(case: str, tmp
         action = game.legal_actions(seat)[-1]
         monkeypatch.setattr(cls, "apply", broken)
         caplog.clear()
-        with caplog.at_level(logging.ERROR, logger="bot.sessions"), pytest.raises(SessionError, match="move_failed"):
+        with caplog.at_level(logging.ERROR, logger="bot.core.sessions"), pytest.raises(SessionError, match="move_failed"):
             await sessions.act(session.id, session.row.seat_users[seat][0], seat, action)
         monkeypatch.setattr(cls, "apply", original)
         text = "\n".join(r.getMessage() for r in caplog.records)

@@ -13,12 +13,12 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.app import TabletopBot, create_bot
-from bot.config import Config, ConfigError, load_config
-from bot.health import HealthServer
-from bot.logs import JsonFormatter, handler_for, logged_game_id, process_shards
-from bot.shards import ShardLinks
-from bot.store import Store
+from bot.core.config import Config, ConfigError, load_config
+from bot.core.health import HealthServer
+from bot.core.logs import JsonFormatter, handler_for, logged_game_id, process_shards
+from bot.core.shards import ShardLinks
+from bot.core.store import Store
+from bot.discord_app.app import TabletopBot, create_bot
 
 
 async def get(port: int, path: str) -> tuple[int, dict[str, Any]]:
@@ -126,7 +126,7 @@ def test_links_are_all_up_only_when_every_expected_shard_is() -> None:
 
 
 def record(message: str, *args: object, **extra: Any) -> logging.LogRecord:
-    rec = logging.LogRecord("bot.app", logging.WARNING, __file__, 1, message, args, None)
+    rec = logging.LogRecord("bot.discord_app.app", logging.WARNING, __file__, 1, message, args, None)
     rec.__dict__.update(extra)
     return rec
 
@@ -136,7 +136,7 @@ def test_json_lines_carry_shards_and_game_id(tmp_path: Path) -> None:
     line = formatter.format(record("game %d: %s", 7, "ваш ход", game_id=7))
     entry = json.loads(line)
     assert "\n" not in line
-    assert entry["level"] == "WARNING" and entry["logger"] == "bot.app" and entry["message"] == "game 7: ваш ход"
+    assert entry["level"] == "WARNING" and entry["logger"] == "bot.discord_app.app" and entry["message"] == "game 7: ваш ход"
     assert entry["shards"] == [1, 3] and entry["game_id"] == 7 and entry["time"].endswith("Z")
     plain = json.loads(JsonFormatter([0]).format(record("x")))
     assert "game_id" not in plain and plain["shards"] == [0]

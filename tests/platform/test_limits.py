@@ -1,4 +1,4 @@
-"""bot/limits.py: Discord's size limits and the helpers that shorten or split long texts.
+"""bot/discord_app/limits.py: Discord's size limits and the helpers that shorten or split long texts.
 
 The limits are Discord's documented ones (message content 2000; embed title 256, description 4096,
 field value 1024, 25 fields, 6000 in total; select 25 options with labels of 100; button label 80;
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import limits
+from bot.discord_app import limits
 
 RU_WORDS = ("Армия Рима переходит через Альпы и занимает Галлию, пока Карфаген укрепляет "
             "побережье Испании и ждёт подкреплений из Африки").split()
@@ -147,10 +147,10 @@ def test_fit_view_refuses_a_long_custom_id() -> None:
 
 async def test_a_panel_with_a_long_private_text_keeps_its_header_and_question(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.core.sessions import SessionManager, UserInfo
+    from bot.core.store import Store
+    from bot.discord_app.panels import build_panel
     from bot.games import registry
-    from bot.panels import build_panel
-    from bot.sessions import SessionManager, UserInfo
-    from bot.store import Store
     from tests.platform.toy import Toy, toy_manifest
 
     monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())

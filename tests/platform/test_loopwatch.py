@@ -1,4 +1,4 @@
-"""bot/loopwatch.py: a stall of the event loop is logged once, naming what was running."""
+"""bot/core/loopwatch.py: a stall of the event loop is logged once, naming what was running."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from bot import loopwatch
+from bot.core import loopwatch
 
 
 def sleepy_handler() -> None:
@@ -19,7 +19,7 @@ def sleepy_handler() -> None:
 
 
 async def test_a_blocking_call_is_logged_once_with_its_function(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.loopwatch")
+    caplog.set_level(logging.WARNING, logger="bot.core.loopwatch")
     watch = loopwatch.LoopWatch.start()
     try:
         await asyncio.sleep(0.1)
@@ -27,7 +27,7 @@ async def test_a_blocking_call_is_logged_once_with_its_function(caplog: pytest.L
         await asyncio.sleep(0.2)  # the watcher logs once the loop answers again
     finally:
         watch.stop()
-    warnings = [r for r in caplog.records if r.name == "bot.loopwatch"]
+    warnings = [r for r in caplog.records if r.name == "bot.core.loopwatch"]
     assert len(warnings) == 1, [r.getMessage() for r in warnings]
     message = warnings[0].getMessage()
     assert warnings[0].levelno == logging.WARNING
@@ -38,7 +38,7 @@ async def test_a_blocking_call_is_logged_once_with_its_function(caplog: pytest.L
 
 
 async def test_a_healthy_loop_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.loopwatch")
+    caplog.set_level(logging.WARNING, logger="bot.core.loopwatch")
     watch = loopwatch.LoopWatch.start()
     try:
         for _ in range(40):  # busy but never blocked for long: 20 ms of work, then a yield
@@ -46,31 +46,31 @@ async def test_a_healthy_loop_logs_nothing(caplog: pytest.LogCaptureFixture) -> 
             await asyncio.sleep(0)
     finally:
         watch.stop()
-    assert not [r for r in caplog.records if r.name == "bot.loopwatch"]
+    assert not [r for r in caplog.records if r.name == "bot.core.loopwatch"]
     assert watch.stalls == 0
 
 
 async def test_a_stall_still_going_is_reported_before_it_ends(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.loopwatch")
+    caplog.set_level(logging.WARNING, logger="bot.core.loopwatch")
     watch = loopwatch.LoopWatch.start(threshold=0.1, long_stall=0.3)
     try:
         await asyncio.sleep(0.05)
         start = time.monotonic()
         seen = False
         while time.monotonic() - start < 1.0:  # blocked for a second, looking for the warning meanwhile
-            seen = seen or any(r.name == "bot.loopwatch" for r in caplog.records)
+            seen = seen or any(r.name == "bot.core.loopwatch" for r in caplog.records)
             time.sleep(0.01)
         await asyncio.sleep(0.1)
     finally:
         watch.stop()
-    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.loopwatch"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.core.loopwatch"]
     assert seen and len(warnings) == 1
     assert "has been stalled" in warnings[0] and "test_a_stall_still_going" in warnings[0]
 
 
 def test_the_watchdog_does_not_keep_the_process_alive() -> None:
     code = ("import asyncio, time\n"
-            "from bot import loopwatch\n"
+            "from bot.core import loopwatch\n"
             "async def main():\n"
             "    loopwatch.start()\n"
             "    await asyncio.sleep(0.1)\n"
@@ -88,7 +88,7 @@ def collect_and_wait() -> None:
 
 
 async def test_a_stall_with_a_full_collection_says_so(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.loopwatch")
+    caplog.set_level(logging.WARNING, logger="bot.core.loopwatch")
     garbage = [[i] for i in range(200_000)]  # a heap worth scanning
     watch = loopwatch.LoopWatch.start()
     try:
@@ -98,7 +98,7 @@ async def test_a_stall_with_a_full_collection_says_so(caplog: pytest.LogCaptureF
     finally:
         watch.stop()
     del garbage
-    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.loopwatch"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "bot.core.loopwatch"]
     assert len(warnings) == 1 and "garbage collection up to generation 2" in warnings[0], warnings
     assert "collect_and_wait" in warnings[0]
     assert watch._gc_callback not in gc.callbacks

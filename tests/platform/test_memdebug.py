@@ -1,4 +1,4 @@
-"""Memory: the operator's report (bot/memdebug.py), the allocator tuning, and two per-message caches
+"""Memory: the operator's report (bot/tools/memdebug.py), the allocator tuning, and two per-message caches
 the soak found filling (tests/e2e/test_soak_e2e.py has the measurements)."""
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from bot import livepanels, memdebug
-from bot.app import create_bot
-from bot.config import load_config
+from bot.core.config import load_config
+from bot.discord_app import livepanels
+from bot.discord_app.app import create_bot
+from bot.tools import memdebug
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,7 +70,7 @@ def test_allocator_tuning_leaves_an_operators_settings_alone() -> None:
 
 CHURN = """
 import json, sys, threading
-from bot import memdebug
+from bot.tools import memdebug
 if sys.argv[1] == "tuned":
     memdebug.tune_malloc({})
 before = memdebug.rss_kb()

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from bot import limits
-from bot.delivery import Publisher
+from bot.core.sessions import Session, SessionManager, UserInfo
+from bot.core.store import Store
+from bot.discord_app import limits
+from bot.discord_app.delivery import Publisher
 from bot.games import registry
-from bot.sessions import Session, SessionManager, UserInfo
-from bot.store import Store
 from tests.platform.toy import toy_manifest
 
 

@@ -31,15 +31,15 @@ CHECK = r"""
 import sys
 from pathlib import Path
 
-import bot, bot.paths, tabletop_data
+import bot, bot.core.paths, tabletop_data
 from bot.games import registry
 from bot.games.base import Player, Rng
-from bot.i18n import catalogue, t
+from bot.core.i18n import catalogue, t
 
 repo = Path(sys.argv[1])
 for module in (bot, tabletop_data):
     assert repo not in Path(module.__file__).resolve().parents, module.__file__
-assert bot.paths.DATA_DIR == Path(tabletop_data.__file__).resolve().parent, bot.paths.DATA_DIR
+assert bot.core.paths.DATA_DIR == Path(tabletop_data.__file__).resolve().parent, bot.core.paths.DATA_DIR
 assert len(catalogue()) > 50
 for key in registry.GAMES:
     cls = registry.game_class(key)
@@ -172,7 +172,7 @@ async def test_installed_bot_runs_against_fake_discord(installed: Path, tmp_path
         r = await fake.slash(alice, channel, "game new", game="pobeda")
         assert not r.ephemeral, r.content
         # The lobby is in Russian: the translations came from the installed package.
-        from bot.i18n import t
+        from bot.core.i18n import t
 
         assert t("pobeda.name", "ru") in r.text
         await bot.stop()

@@ -1,6 +1,6 @@
 """The PostgreSQL move path's CPU savings keep its guarantees (issue 14's latency aim):
 
-* :class:`bot.db.Pool`, the store's own connection pool: never more than its size, a connection
+* :class:`bot.core.db.Pool`, the store's own connection pool: never more than its size, a connection
   given back inside a transaction is rolled back, one the server cut is replaced, a waiter cancelled
   while a connection was being handed to it passes it on;
 * NOTIFY after the commit (:meth:`Store._announce`): every committed game reaches a listening
@@ -18,9 +18,9 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot import store as store_mod
-from bot.db import PgConnection, Pool
-from bot.store import CHANGED_CHANNEL, Deadline, GameSettings, LobbyEntry, Store, changed_ids
+from bot.core import store as store_mod
+from bot.core.db import PgConnection, Pool
+from bot.core.store import CHANGED_CHANNEL, Deadline, GameSettings, LobbyEntry, Store, changed_ids
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 from tests.platform.test_cluster import wait_for

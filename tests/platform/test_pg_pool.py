@@ -1,4 +1,4 @@
-"""The PostgreSQL store's pool of connections (bot/db.py, issue 14): a transaction holds its own
+"""The PostgreSQL store's pool of connections (bot/core/db.py, issue 14): a transaction holds its own
 connection for the task that opened it, so other tasks' reads neither wait for it nor see what it has
 not committed (PostgreSQL's read-committed isolation), a task started inside it does not run on its
 connection, and two processes racing for one move end with one commit and one :class:`Conflict`
@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.store import Conflict, GameSettings, LobbyEntry, Store
+from bot.core.store import Conflict, GameSettings, LobbyEntry, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 

@@ -6,8 +6,8 @@ game got id 0, and its lobby could not start."""
 
 from __future__ import annotations
 
-from bot.db import PgConnection
-from bot.store import GameSettings, LobbyEntry, Store
+from bot.core.db import PgConnection
+from bot.core.store import GameSettings, LobbyEntry, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import delivery
-from bot.store import Store
+from bot.core.store import Store
+from bot.discord_app import delivery
 from tests.platform.test_delivery import StubChannel, setup, toy_registered  # noqa: F401 (autouse fixture)
 from tests.platform.toy import Toy
 

@@ -1,4 +1,4 @@
-"""The gateway reconnect backoff (bot/reconnect.py): capped at 16 s, jittered, and starting small again
+"""The gateway reconnect backoff (bot/discord_app/reconnect.py): capped at 16 s, jittered, and starting small again
 after a quiet minute; installed for discord.py's unsharded client and its shards."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import discord.client
 import discord.shard
 from discord.backoff import ExponentialBackoff
 
-from bot import reconnect
-from bot.app import create_bot
-from bot.config import load_config
+from bot.core.config import load_config
+from bot.discord_app import reconnect
+from bot.discord_app.app import create_bot
 
 
 def test_delays_stop_growing_at_16_seconds_and_keep_their_jitter() -> None:

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import registry
-from bot.sessions import SessionManager, UserInfo
-from bot.store import (
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import (
     Deadline,
     DueSeat,
     GameSettings,
@@ -23,6 +22,7 @@ from bot.store import (
     StoredMessage,
     dumps,
 )
+from bot.games import registry
 from tests.platform.toy import toy_manifest
 
 

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from bot import bots, lifecycle
+from bot.core import bots
+from bot.core.sessions import Session, SessionManager, UserInfo
+from bot.core.store import Store
+from bot.discord_app import lifecycle
 from bot.games import registry
-from bot.sessions import Session, SessionManager, UserInfo
-from bot.store import Store
 from tests.platform.toy import toy_manifest
 
 ALICE, BOB, CAROL = UserInfo(1, "alice"), UserInfo(2, "bob"), UserInfo(3, "carol")

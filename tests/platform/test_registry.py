@@ -43,7 +43,7 @@ def test_a_bad_extra_reference_stops_with_its_name(refs: list[str], words: str) 
 
 
 def test_a_process_started_with_the_variable_knows_the_game() -> None:
-    code = ("import json; from bot.games import registry; from bot.i18n import t; "
+    code = ("import json; from bot.games import registry; from bot.core.i18n import t; "
             "print(json.dumps([list(registry.GAMES), t('toygame.name', 'en')]))")
     env = {**os.environ, registry.EXTRA_ENV: "tests.toygame:MANIFEST"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.replay import verify
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import SCHEMA_VERSION, Store
 from bot.games import registry
-from bot.replay import verify
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import SCHEMA_VERSION, Store
 from tests.platform.toy import toy_manifest
 
 ALICE, BOB, CAROL, EVE = UserInfo(1, "alice"), UserInfo(2, "bob"), UserInfo(3, "carol", "ru"), UserInfo(9, "eve")

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.core.replay import verify
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games import registry
 from bot.games.base import IllegalAction
-from bot.replay import verify
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import Store
 from tests.platform.toy import toy_manifest
 
 OPS = st.lists(

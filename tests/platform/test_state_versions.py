@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
+from bot.core.replay import replay, stored_options, stored_state, verify
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import Store, dumps
 from bot.games import registry
 from bot.games.base import RNG_VERSION, Game, Rng
-from bot.replay import replay, stored_options, stored_state, verify
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import Store, dumps
 from tests.platform.toy import Toy, toy_manifest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "states_v1"

@@ -4,7 +4,7 @@ Every test below takes the parametrised ``store`` fixture and runs once per back
 variants use a throwaway server (tests/pg_server.py) started once per session; they are skipped only
 when no PostgreSQL binaries are found, and the reason is printed.
 
-Expected values come from what the store promises (bot/store.py docstrings and issue 14): one
+Expected values come from what the store promises (bot/core/store.py docstrings and issue 14): one
 transaction per move guarded by the optimistic ``seq`` check, one open game per channel, deadlines
 dropped when a game ends, 64-bit Discord ids kept exactly.
 """
@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import translate
+from bot.core.db import translate
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.stats import Stats
+from bot.core.store import SCHEMA_VERSION, ChannelBusy, Conflict, Deadline, GameSettings, LobbyEntry, Store
 from bot.games import registry
-from bot.sessions import SessionManager, UserInfo
-from bot.stats import Stats
-from bot.store import SCHEMA_VERSION, ChannelBusy, Conflict, Deadline, GameSettings, LobbyEntry, Store
 from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 from tests.platform.toy import toy_manifest
@@ -285,7 +285,7 @@ async def test_copy_db_copies_everything_once(tmp_path: Path, pg_server: PgServe
     await src.close()
 
     def run() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "bot.copy_db", str(tmp_path / "src.sqlite3"), url],
+        return subprocess.run([sys.executable, "-m", "bot.tools.copy_db", str(tmp_path / "src.sqlite3"), url],
                               capture_output=True, text=True, timeout=60)
 
     first = await asyncio.to_thread(run)

@@ -6,8 +6,8 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from bot.core.i18n import LANGS
 from bot.games.pobeda.data import CORNERS, chrono_layout, events
-from bot.i18n import LANGS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST, LAST = dt.date(1941, 6, 22), dt.date(1945, 9, 2)

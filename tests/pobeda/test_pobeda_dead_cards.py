@@ -13,11 +13,11 @@ import json
 
 import pytest
 
+from bot.core.i18n import t
 from bot.games.base import IllegalAction
 from bot.games.pobeda import Pobeda
 from bot.games.pobeda.data import CHIPS_PER_SIDE, cell_index
 from bot.games.pobeda.text import card_label
-from bot.i18n import t
 from tests.pobeda.pobeda_helpers import event_at, give, make, put
 
 

@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.games.base import ADMIN
 from bot.games.pobeda import Pobeda, bench_state
-from render.pobeda import SIDE_COLOURS, cell_center, render
+from bot.games.pobeda.render import SIDE_COLOURS, cell_center, render
 
 LANGS = ("ru", "en")
 

@@ -7,7 +7,17 @@ import io
 from PIL import Image
 
 from bot.games.pobeda import Pobeda, bench_state
-from render.pobeda import BG, CAPTION, CHIP_R, HEIGHT, MARGIN, SIDE_COLOURS, WIDTH, cell_center, render
+from bot.games.pobeda.render import (
+    BG,
+    CAPTION,
+    CHIP_R,
+    HEIGHT,
+    MARGIN,
+    SIDE_COLOURS,
+    WIDTH,
+    cell_center,
+    render,
+)
 from tests.pobeda.pobeda_helpers import make, play_event, put, row
 
 

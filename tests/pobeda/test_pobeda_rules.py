@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from bot.core.i18n import has, t
 from bot.games.base import ADMIN, IllegalAction, Player, Rng
 from bot.games.pobeda import Pobeda
 from bot.games.pobeda.data import CHIPS_PER_SIDE, cell_index, full_deck
-from bot.i18n import has, t
 from tests.pobeda.pobeda_helpers import ALL_CARDS, card_total, event_at, give, make, play_event, put, row
 
 
@@ -368,7 +368,7 @@ def test_every_i18n_key_used_exists() -> None:
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
     keys = set()
-    for path in list((root / "bot/games/pobeda").glob("*.py")) + [root / "render/pobeda.py"]:
+    for path in list((root / "bot/games/pobeda").glob("*.py")) + [root / "bot/games/pobeda/render.py"]:
         keys |= set(re.findall(r'"(pobeda\.[a-z0-9_.]+)"', path.read_text(encoding="utf-8")))
     keys |= {f"pobeda.err.target_{k}" for k in ("plus1", "minus1", "swap")}
     keys |= {f"pobeda.evt.{k}" for k in ("plus1", "minus1", "swap")}

@@ -14,10 +14,10 @@ from functools import cache
 
 import pytest
 
+from bot.core.i18n import t
 from bot.games.base import IllegalAction, Player, Rng
 from bot.games.pobeda import Pobeda, seating
 from bot.games.pobeda.text import count_text, plural_form
-from bot.i18n import t
 
 MAX_PLAYERS = 12
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.replay import verify
+from bot.core.sessions import Session, SessionManager, UserInfo
+from bot.core.store import Store
 from bot.games.base import Action, IllegalAction
-from bot.replay import verify
-from bot.sessions import Session, SessionManager, UserInfo
-from bot.store import Store
 
 ANN, BORIS, CLARA, DIMA = UserInfo(1, "ann"), UserInfo(2, "boris"), UserInfo(3, "clara", "ru"), UserInfo(4, "dima")
 

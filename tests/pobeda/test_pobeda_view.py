@@ -16,7 +16,7 @@ def required_keys() -> set[str]:
 
 
 def test_every_view_has_exactly_the_declared_keys() -> None:
-    """The TypedDict is the contract render/pobeda.py reads: no undeclared key, no missing one."""
+    """The TypedDict is the contract bot/games/pobeda/render.py reads: no undeclared key, no missing one."""
     game = make(3)
     declared = set(get_type_hints(PobedaView))
     for seat in (None, 0, 1, 2, 99):

@@ -5,9 +5,9 @@ trying the move on a copy: the game itself is left as it was."""
 
 from __future__ import annotations
 
+from bot.core.i18n import t
+from bot.core.sessions import not_legal
 from bot.games.pobeda import Pobeda
-from bot.i18n import t
-from bot.sessions import not_legal
 from tests.pobeda.pobeda_helpers import event_at, give, make, put
 
 

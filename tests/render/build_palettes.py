@@ -31,7 +31,7 @@ SIZES = {"pobeda": 256, "coldwar": 256, "godstorm": 256, "byallmeans": 256}
 
 
 def training(game: str) -> list[Image.Image]:
-    module = importlib.import_module(f"render.{game}")
+    module = importlib.import_module(f"bot.games.{game}.render")
     images = [module.reference(view, lang) for _, view in VIEWS[game]() for lang in ("ru", "en")]
     hand = getattr(module, "reference_hand", None)  # a private picture drawn from a seat's own view
     if hand is not None:
@@ -64,7 +64,7 @@ def _box(c: Colour) -> tuple[int, int, int]:
 
 
 def build(game: str, size: int = 256) -> bytes:
-    module = importlib.import_module(f"render.{game}")
+    module = importlib.import_module(f"bot.games.{game}.render")
     images = training(game)
     counts = _counts(images)
     exact: list[Colour] = []

@@ -73,7 +73,7 @@ def godstorm_views() -> list[tuple[str, dict[str, Any]]]:
 
 def byallmeans_views() -> list[tuple[str, dict[str, Any]]]:
     """Public views, plus seat 1's own view (with ``me``) of each: the field renders the public part,
-    the hand render (``render.byallmeans.reference_hand``) the seat view."""
+    the hand render (``bot.games.byallmeans.render.reference_hand``) the seat view."""
     from bot.games.byallmeans import ByAllMeans
     from bot.games.byallmeans.bench import ai_game, bench_state
 

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.bench import bench_state, board_views
+from bot.games.coldwar import render as coldwar
 from bot.games.pobeda import Pobeda
-from render import coldwar, common, pobeda
+from bot.games.pobeda import render as pobeda
+from bot.tools.bench import bench_state, board_views
+from render import common
 from render.common import font, palette, wrap
 from tests.render.states import VIEWS
 

@@ -18,9 +18,11 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
+from bot.core.paths import DATA_DIR
+from bot.games.coldwar import render as coldwar
+from bot.games.godstorm import render as godstorm
+from bot.games.pobeda import render as pobeda
 from bot.games.pobeda.data import cell_index, cell_name
-from bot.paths import DATA_DIR
-from render import coldwar, godstorm, pobeda
 from render.common import font
 from tests.pobeda.pobeda_helpers import give, make, put, row
 from tests.render.states import VIEWS
@@ -327,8 +329,8 @@ def test_personal_board_marks_exactly_the_hand_cells_from_the_seat_view() -> Non
     and no other cell; seat 0's board, other hands, and the public board are not involved."""
     game = make(3, seed=21)
     put(game, 0, *row("A", "C", 4))
-    give(game, 1, game.s["layout"][cell_index("D7")], game.s["layout"][cell_index("K2")])
-    hand = game.s["hands"][1]
+    give(game, 1, game.s.layout[cell_index("D7")], game.s.layout[cell_index("K2")])
+    hand = game.s.hands[1]
     expected = {cell_name(game.cell_of[card]) for card in hand if card in game.cell_of}
     assert {"D7", "K2"} <= expected
     view = game.view(1)

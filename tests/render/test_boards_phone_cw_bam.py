@@ -18,10 +18,14 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 
-from bot import boards
+from bot.core.i18n import t
+from bot.discord_app import boards
+from bot.games.byallmeans import render as byallmeans
+from bot.games.byallmeans import render_zoom as byallmeans_zoom
 from bot.games.coldwar import ColdWar
-from bot.i18n import t
-from render import byallmeans, byallmeans_zoom, coldwar, coldwar_zoom, phone_zoom
+from bot.games.coldwar import render as coldwar
+from bot.games.coldwar import render_zoom as coldwar_zoom
+from render import phone_zoom
 from render.common import font, palette
 from tests.render.states import NAMES, VIEWS, _play, _public
 from tests.render.test_boards_phone import MAX_BYTES, MAX_SIDE, MIN_CAP, PHONE, decode
@@ -251,7 +255,7 @@ def test_coldwar_secret_agents_stay_secret(lang: str, drawn: list[Drawn]) -> Non
     (the rules' secret: "agent X" chosen face down); the personal board reads at 400 px too."""
     game = planned_game()
     public = _public(game, 2)
-    secret = {seat: game.s["x"][seat] for seat in (0, 1)}
+    secret = {seat: game.s.x[seat] for seat in (0, 1)}
     assert all(isinstance(x, int) for x in secret.values())
     hidden = f"{t('coldwar.r.agent_x', lang)}: {t('coldwar.r.hidden', lang)}"
     for zoom in coldwar_zoom.SIDES:
@@ -341,7 +345,7 @@ def test_byallmeans_zooms_show_no_hand_and_no_face_down_card(lang: str, drawn: l
         assert byallmeans.render_zoom(view, lang, zoom) == byallmeans.render_zoom(public, lang, zoom)
 
 
-# ---- both: offered through bot/boards.py, sent on the palette -----------------------------------
+# ---- both: offered through bot/discord_app/boards.py, sent on the palette -----------------------------------
 def test_zooms_and_personal_boards_are_offered_through_bot_boards() -> None:
     for game, view in (("coldwar", event_view()), ("byallmeans", bam_cases()[0][1])):
         drawer = boards.renderer_of(game)

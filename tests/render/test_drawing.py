@@ -1,4 +1,4 @@
-"""Boards drawn in the render processes (bot/drawing.py, issue 22): the same bytes as a render in the
+"""Boards drawn in the render processes (bot/core/drawing.py, issue 22): the same bytes as a render in the
 bot's own process, a worker that dies is replaced (the render drawn again), a render's own error
 reaches the caller, threads when processes are off, and a stop that leaves no worker behind.
 Also the PNG writer's kept bands (render/common.py): the bytes never depend on what was kept."""
@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot import drawing
-from bot.bench import bench_state, random_action
+from bot.core import drawing
+from bot.games.pobeda.render import compose
 from bot.games.registry import renderer
+from bot.tools.bench import bench_state, random_action
 from render import common
-from render.pobeda import compose
 
 
 def view_of(key: str, moves: int = 0, seed: int = 1) -> dict[str, Any]:
@@ -71,7 +71,7 @@ async def test_a_board_from_the_pool_is_the_in_process_board_byte_for_byte(pool:
 
 
 async def test_a_zoom_and_a_personal_board_come_from_the_pool_too(pool: None) -> None:
-    from render import pobeda
+    from bot.games.pobeda import render as pobeda
 
     view = view_of("pobeda")
     zoom = pobeda.zoom_choices(view, "en")[0][0]
@@ -195,8 +195,8 @@ def test_kept_bands_are_bounded_and_a_band_is_reused_only_for_the_same_rows_and_
 
 KILLED_PARENT = """
 import asyncio, sys
-from bot import drawing
-from render.coldwar import render
+from bot.core import drawing
+from bot.games.coldwar.render import render
 from bot.games.coldwar import bench_state
 view = bench_state().view(None)
 asyncio.run(drawing.draw(render, view, "en"))

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.godstorm import Godstorm, bench_state
 from bot.games.godstorm import data as D
-from render import godstorm
+from bot.games.godstorm import render as godstorm
 from render.common import font
 from tests.render.states import NAMES
 

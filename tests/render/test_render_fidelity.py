@@ -26,7 +26,7 @@ BLOCK_LIMIT = 24
 GAMES = ("pobeda", "coldwar", "godstorm")
 # Measured 0.37-0.38 for the Godstorm map and 0.45-0.49 for the text-dense Pobeda board (whose palette
 # saving was partly there before). The Cold War table was 0.39-0.41 at level 6; it is deflated at
-# zlib's fast level 3 since issue 22 (``render.coldwar.BOARD_PNG_LEVEL``: nearly all of it changes
+# zlib's fast level 3 since issue 22 (``bot.games.coldwar.render.BOARD_PNG_LEVEL``: nearly all of it changes
 # every move, and its aim is 20 ms and 60 KB), 0.46-0.51 of the full-colour PNG at level 6.
 SIZE_RATIO = {"godstorm": 0.42, "coldwar": 0.53, "pobeda": 0.52}
 
@@ -80,7 +80,7 @@ CASES = [(game, name, lang) for game in GAMES for name, _ in [("bench", None), (
 
 @pytest.mark.parametrize(("game", "which", "lang"), CASES)
 def test_optimised_board_matches_full_colour_render(game: str, which: str, lang: str) -> None:
-    module = importlib.import_module(f"render.{game}")
+    module = importlib.import_module(f"bot.games.{game}.render")
     if which == "unseen":
         views = [unseen(game)]
     else:
@@ -102,7 +102,7 @@ def test_optimised_board_matches_full_colour_render(game: str, which: str, lang:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_flat_colours_survive_the_palette_exactly(game: str) -> None:
-    module = importlib.import_module(f"render.{game}")
+    module = importlib.import_module(f"bot.games.{game}.render")
     colours = list(dict.fromkeys(module.EXACT_COLOURS))
     probe = Image.new("RGB", (len(colours), 1))
     for x, colour in enumerate(colours):
@@ -127,7 +127,7 @@ def test_cached_text_is_pixel_identical_to_pillow_text() -> None:
 
 def test_godstorm_unknown_player_colour_falls_back_to_full_colour() -> None:
     """A colour the game's palette lacks is not approximated: the board is sent in full colour."""
-    from render import godstorm
+    from bot.games.godstorm import render as godstorm
 
     view = dict(VIEWS["godstorm"]()[0][1])
     odd = (1, 254, 3)
@@ -143,7 +143,9 @@ def test_godstorm_unknown_player_colour_falls_back_to_full_colour() -> None:
 
 def test_static_layers_are_cached_and_bounded() -> None:
     """The static board is drawn once per language (and layout), and the caches cannot grow without end."""
-    from render import coldwar, godstorm, pobeda
+    from bot.games.coldwar import render as coldwar
+    from bot.games.godstorm import render as godstorm
+    from bot.games.pobeda import render as pobeda
 
     for cached in (godstorm._base, coldwar._base, pobeda._palette_background):
         assert cached.cache_info().maxsize is not None and cached.cache_info().maxsize <= 8
@@ -162,7 +164,8 @@ def test_static_layers_are_cached_and_bounded() -> None:
 
 def test_an_unchanged_board_is_rendered_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hundred requests for the same view and language draw it once; a change draws it again."""
-    from render import coldwar, common
+    from bot.games.coldwar import render as coldwar
+    from render import common
 
     monkeypatch.setattr(common, "_rendered", OrderedDict())  # boards of earlier tests do not count
     calls = []

@@ -10,10 +10,15 @@ from typing import Any, cast
 import pytest
 from PIL import ImageDraw
 
+from bot.core.parse import escape
+from bot.games.byallmeans import render as byallmeans
+from bot.games.byallmeans import render_zoom as byallmeans_zoom
+from bot.games.coldwar import render as coldwar
+from bot.games.coldwar import render_zoom as coldwar_zoom
+from bot.games.godstorm import render as godstorm
 from bot.games.pobeda import Pobeda
+from bot.games.pobeda import render as pobeda
 from bot.games.pobeda.view import PobedaView
-from bot.parse import escape
-from render import byallmeans, byallmeans_zoom, coldwar, coldwar_zoom, godstorm, pobeda
 from render.common import seat_label
 
 TYPED = ["cool_guy*", "[x](https://e.example)", "<@1> @everyone", "back\\slash"]

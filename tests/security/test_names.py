@@ -1,6 +1,6 @@
 """Issue 23, item 6: a display name is user text. A player named ``[Claim prize](https://evil.example)``
 showed as a live link in the public result line; every name the bot repeats is escaped now
-(:func:`bot.parse.escape`, applied by ``Session.seat_name``), so Discord shows it as typed."""
+(:func:`bot.core.parse.escape`, applied by ``Session.seat_name``), so Discord shows it as typed."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.delivery import result_line
+from bot.core.sessions import SessionManager, UserInfo
+from bot.core.store import Store
+from bot.discord_app.delivery import result_line
 from bot.games import registry
-from bot.sessions import SessionManager, UserInfo
-from bot.store import Store
 from cogs.common import status_text
 from tests.platform.toy import toy_manifest
 

@@ -1,6 +1,6 @@
 """Issue 23, items 5 and 6, the loose ends: the ``tl:`` vote buttons, the ``ttb:`` bot controls and
 their select values, Godstorm's numeric action fields and ``/game deadline`` read what a client sent
-through :mod:`bot.parse` (a 20-digit game id passed ``isdigit()`` and raised ``OverflowError`` in
+through :mod:`bot.core.parse` (a 20-digit game id passed ``isdigit()`` and raised ``OverflowError`` in
 SQLite; ``"²"`` passed ``isdigit()`` and raised in ``int()``), every such click gets an answer, and the
 deadline floor is one range check. Names in the bot log lines and the replay text are escaped."""
 
@@ -17,13 +17,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import bots, config, reminders
+from bot.core import bots, config, reminders
+from bot.core.i18n import t
+from bot.core.parse import INT64_MAX
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.store import LobbyEntry, Store
 from bot.games import registry
 from bot.games.godstorm.core import as_int
-from bot.i18n import t
-from bot.parse import INT64_MAX
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.store import LobbyEntry, Store
 from cogs.bots import BotsCog
 from cogs.lifecycle import LifecycleCog
 from cogs.stats import seat_names

@@ -1,4 +1,4 @@
-"""Issue 23, items 5 and 6: user-controlled text in (bot/parse.py reads numbers and ids and never
+"""Issue 23, items 5 and 6: user-controlled text in (bot/core/parse.py reads numbers and ids and never
 raises) and out (names and user text repeated in a message cannot format, link or mention)."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import custom_ids, parse
-from cogs.godstorm import count_choices
+from bot.core import parse
+from bot.discord_app import custom_ids
+from bot.games.godstorm.cog import count_choices
 
 # ---- reading ---------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""``bot/visibility.py``'s rules (issue 23), on real discord.py objects built from the payloads the
+"""``bot/discord_app/visibility.py``'s rules (issue 23), on real discord.py objects built from the payloads the
 fake Discord sends: who may view a channel or thread, who may see a game whose channel is gone, and
 where a replay may be posted publicly."""
 
@@ -11,8 +11,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot import visibility
-from bot.store import GameRow, GameSettings, LobbyEntry
+from bot.core.store import GameRow, GameSettings, LobbyEntry
+from bot.discord_app import visibility
 from tests.fake_discord import MEMBER_PERMISSIONS, FakeDiscord
 from tests.fake_discord.models import MANAGE_GUILD, MANAGE_THREADS, VIEW_CHANNEL, Channel, Guild, User
 

@@ -1,11 +1,11 @@
-"""bot/bench_loop.py: the event-loop benchmark runs end to end on a short game (its figure is the
+"""bot/tools/bench_loop.py: the event-loop benchmark runs end to end on a short game (its figure is the
 benchmark's business, not this test's)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.bench_loop import bench_loop
+from bot.tools.bench_loop import bench_loop
 from render.replay import MAX_FRAMES
 
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from PIL import Image
 
-from bot import limits
+from bot.core.replay import history
+from bot.core.store import ActionRow
+from bot.discord_app import limits
 from bot.games.godstorm.playout import random_playout
-from bot.replay import history
-from bot.store import ActionRow
 from render.replay import MAX_FRAMES, animate
 from render.stats import MAX_ROWS, WIDTH, render_table
 

@@ -1,4 +1,4 @@
-"""``bot.replay.history``: a finished game told with every hidden part revealed, per game.
+"""``bot.core.replay.history``: a finished game told with every hidden part revealed, per game.
 
 What must be revealed is what each game hides from the table: Cold War's agent X choices
 (cold-war-kgb-vs-cia.ru.txt, line 200: "В фазе планирования каждый игрок втайне от соперника
@@ -16,6 +16,9 @@ from typing import Any
 
 import pytest
 
+from bot.core.i18n import t
+from bot.core.replay import SECRET_MARK, History, history, history_text, pick_moments, thin
+from bot.core.store import ActionRow
 from bot.games import narration
 from bot.games.base import Game, Player, Rng
 from bot.games.byallmeans import ByAllMeans
@@ -23,9 +26,6 @@ from bot.games.coldwar import ColdWar
 from bot.games.godstorm.playout import random_playout
 from bot.games.pobeda import Pobeda
 from bot.games.pobeda.data import events
-from bot.i18n import t
-from bot.replay import SECRET_MARK, History, history, history_text, pick_moments, thin
-from bot.store import ActionRow
 
 NAMES = ["Anna", "Boris", "Clara", "Dima", "Eve"]
 
@@ -75,13 +75,13 @@ def test_pobeda_hands_are_revealed_at_the_start_and_the_end() -> None:
     titles = {cid: e["title"]["en"] for cid, e in events().items()}
     story = tell("pobeda", seat_info, options, 8, rows, 3)
     assert len(story.opening) == 3
-    for seat, hand in enumerate(start.s["hands"]):
+    for seat, hand in enumerate(start.s.hands):
         block = story.opening[seat]
         assert NAMES[seat] in block
         for card in hand:
             if card in titles:
                 assert titles[card] in block
-    for seat, hand in enumerate(game.s["hands"]):  # what was never played
+    for seat, hand in enumerate(game.s.hands):  # what was never played
         for card in hand:
             if card in titles:
                 assert any(titles[card] in block and NAMES[seat] in block for block in story.closing)

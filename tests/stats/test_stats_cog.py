@@ -12,9 +12,9 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.i18n import t
-from bot.stats import Stats
-from bot.store import Store
+from bot.core.i18n import t
+from bot.core.stats import Stats
+from bot.core.store import Store
 from cogs.stats import StatsCog, duration
 
 GUILD = 77

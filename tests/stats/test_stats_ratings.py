@@ -1,4 +1,4 @@
-"""Rating updates, places and move times (bot.stats), checked against OpenSkill's own published data.
+"""Rating updates, places and move times (bot.core.stats), checked against OpenSkill's own published data.
 
 The expected numbers below are the openskill.py project's published test data for its Plackett-Luce
 model: ``tests/models/data/plackettluce.json`` in github.com/vivekjoshy/openskill.py (commit
@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.stats import MODEL, Rating, competition_places, move_times, rate, side_places
+from bot.core.stats import MODEL, Rating, competition_places, move_times, rate, side_places
 
 PUBLISHED_MODEL = PlackettLuce(31.321989232514305, 11.379964801443018)
 # "normal": {"team_1": [{"mu": 36.48967347401391, "sigma": 11.237778601372977}],

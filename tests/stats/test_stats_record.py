@@ -1,4 +1,4 @@
-"""Recording ended games (bot.stats): per game and per user rows, totals, ratings; what is not rated."""
+"""Recording ended games (bot.core.stats): per game and per user rows, totals, ratings; what is not rated."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.bench import random_action
+from bot.core.sessions import SessionError, SessionManager, UserInfo
+from bot.core.stats import Stats, final_game, game_record
+from bot.core.store import Store
 from bot.games.base import IllegalAction
-from bot.sessions import SessionError, SessionManager, UserInfo
-from bot.stats import Stats, final_game, game_record
-from bot.store import Store
+from bot.tools.bench import random_action
 
 GUILD = 5
 ANNA, BORIS, CLARA, DIMA = UserInfo(1, "Anna"), UserInfo(2, "Boris", "ru"), UserInfo(3, "Clara"), UserInfo(4, "Dima")

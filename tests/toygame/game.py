@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.core.i18n import t
 from bot.games import narration
 from bot.games.base import Action, Arrangement, Event, Game, IllegalAction, OptionSpec, Player, Rng
 from bot.games.manifest import CatchUp, Conformance, Counter
-from bot.i18n import t
 
 CELLS = 9
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))

@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.i18n import t
+from bot.core.i18n import t
 
 SIZE = 360
 CELL = SIZE // 3

@@ -1,5 +1,5 @@
 """By All Means («Все средства хороши»): rules engine, card pool, decks and AI (pictures in
-``render/byallmeans.py``, deck commands in ``cogs/byallmeans.py``; its plugin manifest is
+``bot/games/byallmeans/render.py``, deck commands in ``bot/games/byallmeans/cog.py``; its plugin manifest is
 ``bot.games.byallmeans.manifest``).
 
 The package's names are imported on first use, so loading its manifest (read by the registry) does not

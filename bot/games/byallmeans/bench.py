@@ -1,5 +1,5 @@
 """Benchmark positions for By All Means: a crowded late-game state and a whole AI-against-AI game (timed by
-``bot.bench``, which passes its clock in: the rules package reads no clock)."""
+``bot.tools.bench``, which passes its clock in: the rules package reads no clock)."""
 
 from __future__ import annotations
 

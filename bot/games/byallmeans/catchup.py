@@ -1,4 +1,4 @@
-"""By All Means' part of the catch-up summary (``bot.catchup``): reputation gained, and first the reader's
+"""By All Means' part of the catch-up summary (``bot.core.catchup``): reputation gained, and first the reader's
 reputation, influence and trust lost, agents exposed and cards taken from the hand or an archive."""
 
 from __future__ import annotations

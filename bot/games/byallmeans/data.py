@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bot import paths
+from bot.core import paths
 
 DATA_DIR = paths.DATA_DIR / "byallmeans"
 

@@ -19,9 +19,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from bot.core.i18n import t
 from bot.games.base import IllegalAction
 from bot.games.byallmeans import data
-from bot.i18n import t
 
 Problem = tuple[str, dict[str, Any]]
 

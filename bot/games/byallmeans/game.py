@@ -10,6 +10,7 @@ import copy
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from bot.core.i18n import sort_key, t
 from bot.games import narration
 from bot.games.base import (
     Action,
@@ -25,7 +26,6 @@ from bot.games.base import (
 from bot.games.byallmeans import data, decks, effects, engine, panel, phases, why
 from bot.games.byallmeans.state import CELLS, RULES, Cell, PlayerState, State
 from bot.games.byallmeans.view import View, build
-from bot.i18n import sort_key, t
 
 
 class ByAllMeans(Game):
@@ -222,7 +222,7 @@ class ByAllMeans(Game):
         return self.seat_display(seat, t("bam.seat", lang, n=seat + 1))
 
     def panel_as_select(self, seat: int) -> bool:
-        """The opening exchange (up to 16 hand subsets) starts with a select of how many cards (``bot.panels``)."""
+        """The opening exchange (up to 16 hand subsets) starts with a select of how many cards (``bot.discord_app.panels``)."""
         return self.s.phase == "exchange"
 
     def panel_actions(self, seat: int, lang: str) -> list[Action]:

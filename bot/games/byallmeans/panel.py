@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.i18n import sort_key, t
 from bot.games.base import Action
 from bot.games.byallmeans.state import State
-from bot.i18n import sort_key, t
 
 
 def cells(s: State) -> dict[str, int]:

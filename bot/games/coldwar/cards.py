@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.paths import DATA_DIR
+from bot.core.paths import DATA_DIR
 
 DATA_FILES = {1: DATA_DIR / "coldwar" / "cards_v1.json", 2: DATA_DIR / "coldwar" / "cards.json"}
 DATA_FILE = DATA_FILES[2]

@@ -1,4 +1,4 @@
-"""Cold War's part of the catch-up summary (``bot.catchup``): captures and victory points, and the reader's
+"""Cold War's part of the catch-up summary (``bot.core.catchup``): captures and victory points, and the reader's
 groups destroyed or taken first."""
 
 from __future__ import annotations

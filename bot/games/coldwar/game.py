@@ -156,7 +156,7 @@ class ColdWar(Game):
 
     # ---- views ---------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        """See :mod:`bot.games.coldwar.view` (the typed shape render/coldwar.py and the bots read)."""
+        """See :mod:`bot.games.coldwar.view` (the typed shape bot/games/coldwar/render.py and the bots read)."""
         return cast("dict[str, Any]", build_view(self.engine, seat))
 
     def to_json(self) -> dict[str, Any]:

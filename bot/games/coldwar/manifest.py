@@ -5,7 +5,7 @@ from bot.games.manifest import GameManifest, RendererSpec
 MANIFEST = GameManifest(
     key="coldwar",
     rules="bot.games.coldwar.game:ColdWar",
-    renderer=RendererSpec("render.coldwar", personal="render_personal", zoom_choices="zoom_choices",
+    renderer=RendererSpec("bot.games.coldwar.render", personal="render_personal", zoom_choices="zoom_choices",
                           zoom="render_zoom", compose="compose"),
     ai="bot.games.coldwar.ai",
     catchup="bot.games.coldwar.catchup:CATCHUP",

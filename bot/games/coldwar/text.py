@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.core.i18n import Named, join_or, named, sort_key, t
 from bot.games import narration
 from bot.games.coldwar.cards import CURRENT, CardSet, card_set
-from bot.i18n import Named, join_or, named, sort_key, t
 
 if TYPE_CHECKING:
     from bot.games.coldwar.game import ColdWar

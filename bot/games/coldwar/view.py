@@ -1,4 +1,4 @@
-"""What a seat (or the public) may see of a Cold War game: the view ``render/coldwar.py`` draws and the
+"""What a seat (or the public) may see of a Cold War game: the view ``bot/games/coldwar/render.py`` draws and the
 bots (``ai.py``) read.
 
 Everything is public except ``private`` (the seat's own agent X, a media group's peeked card, the

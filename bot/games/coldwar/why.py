@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.core.i18n import t
 from bot.games.coldwar.text import group_name, target_name
-from bot.i18n import t
 
 if TYPE_CHECKING:
     from bot.games.coldwar.game import ColdWar

@@ -1,4 +1,4 @@
-"""Godstorm's part of the catch-up summary (``bot.catchup``): conquests, temples and eliminations, and the
+"""Godstorm's part of the catch-up summary (``bot.core.catchup``): conquests, temples and eliminations, and the
 reader's territories and armies lost first."""
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.core.i18n import t
 from bot.games.base import Action, Event
 from bot.games.godstorm import board, data
-from bot.i18n import t
 
 if TYPE_CHECKING:
     from bot.games.godstorm.text import TextMixin

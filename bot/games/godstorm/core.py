@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot import parse
+from bot.core import parse
 from bot.games.base import Action, IllegalAction, Rng
 from bot.games.godstorm import board
 from bot.games.godstorm.state import Neutral, PlayerState, State
@@ -18,7 +18,7 @@ CLASSIC_STEPS = ("raise", "invade", "fortify")
 
 def as_int(value: Any) -> int | None:
     """An integer from an action field (a number, or digits from a slash command), else None;
-    a bool is no number here. Text is read by :func:`bot.parse.small_int` (issue 23): ``"²"`` passed
+    a bool is no number here. Text is read by :func:`bot.core.parse.small_int` (issue 23): ``"²"`` passed
     ``isdigit()`` and raised in ``int()``; only ASCII digits within 64 bits count."""
     if isinstance(value, bool):
         return None

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot import paths
+from bot.core import paths
 
 DATA_DIR = paths.DATA_DIR / "godstorm"
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from bot.core.i18n import t
 from bot.games.base import Action, Arrangement, Event, Game, OptionSpec, Player, Rng, state_text
 from bot.games.godstorm import board, data
 from bot.games.godstorm.choices import DEFEND_WINDOW_S, ChoiceMixin
@@ -22,7 +23,6 @@ from bot.games.godstorm.view import build as build_view
 from bot.games.godstorm.view import place as place_view
 from bot.games.godstorm.why import localise as localise_reason
 from bot.games.godstorm.why import why_not as why_not_of
-from bot.i18n import t
 
 RULESETS = ("godstorm", "classic")
 PLACEMENTS = ("random", "choose")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.core.i18n import t
 from bot.games import narration
 from bot.games.base import Action, Event
 from bot.games.godstorm import board, data
 from bot.games.godstorm.miracles import CARDS, card_of
-from bot.i18n import t
 
 if TYPE_CHECKING:
     from bot.games.godstorm.text import TextMixin

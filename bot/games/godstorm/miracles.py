@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from bot import paths
+from bot.core import paths
 from bot.games.base import Action, Rng
 from bot.games.godstorm import board, data
 from bot.games.godstorm.combat import CombatMixin

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from bot.core.i18n import sort_key, t
 from bot.games import narration
 from bot.games.base import Action, Event, Game
 from bot.games.godstorm import board, choice_text, data, miracle_text
 from bot.games.godstorm.core import NEUTRAL, Core
 from bot.games.godstorm.state import Territory
 from bot.games.godstorm.turn import set_value
-from bot.i18n import sort_key, t
 
 GROUP_OVER = 20
 """Above this many candidate territories, paths gain a continent level (selects hold at most 25)."""

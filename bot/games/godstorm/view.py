@@ -1,5 +1,5 @@
-"""What a seat (or the public) may see of a Godstorm game: the view ``render/godstorm.py`` draws and
-the few public facts ``cogs/godstorm.py`` labels its autocomplete choices with.
+"""What a seat (or the public) may see of a Godstorm game: the view ``bot/games/godstorm/render.py`` draws and
+the few public facts ``bot/games/godstorm/cog.py`` labels its autocomplete choices with.
 
 Everything here is public except ``me`` (the seat's own bid, territory-card hand and armies to place),
 which only that seat's view carries. Renderers and cogs read these, never ``Godstorm.s``.

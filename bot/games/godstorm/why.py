@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.core.i18n import has, t
 from bot.games.godstorm import board
 from bot.games.godstorm.core import as_int
 from bot.games.godstorm.text import tname
-from bot.i18n import has, t
 
 if TYPE_CHECKING:
     from bot.games.godstorm.game import Godstorm

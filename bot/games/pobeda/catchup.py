@@ -1,4 +1,4 @@
-"""Pobeda's part of the catch-up summary (``bot.catchup``): lines made and chips removed, and the reader's
+"""Pobeda's part of the catch-up summary (``bot.core.catchup``): lines made and chips removed, and the reader's
 chips removed and the other sides' lines first."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from bot import paths
+from bot.core import paths
 
 DATA_DIR = paths.DATA_DIR / "pobeda"
 

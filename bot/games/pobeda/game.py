@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from bot.core.i18n import LANGS
 from bot.games.base import (
     ADMIN,
     Action,
@@ -38,7 +39,6 @@ from bot.games.pobeda.data import (
 from bot.games.pobeda.lines import line_options
 from bot.games.pobeda.text import colour_name, count_text
 from bot.games.pobeda.text_game import TextMixin
-from bot.i18n import LANGS
 
 PENALTY_SECONDS = 3600
 
@@ -638,7 +638,7 @@ class Pobeda(TextMixin, Game):
 
     # ---- views -------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        """See :mod:`bot.games.pobeda.view` (the typed shape render/pobeda.py reads)."""
+        """See :mod:`bot.games.pobeda.view` (the typed shape bot/games/pobeda/render.py reads)."""
         return cast("dict[str, Any]", pview.build(self.s, seat))
 
 

@@ -5,7 +5,7 @@ from bot.games.manifest import GameManifest, RendererSpec
 MANIFEST = GameManifest(
     key="pobeda",
     rules="bot.games.pobeda.game:Pobeda",
-    renderer=RendererSpec("render.pobeda", personal="render_personal", zoom_choices="zoom_choices",
+    renderer=RendererSpec("bot.games.pobeda.render", personal="render_personal", zoom_choices="zoom_choices",
                           zoom="render_zoom", compose="compose", encode="encode_board"),
     ai="bot.games.pobeda.ai",
     catchup="bot.games.pobeda.catchup:CATCHUP",

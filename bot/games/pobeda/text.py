@@ -1,12 +1,12 @@
-"""Language-dependent labels of Pobeda's cards and events (all strings via bot.i18n)."""
+"""Language-dependent labels of Pobeda's cards and events (all strings via bot.core.i18n)."""
 
 from __future__ import annotations
 
+from bot.core.i18n import Named, plural_form, t, tn  # noqa: F401  (plural_form re-exported for callers)
 from bot.games.pobeda.data import card_kind, events
-from bot.i18n import Named, plural_form, t, tn  # noqa: F401  (plural_form re-exported for callers)
 
 SIDE_COLOUR_KEYS = ("red", "blue", "green")
-"""The i18n key of each side's colour (``pobeda.colour.<key>``); ``render/pobeda.py`` holds the pixels."""
+"""The i18n key of each side's colour (``pobeda.colour.<key>``); ``bot/games/pobeda/render.py`` holds the pixels."""
 _MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -59,5 +59,5 @@ def seat_label(seat: int, lang: str) -> str:
 
 
 def count_text(key: str, n: int, lang: str) -> str:
-    """Count + noun in ``lang``'s plural form (``bot.i18n.tn``)."""
+    """Count + noun in ``lang``'s plural form (``bot.core.i18n.tn``)."""
     return tn(key, lang, n)

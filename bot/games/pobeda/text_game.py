@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.core.i18n import join_or, sort_key, t
 from bot.games import narration
 from bot.games.base import Action, Event
 from bot.games.pobeda.data import card_kind, card_order, cell_index, cell_name
@@ -18,7 +19,6 @@ from bot.games.pobeda.text import (
     seat_label,
     side_name,
 )
-from bot.i18n import join_or, sort_key, t
 
 
 class TextMixin:

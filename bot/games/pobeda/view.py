@@ -1,4 +1,4 @@
-"""What a seat (or the public) may see of a Pobeda game: the view ``render/pobeda.py`` draws.
+"""What a seat (or the public) may see of a Pobeda game: the view ``bot/games/pobeda/render.py`` draws.
 
 Everything here is public except ``hand`` (the seat's own cards), which only that seat's view
 carries. Renderers and cogs read these, never ``Pobeda.s``.
@@ -30,7 +30,7 @@ class LineView(TypedDict):
 class SideView(TypedDict):
     side: int
     colour: str
-    """The colour's key (``red``, ``blue``, ``green``); ``render/pobeda.py`` maps it to pixels."""
+    """The colour's key (``red``, ``blue``, ``green``); ``bot/games/pobeda/render.py`` maps it to pixels."""
     seats: list[int]
     supply: int
     name: dict[str, str]

@@ -1,0 +1,1 @@
+"""The platform core: sessions, storage, replays, strings, deadlines, bots, ratings. No discord import."""

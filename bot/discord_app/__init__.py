@@ -1,0 +1,1 @@
+"""The Discord side: the client, the publisher of posts and DMs, panels, the lobby and lifecycle posts."""

@@ -1,0 +1,285 @@
+"""One live panel per player: older panels lose their controls, the DM panel stays current.
+
+A player's panel for one game can be on screen in two places: a DM (sent by the publisher when a
+decision is theirs) and an ephemeral reply in the channel (``/game hand``, "open my panel", a
+``/risk`` command's answer). Whatever way the seat acts, the answer shows the fresh panel in
+place, and then:
+
+* every older copy loses its controls (its view is removed): the previous DM panel, the previous
+  ephemeral panel;
+* the DM panel, when the player acted somewhere else, is edited in place to the current panel
+  (no new message, no ping), so the next decision always reaches the DM too: the player who
+  clicked through ``/risk`` sees an epoch bid in their DMs as well, not only in a reply that a
+  phone may have dismissed.
+
+So at any moment a player has at most two messages with controls for a game, both built at the
+seat's current stamp: the DM panel and the newest ephemeral reply.
+
+The DM panel is remembered in the ``messages`` table (purpose ``panel:<user>``, with the seat and
+stamp it was built at), so it is retired or refreshed after a restart as well. Before a new DM panel
+is sent, the stored one is listed in that row's ``stale`` list (:meth:`LivePanels.replacing`), and it
+leaves the list only once its controls are gone: a crash at any point between the send and the strip
+leaves it listed, and start-up strips it (:meth:`LivePanels.strip_stale`), so a player never keeps two
+live DM panels. All of this is housekeeping: it runs in the background, beside the announcements
+(``bot/discord_app/delivery.py``), never on their path, and each request has ``HOUSEKEEPING_BUDGET``. An ephemeral reply
+can only be edited through the token of the interaction that made it (valid 15 minutes, and a
+credential), so it is held in memory only: after a restart, or after 15 minutes, an old ephemeral
+keeps its buttons, which answer "no longer available" since the seat's stamp has moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from bot.discord_app import limits
+from bot.discord_app.discordhttp import Postponed
+
+if TYPE_CHECKING:
+    from bot.core.sessions import Session
+    from bot.discord_app.delivery import Publisher
+
+log = logging.getLogger(__name__)
+
+EPHEMERAL_TTL = 14 * 60.0
+"""Seconds an interaction token may still edit its ephemeral reply (Discord allows 15 minutes)."""
+RETIRE_ATTEMPTS = 3
+
+
+def purpose(user_id: int) -> str:
+    return f"panel:{user_id}"
+
+
+@dataclass
+class Ephemeral:
+    """An ephemeral reply carrying a panel, editable through its interaction for a while."""
+
+    interaction: discord.Interaction
+    message_id: int | None  # None: the interaction's original response
+    stamp: int
+    at: float
+    shown: int | None = None
+    """The id of the message on screen, when known: a click answered in place edits the message of an
+    earlier ephemeral (``/game hand``'s), which is then the same panel, not an older one to retire."""
+
+    def key(self) -> tuple[int, int | None]:
+        return self.interaction.id, self.message_id
+
+    async def strip(self) -> None:
+        if self.message_id is None:
+            await self.interaction.edit_original_response(view=None)
+        else:
+            await self.interaction.followup.edit_message(self.message_id, view=None)
+
+
+class LivePanels:
+    """Keeps each player's panels in step (see the module docstring)."""
+
+    def __init__(self, publisher: Publisher) -> None:
+        self.publisher = publisher
+        self._locks: limits.Lru[tuple[int, int], asyncio.Lock] = limits.Lru(limits.NOTICES)
+        # (game, user) -> the newest ephemeral panel, oldest first; entries past EPHEMERAL_TTL can no longer be
+        # edited and are dropped (each holds its interaction, with the message it came from)
+        self._ephemeral: OrderedDict[tuple[int, int], Ephemeral] = OrderedDict()
+
+    def lock(self, game_id: int, user_id: int) -> asyncio.Lock:
+        lock = self._locks.get((game_id, user_id))
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[(game_id, user_id)] = lock
+        return lock
+
+    # ---- a panel was shown -------------------------------------------------------------
+    def answered(self, interaction: discord.Interaction, session: Session, seat: int,
+                 message_id: int | None = None, *, in_place: bool = False, shown: int | None = None) -> None:
+        """An interaction was answered with ``seat``'s panel: in place on a DM panel (``in_place``
+        and a DM), else in an ephemeral reply (``message_id``: a follow-up's id, None: the original
+        response; ``shown``: the id of the message on screen when known, so a later click answered
+        in place on it is recognised as the same panel). The bookkeeping runs in the background: the
+        answer has already gone out."""
+        user_id = interaction.user.id
+        message = interaction.message
+        if in_place and interaction.guild_id is None and message is not None:
+            stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
+            channel = interaction.channel if getattr(interaction.channel, "id", None) else \
+                SimpleNamespace(id=interaction.channel_id or 0)  # stored by id; fetched again to retire it
+            self.publisher._background(self.dm_shown(session, user_id, seat, channel, message.id, stamp))
+        else:
+            if shown is None:
+                shown = message.id if in_place and message is not None else message_id
+            self.ephemeral_shown(session, user_id, seat, interaction, message_id, shown=shown)
+
+    async def dm_shown(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int,
+                       stamp: int | None = None) -> None:
+        """A DM panel was sent (or edited in place by a click on it): it is the live one. ``stamp``: the
+        seat's count of actions when the panel was built; the game may have moved on while it was sent
+        (the player acting from an ephemeral meanwhile), and then it is brought up to date at once."""
+        async with self.lock(session.id, user_id):
+            await self._set_dm(session, user_id, seat, channel, message_id, stamp)
+            await self._retire_ephemeral(session.id, user_id, keep=None)
+            await self._refresh_dm(session, user_id, seat)
+
+    def ephemeral_shown(self, session: Session, user_id: int, seat: int,
+                        interaction: discord.Interaction, message_id: int | None, *, shown: int | None = None) -> None:
+        """A panel was shown in an ephemeral reply: older ephemerals lose their controls and the DM
+        panel is brought up to date (in the background: the answer has already gone out). ``shown``:
+        the id of the message on screen, when known (see :attr:`Ephemeral.shown`)."""
+        stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
+        entry = Ephemeral(interaction, message_id, stamp, time.monotonic(), shown)
+        self.publisher._background(self._after_ephemeral(session, user_id, seat, entry))
+
+    async def _after_ephemeral(self, session: Session, user_id: int, seat: int, entry: Ephemeral) -> None:
+        async with self.lock(session.id, user_id):
+            await self._retire_ephemeral(session.id, user_id, keep=entry)
+            self._remember(session.id, user_id, entry)
+            await self._refresh_dm(session, user_id, seat)
+
+    # ---- the DM panel ------------------------------------------------------------------
+    async def replacing(self, game_id: int, user_id: int) -> None:
+        """A new DM panel is about to be sent: list the stored one as stale first (see the module
+        docstring), so it is stripped even if the process dies right after the send."""
+        store = self.publisher.store
+        stored = await store.get_message(game_id, purpose(user_id))
+        if stored is None or not stored.message_id:
+            return
+        stale = [list(entry) for entry in stored.data.get("stale", [])]
+        if [stored.channel_id, stored.message_id] in stale:
+            return
+        await store.set_message(game_id, purpose(user_id), stored.channel_id, stored.message_id,
+                                {**stored.data, "stale": [*stale, [stored.channel_id, stored.message_id]]})
+
+    async def _set_dm(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int,
+                      stamp: int | None = None) -> None:
+        """Record ``message_id`` as the live DM panel; every older one (the previous panel, any left
+        stale) stays listed until its controls are removed."""
+        if stamp is None:
+            stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
+        store = self.publisher.store
+        previous = await store.get_message(session.id, purpose(user_id))
+        stale = [list(entry) for entry in previous.data.get("stale", [])] if previous is not None else []
+        if previous is not None and previous.message_id and [previous.channel_id, previous.message_id] not in stale:
+            stale.append([previous.channel_id, previous.message_id])
+        stale = [entry for entry in stale if entry[1] != message_id]
+        await store.set_message(session.id, purpose(user_id), getattr(channel, "id", 0), message_id,
+                                {"seat": seat, "stamp": stamp, "stale": stale})
+        await self._strip_listed(session.id, user_id, channel)
+
+    async def _strip_listed(self, game_id: int, user_id: int, channel: Any = None) -> None:
+        """Strip every panel listed as stale in the user's row, taking each off the list once done (a
+        panel that cannot be edited any more, deleted or in a closed DM, is taken off too)."""
+        store = self.publisher.store
+        stored = await store.get_message(game_id, purpose(user_id))
+        for channel_id, message_id in [tuple(entry) for entry in (stored.data.get("stale", []) if stored else [])]:
+            if not await self._strip_dm(game_id, channel_id, message_id, channel):
+                continue
+            stored = await store.get_message(game_id, purpose(user_id))
+            if stored is None:
+                return
+            left = [entry for entry in stored.data.get("stale", []) if list(entry) != [channel_id, message_id]]
+            await store.set_message(game_id, purpose(user_id), stored.channel_id, stored.message_id,
+                                    {**stored.data, "stale": left})
+
+    async def strip_stale(self) -> None:
+        """Start-up: strip the DM panels a crash left listed as stale (see the module docstring)."""
+        for game_id, name, stored in await self.publisher.store.messages_with_prefix("panel:"):
+            if stored.data.get("stale"):
+                user_id = int(name.split(":", 1)[1])
+                async with self.lock(game_id, user_id):
+                    await self._strip_listed(game_id, user_id)
+
+    async def _strip_dm(self, game_id: int, channel_id: int, message_id: int, channel: Any = None) -> bool:
+        """Remove the controls of an old DM panel (cosmetic: tried a few times only). True when it has
+        none left (done, or the message is gone or out of reach for good)."""
+        publisher = self.publisher
+        budget = publisher.housekeeping_budget
+        try:
+            if getattr(channel, "id", 0) != channel_id or not hasattr(channel, "get_partial_message"):
+                channel = await publisher.channel(channel_id, budget=budget)
+            if channel is None:
+                return True
+            partial = channel.get_partial_message(message_id)
+            await publisher.call(f"retiring a panel of game {game_id}", lambda: partial.edit(view=None),
+                                 attempts=RETIRE_ATTEMPTS, budget=budget)
+            return True
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.info("an old panel of game %s is out of reach: %s", game_id, exc)
+            return True
+        except (discord.HTTPException, aiohttp.ClientError, OSError, Postponed) as exc:
+            log.info("could not retire an old panel of game %s: %s", game_id, exc)
+            return False
+
+    async def _refresh_dm(self, session: Session, user_id: int, seat: int) -> None:
+        """Edit the stored DM panel to the seat's current panel (when its stamp is behind)."""
+        from bot.discord_app.panels import (
+            build_panel,  # bot.discord_app.panels imports the session layer, as this module's users do
+        )
+
+        publisher = self.publisher
+        stored = await publisher.store.get_message(session.id, purpose(user_id))
+        if stored is None or not stored.message_id or user_id in publisher.dm_closed:
+            return
+        stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
+        if stored.data.get("seat") == seat and stored.data.get("stamp") == stamp:
+            return  # built at this stamp: its controls are current
+        if [stored.channel_id, stored.message_id] in [list(e) for e in stored.data.get("stale", [])]:
+            return  # a newer panel is on its way: this one is to be stripped, not refreshed
+        if session.game is None:
+            return
+        content, built = build_panel(session, seat, session.user_lang(user_id),
+                                     link=await publisher.turn_link(session))
+        view = limits.fit_view(built) if built.children else None
+        if view is not None:
+            view.stop()
+        try:
+            channel = await publisher.channel(stored.channel_id, budget=publisher.housekeeping_budget)
+            if channel is None:
+                return
+            partial = channel.get_partial_message(stored.message_id)  # type: ignore[attr-defined]
+            # the panel's personal board is redrawn with it (Pobeda; issue 13, see bot/discord_app/boards.py)
+            from bot.discord_app import boards
+
+            board = await boards.personal_board(session, seat, session.user_lang(user_id))
+            await publisher.call(f"refreshing a panel of game {session.id}",
+                                 lambda: partial.edit(content=limits.content(content), view=view,
+                                                      **({"attachments": [boards.as_file(board)]} if board else {})),
+                                 attempts=RETIRE_ATTEMPTS, budget=publisher.housekeeping_budget)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, Postponed) as exc:
+            log.info("could not refresh the DM panel of game %s: %s", session.id, exc)
+            return
+        await publisher.store.set_message(session.id, purpose(user_id), stored.channel_id, stored.message_id,
+                                          {**stored.data, "seat": seat, "stamp": stamp})
+
+    # ---- ephemerals --------------------------------------------------------------------
+    def _remember(self, game_id: int, user_id: int, entry: Ephemeral) -> None:
+        """Keep ``entry`` as the user's live ephemeral panel; forget the ones too old to edit (a user who
+        never opens that game's panel again would otherwise keep the last one for good)."""
+        self._ephemeral.pop((game_id, user_id), None)
+        self._ephemeral[(game_id, user_id)] = entry
+        now = time.monotonic()
+        while self._ephemeral:
+            key, oldest = next(iter(self._ephemeral.items()))
+            if now - oldest.at <= EPHEMERAL_TTL and len(self._ephemeral) <= limits.NOTICES:
+                break
+            del self._ephemeral[key]
+
+    async def _retire_ephemeral(self, game_id: int, user_id: int, keep: Ephemeral | None) -> None:
+        old = self._ephemeral.get((game_id, user_id))
+        if old is None or (keep is not None and (old.key() == keep.key()
+                                                 or (old.shown is not None and old.shown == keep.shown))):
+            return  # nothing older, or the same message (a click on it answered in place)
+        self._ephemeral.pop((game_id, user_id), None)
+        if time.monotonic() - old.at > EPHEMERAL_TTL:
+            return  # its token no longer edits it
+        try:
+            await self.publisher.call(f"retiring an ephemeral panel of game {game_id}", old.strip,
+                                      attempts=RETIRE_ATTEMPTS, budget=self.publisher.housekeeping_budget)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, Postponed) as exc:
+            log.info("could not retire an ephemeral panel of game %s: %s", game_id, exc)
