@@ -38,7 +38,7 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -67,6 +67,43 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, list | tuple):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
+
+
+@dataclass(frozen=True)
+class OpenDecision:
+    """A decision open now (:meth:`Game.open_decisions`), as the platform stores it and prompts from it
+    (plain JSON; the tables games declare them with are in :mod:`bot.games.decision`)."""
+
+    kind: str
+    seats: tuple[int, ...]
+    key: str = ""
+    """Tells this decision apart from an earlier one of the same kind: when it changes under a seat
+    that was already deciding (a new battle, a new window), that seat is prompted again."""
+    simultaneous: bool = False
+    secret: bool = False
+    deadline_s: int | None = None
+
+    def ident(self) -> tuple[str, str]:
+        return (self.kind, self.key)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "seats": list(self.seats)}
+        if self.key:
+            out["key"] = self.key
+        if self.simultaneous:
+            out["simultaneous"] = True
+        if self.secret:
+            out["secret"] = True
+        if self.deadline_s is not None:
+            out["deadline_s"] = self.deadline_s
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> OpenDecision:
+        deadline = data.get("deadline_s")
+        return cls(kind=str(data["kind"]), seats=tuple(int(s) for s in data["seats"]), key=str(data.get("key", "")),
+                   simultaneous=bool(data.get("simultaneous", False)), secret=bool(data.get("secret", False)),
+                   deadline_s=None if deadline is None else int(deadline))
 
 
 class IllegalAction(Exception):
@@ -339,6 +376,16 @@ class Game(ABC):
         lists of names in the reader's alphabet). The default keeps the rules' order; a game whose
         paths list names (territories...) reorders them, never adding or dropping an action."""
         return self.legal_actions(seat)
+
+    def open_decisions(self) -> list[OpenDecision]:
+        """The decisions open now (:mod:`bot.games.decision`): the platform prompts a seat when it holds
+        one it did not hold before the last move. A game built on :class:`~bot.games.decision.DecisionGame`
+        derives them from its table; the default is one decision of all :meth:`actors`."""
+        seats = tuple(self.actors())
+        if not seats:
+            return []
+        return [OpenDecision("move", seats, simultaneous=self.is_simultaneous(),
+                             secret=self.is_simultaneous(), deadline_s=self.forced_timeout())]
 
     def standing_actions(self, seat: int) -> list[Action]:
         """Actions ``seat`` may take at any time while the game runs, whether or not it is to act now:
