@@ -131,8 +131,9 @@ class DecisionGame(Game):
         return any(self.DECISIONS[k].simultaneous for k in self.open_kinds())
 
     def is_secret(self, seat: int, action: Action) -> bool:
-        kind = self._kind_of(seat)
-        return kind is not None and (self.DECISIONS[kind].secret or self.DECISIONS[kind].simultaneous)
+        """While a secret or simultaneous decision is open, for every seat: a refused action of a seat that
+        has already answered is logged by its type only, like everyone else's."""
+        return any(self.DECISIONS[k].secret or self.DECISIONS[k].simultaneous for k in self.open_kinds())
 
     def timeout_action(self, seat: int) -> Action | None:
         kind = self._kind_of(seat)

@@ -18,9 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from bot.games.ai import Policy, bot_rng, game_rng, policy_for
+from bot.games.ai import Policy, bot_rng, game_rng, policy_for, wilson
 from bot.games.byallmeans import ByAllMeans, decks
-from bot.tools.arena import wilson
 
 TURN_CAP = 120
 """A game still running after this many turns is stopped and counted as unfinished."""

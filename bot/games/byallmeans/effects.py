@@ -42,14 +42,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.base import Event, IllegalAction
+from bot.games.base import IllegalAction
 from bot.games.byallmeans import data, rules
 from bot.games.byallmeans.state import Frame, State
+from bot.games.byallmeans.vocab import Choice, Events
 
 Op = dict[str, Any]
 Choices = Callable[[State, Frame, Op], list[Any]]
-Runner = Callable[[State, Frame, Op, list[Event]], None]
-Resolver = Callable[[State, Frame, Op, Any, list[Event]], None]
+Runner = Callable[[State, Frame, Op, Events], None]
+Resolver = Callable[[State, Frame, Op, Any, Events], None]
 Feasible = Callable[[State, int, Op], bool]
 
 
@@ -96,17 +97,17 @@ def amount(s: State, me: int, op: Op) -> int:
     return int(op["n"]) * count
 
 
-def _gain(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _gain(s: State, f: Frame, op: Op, ev: Events) -> None:
     for seat in seats(f, op["who"]):
         rules.gain(s, seat, op["res"], amount(s, f.controller, op), ev)
 
 
-def _lose(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _lose(s: State, f: Frame, op: Op, ev: Events) -> None:
     for seat in seats(f, op["who"]):
         rules.lose(s, seat, op["res"], amount(s, f.controller, op), ev)
 
 
-def _draw(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _draw(s: State, f: Frame, op: Op, ev: Events) -> None:
     for seat in seats(f, op["who"]):
         rules.draw(s, seat, op.get("archive", "main"), op["n"], ev)
 
@@ -122,7 +123,7 @@ def archive_ref(s: State, f: Frame, ref: str) -> tuple[int, str]:
     return seat, zone
 
 
-def _mill(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _mill(s: State, f: Frame, op: Op, ev: Events) -> None:
     seat, zone = archive_ref(s, f, op["archive"])
     pile: list[str] = getattr(s.players[seat], zone)
     for _ in range(min(op["n"], len(pile))):
@@ -139,7 +140,7 @@ def _mill_ok(s: State, me: int, op: Op) -> bool:
     return len(getattr(s.players[seat], zone)) >= (op["n"] if op.get("exact") else 1)
 
 
-def _move_top(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _move_top(s: State, f: Frame, op: Op, ev: Events) -> None:
     seat, zone = archive_ref(s, f, op["archive"])
     p = s.players[seat]
     src: list[str] = getattr(p, zone)
@@ -177,7 +178,7 @@ def _target_choices(s: State, f: Frame, op: Op) -> list[Any]:
     return candidates(s, f.controller, op)
 
 
-def _target_resolve(s: State, f: Frame, op: Op, value: Any, ev: list[Event]) -> None:
+def _target_resolve(s: State, f: Frame, op: Op, value: Any, ev: Events) -> None:
     f.vars[op["as"]] = value
 
 
@@ -192,19 +193,19 @@ def field_target(s: State, f: Frame, name: str) -> tuple[int, Any] | None:
     return rules.find_field(s, value)
 
 
-def _loyalty(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _loyalty(s: State, f: Frame, op: Op, ev: Events) -> None:
     found = field_target(s, f, op["target"])
     if found is not None and found[1].kind == "territory":
         rules.change_loyalty(s, found[1], op["n"], ev)
 
 
-def _to_utility(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _to_utility(s: State, f: Frame, op: Op, ev: Events) -> None:
     uid = f.vars.get(op["target"])
     if uid is not None and (rules.find_field(s, uid) or rules.find_buffer(s, uid)):
         rules.to_utility(s, uid, ev)
 
 
-def _to_buffer(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _to_buffer(s: State, f: Frame, op: Op, ev: Events) -> None:
     uid = f.vars.get(op["target"])
     p = s.players[f.controller]
     if uid in p.utility and len(p.buffer) < rules.BUFFER_SLOTS:
@@ -223,7 +224,7 @@ def _symbols_of(s: State, f: Frame, name: str) -> list[str] | None:
     return slot[1].symbols if slot is not None else None
 
 
-def _restore_symbols(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _restore_symbols(s: State, f: Frame, op: Op, ev: Events) -> None:
     syms = _symbols_of(s, f, op["target"])
     found = rules.find_field(s, f.vars[op["target"]])
     if syms is not None and not (found and rules.face_down(s, found[1])):  # a face-down card shows none
@@ -231,7 +232,7 @@ def _restore_symbols(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
         ev.append({"type": "bam.symbols", "code": s.cards[f.vars[op["target"]]], "symbols": list(syms)})
 
 
-def _clear_symbols(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _clear_symbols(s: State, f: Frame, op: Op, ev: Events) -> None:
     syms = _symbols_of(s, f, op["target"])
     if syms is not None:
         syms.clear()
@@ -252,7 +253,7 @@ def _choose_choices(s: State, f: Frame, op: Op) -> list[Any]:
     return [i for i, o in enumerate(op["options"]) if ops_feasible(s, f.controller, o["ops"])]
 
 
-def _choose_resolve(s: State, f: Frame, op: Op, value: Any, ev: list[Event]) -> None:
+def _choose_resolve(s: State, f: Frame, op: Op, value: Any, ev: Events) -> None:
     option = op["options"][value]
     ev.append({"type": "bam.chose", "seat": chooser_of(f, op), "key": option["key"]})
     f.ops[0:0] = [dict(o) for o in option["ops"]]
@@ -262,20 +263,20 @@ def _choose_ok(s: State, me: int, op: Op) -> bool:
     return any(ops_feasible(s, me, o["ops"]) for o in op["options"])
 
 
-def _if(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _if(s: State, f: Frame, op: Op, ev: Events) -> None:
     cond = op["cond"]
     found = field_target(s, f, cond["exposed"])
     truth = found is not None and rules.exposed(s, found[0], found[1])
     f.ops[0:0] = [dict(o) for o in (op["then"] if truth else op.get("else", []))]
 
 
-def _lose_action(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _lose_action(s: State, f: Frame, op: Op, ev: Events) -> None:
     for seat in seats(f, op["who"]):
         s.players[seat].lost_actions += op["n"]
         ev.append({"type": "bam.lost_action", "seat": seat, "n": op["n"]})
 
 
-def _discard(s: State, f: Frame, op: Op, ev: list[Event]) -> None:
+def _discard(s: State, f: Frame, op: Op, ev: Events) -> None:
     one = {"op": "discard_one", "who": op["who"], "chooser": op.get("chooser", op["who"])}
     f.ops[0:0] = [dict(one) for _ in range(op["n"])]
 
@@ -288,7 +289,7 @@ def _discard_one_choices(s: State, f: Frame, op: Op) -> list[Any]:
     return sorted(s.players[seats(f, op["who"])[0]].hand)
 
 
-def _discard_one_resolve(s: State, f: Frame, op: Op, value: Any, ev: list[Event]) -> None:
+def _discard_one_resolve(s: State, f: Frame, op: Op, value: Any, ev: Events) -> None:
     rules.to_utility(s, value, ev)
 
 
@@ -301,7 +302,7 @@ def _move_symbol_choices(s: State, f: Frame, op: Op) -> list[Any]:
     return out
 
 
-def _move_symbol_resolve(s: State, f: Frame, op: Op, value: Any, ev: list[Event]) -> None:
+def _move_symbol_resolve(s: State, f: Frame, op: Op, value: Any, ev: Events) -> None:
     src_uid, sym, dst_uid = str(value).split(":")
     src, dst = rules.find_field(s, src_uid), rules.find_field(s, dst_uid)
     if src is None or dst is None:
@@ -326,7 +327,7 @@ def _expose_choices(s: State, f: Frame, op: Op) -> list[Any]:
     return ["tap", *free]
 
 
-def _expose_resolve(s: State, f: Frame, op: Op, value: Any, ev: list[Event]) -> None:
+def _expose_resolve(s: State, f: Frame, op: Op, value: Any, ev: Events) -> None:
     found = field_target(s, f, op["target"])
     assert found is not None
     cell, agent = found
@@ -391,6 +392,15 @@ def pair_legal(s: State, me: int, effect: data.PairEffect) -> bool:
 
 
 # ---- the interpreter --------------------------------------------------------------------------
+def asked(s: State) -> int | None:
+    """The seat the effect stack asks a question now (its answers are :func:`pending`'s), or None."""
+    if not s.stack or not s.stack[-1].ops:
+        return None
+    f = s.stack[-1]
+    op = f.ops[0]
+    return None if OPS[op["op"]].choices is None else chooser_of(f, op)
+
+
 def pending(s: State) -> tuple[int, list[Any]] | None:
     """The open decision of the effect stack: (chooser seat, values), or None when nothing waits."""
     if not s.stack or not s.stack[-1].ops:
@@ -403,7 +413,7 @@ def pending(s: State) -> tuple[int, list[Any]] | None:
     return chooser_of(f, op), spec.choices(s, f, op)
 
 
-def answer(s: State, seat: int, value: Any, ev: list[Event]) -> None:
+def answer(s: State, seat: int, value: Choice, ev: Events) -> None:
     waiting = pending(s)
     if waiting is None or waiting[0] != seat or value not in waiting[1]:
         raise IllegalAction("bam.err.not_a_choice")
@@ -415,7 +425,7 @@ def answer(s: State, seat: int, value: Any, ev: list[Event]) -> None:
     run(s, ev)
 
 
-def run(s: State, ev: list[Event]) -> None:
+def run(s: State, ev: Events) -> None:
     """Run ops until the stack is empty, a seat must choose, or the game is over.
 
     A decision with exactly one possible answer is taken at once. A card's decision with none ends its

@@ -14,12 +14,26 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from bot.games.base import Action, Event, IllegalAction
+from bot.games.base import IllegalAction
 from bot.games.byallmeans import data, effects, rules
 from bot.games.byallmeans.effects import OpSpec, register
 from bot.games.byallmeans.state import Frame, NeutralEntry, State, TurnState
+from bot.games.byallmeans.vocab import (
+    AgentAction,
+    CardAction,
+    DrawMainAction,
+    EndTurnAction,
+    Events,
+    NeutralAction,
+    NumberAction,
+    PlayAction,
+    SkipAction,
+    SymbolsAction,
+    TurnAct,
+    over,
+)
 
 FIRST_HAND = 4
 EMPTY_HAND_DRAW = 2
@@ -43,7 +57,7 @@ def start_turn(s: State, seat: int, number: int, restricted: bool) -> None:
     s.stack.append(Frame(seat, None, [dict(op) for op in START_OPS]))
 
 
-def _untap(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
+def _untap(s: State, f: Frame, op: dict[str, Any], ev: Events) -> None:
     """House rule: the rulebook never says when agents stand up again; they do at the start of their
     controller's turn (and their per-turn action record is cleared)."""
     for _, o in rules.field_objects(s):
@@ -52,7 +66,7 @@ def _untap(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
             o.used.clear()
 
 
-def _triggers(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
+def _triggers(s: State, f: Frame, op: dict[str, Any], ev: Events) -> None:
     """Steps 1-2 / 7-8: the active player's cards (``turn_start``/``turn_end``: of their controller's turn),
     then the opponent's (``rival_turn_start``/``rival_turn_end``). «Если срабатывают два эффекта
     одновременно … Эффекты карт активного игрока. Эффекты карт неактивного игрока.» Each player's own
@@ -71,7 +85,7 @@ def _pick_trigger_choices(s: State, f: Frame, op: dict[str, Any]) -> list[Any]:
     return [u for u in op["left"] if rules.find_field(s, u) is not None]
 
 
-def _pick_trigger_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: list[Event]) -> None:
+def _pick_trigger_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: Events) -> None:
     """The chosen card's trigger runs whole (a frame on top), then the controller picks the next one."""
     rest = [u for u in op["left"] if u != value]
     if rest:
@@ -82,7 +96,7 @@ def _pick_trigger_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev
     s.stack.append(Frame(f.controller, value, ops, {"this": value, "host": found[0]}))
 
 
-def _empty_hand(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
+def _empty_hand(s: State, f: Frame, op: dict[str, Any], ev: Events) -> None:
     """«Если в вашей руке на начало вашего хода нет карт, то вы берете две карты из вашего основного архива»."""
     if not s.players[f.controller].hand:
         rules.draw(s, f.controller, "main", EMPTY_HAND_DRAW, ev)
@@ -94,7 +108,7 @@ def _lost_action_choices(s: State, f: Frame, op: dict[str, Any]) -> list[Any]:
     return ["main", "extra"] if rules.agents(s, f.controller) and not s.turn.extra_used else ["main"]
 
 
-def _lost_action_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: list[Event]) -> None:
+def _lost_action_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: Events) -> None:
     p = s.players[f.controller]
     p.lost_actions -= 1
     if value == "extra":
@@ -119,7 +133,7 @@ def _rival_window_choices(s: State, f: Frame, op: dict[str, Any]) -> list[Any]:
     return ["pass", *out] if out else []
 
 
-def _rival_window_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: list[Event]) -> None:
+def _rival_window_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: Events) -> None:
     if value == "pass":
         return
     rival = rules.other(f.controller)
@@ -131,17 +145,17 @@ def _rival_window_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev
     f.ops.insert(0, {**op, "used": op["used"] + 1})
 
 
-def _overpopulation(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
+def _overpopulation(s: State, f: Frame, op: dict[str, Any], ev: Events) -> None:
     rules.lose(s, f.controller, "rep", rules.overpopulation(s, f.controller), ev)
 
 
-def _empty_archive(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
+def _empty_archive(s: State, f: Frame, op: dict[str, Any], ev: Events) -> None:
     """«Если заканчивается основной архив, то в конце каждого вашего хода вы будете терять три единицы репутации.»"""
     if not s.players[f.controller].main:
         rules.lose(s, f.controller, "rep", EMPTY_ARCHIVE_LOSS, ev)
 
 
-def _remove_disloyal(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
+def _remove_disloyal(s: State, f: Frame, op: dict[str, Any], ev: Events) -> None:
     for _, t in rules.territories(s):
         if t.loyalty <= 0 and rules.find_field(s, t.uid) is not None:
             rules.to_utility(s, t.uid, ev)
@@ -169,24 +183,24 @@ def _stalled(s: State) -> bool:
     return s.stall >= STALL_TURNS
 
 
-def _status_check(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
+def _status_check(s: State, f: Frame, op: dict[str, Any], ev: Events) -> None:
     result = rules.status(s)
     if result is None and _stalled(s):
         result = {"winners": [], "draw": True, "reasons": ["stalemate"]}
     if result is not None:
-        s.result = result
+        s.result = dict(result)
         s.phase = "over"
-        ev.append({"type": "bam.over", **result})
+        ev.append(over(result))
 
 
-def _next_turn(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
+def _next_turn(s: State, f: Frame, op: dict[str, Any], ev: Events) -> None:
     seat = rules.other(f.controller)
     ev.append({"type": "bam.turn", "seat": seat, "number": s.turn.number + 1})
     start_turn(s, seat, s.turn.number + 1, restricted=False)
 
 
 # ---- the neutral zone -------------------------------------------------------------------------
-def _settle(s: State, f: Frame, op: dict[str, Any], ev: list[Event]) -> None:
+def _settle(s: State, f: Frame, op: dict[str, Any], ev: Events) -> None:
     """«Куда отправляются карты (символы) из нейтральной зоны после окончания действия»: a plot and a card
     played from the buffer in a number combination go to the utility; a card from the hand may go to the
     buffer or the utility (one ``route`` decision each)."""
@@ -225,7 +239,7 @@ def _unspent(s: State, entry: NeutralEntry) -> list[str]:
     return left
 
 
-def _route_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: list[Event]) -> None:
+def _route_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: Events) -> None:
     """«При попадании в буфер на карту кладутся все неиспользованные символы»; «Если карта с Сиреневым
     символом попадает в буфер, то такой символ превращается в любой активный символ на ваш выбор.»"""
     entry = next(e for e in s.neutral if e.uid == op["uid"])
@@ -249,7 +263,7 @@ def _offer_move_choices(s: State, f: Frame, op: dict[str, Any]) -> list[Any]:
     return ["stay", *movers] if movers else []
 
 
-def _offer_move_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: list[Event]) -> None:
+def _offer_move_resolve(s: State, f: Frame, op: dict[str, Any], value: Any, ev: Events) -> None:
     if value == "stay":
         return
     found = rules.find_field(s, value)
@@ -334,9 +348,9 @@ def _pair_allowed(a: str, b: str) -> bool:
     return (za == "f") == (zb == "f")
 
 
-def symbol_actions(s: State, seat: int) -> list[Action]:
+def symbol_actions(s: State, seat: int) -> list[SymbolsAction]:
     srcs = symbol_sources(s, seat)
-    out: list[Action] = []
+    out: list[SymbolsAction] = []
     for a, b in combinations(srcs, 2):
         if not _pair_allowed(a, b):
             continue
@@ -353,7 +367,7 @@ def _combo_key(effect: str, uids: list[str]) -> str:
     return f"{effect}:{','.join(sorted(uids))}"
 
 
-def number_actions(s: State, seat: int) -> list[Action]:
+def number_actions(s: State, seat: int) -> list[NumberAction]:
     """Subsets of hand and buffer cards whose numbers add up to 5, 7, 9, 11 or 13 («Карты на поле в цифровой
     комбинации играть нельзя»; «не можете сыграть «5» Махинации одной картой»).
 
@@ -372,7 +386,7 @@ def number_actions(s: State, seat: int) -> list[Action]:
             for _, uids in sorted(groups.items(), key=lambda kv: kv[1][0])]
     combos = data.number_combos()
     top = max(combos)
-    out: list[Action] = []
+    out: list[NumberAction] = []
 
     def walk(i: int, chosen: list[str], total: int) -> None:
         if i == len(pool):
@@ -393,21 +407,21 @@ def number_actions(s: State, seat: int) -> list[Action]:
 
 
 # ---- enumerators and appliers of the turn actions -----------------------------------------------
-def _draw_main_list(s: State, seat: int) -> list[Action]:
+def _draw_main_list(s: State, seat: int) -> list[DrawMainAction]:
     return [{"type": "draw_main"}] if main_free(s, draw=True) and s.players[seat].main else []
 
 
-def _draw_main(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _draw_main(s: State, seat: int, a: DrawMainAction, ev: Events) -> None:
     rules.draw(s, seat, "main", 1, ev)
 
 
-def _skip_list(s: State, seat: int) -> list[Action]:
+def _skip_list(s: State, seat: int) -> list[SkipAction]:
     """«обязан потратить одно из своих основных действий на взятие карты из основного архива или пропустить
     это действие»."""
     return [{"type": "skip"}] if s.turn.restricted and s.turn.main_left >= 1 else []
 
 
-def _skip(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _skip(s: State, seat: int, a: SkipAction, ev: Events) -> None:
     ev.append({"type": "bam.skip", "seat": seat})
 
 
@@ -423,11 +437,11 @@ def _where(s: State, seat: int, uid: str) -> tuple[str, list[str]]:
     raise IllegalAction("bam.err.not_yours")
 
 
-def _play_list(s: State, seat: int) -> list[Action]:
+def _play_list(s: State, seat: int) -> list[PlayAction]:
     if not main_free(s):
         return []
     p = s.players[seat]
-    out: list[Action] = []
+    out: list[PlayAction] = []
     for uid in sorted(p.hand) + [b.uid for b in p.buffer]:
         zone, _ = _where(s, seat, uid)
         card = rules.card_of(s, uid)
@@ -467,7 +481,7 @@ def _play_list(s: State, seat: int) -> list[Action]:
     return out
 
 
-def _play(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _play(s: State, seat: int, a: PlayAction, ev: Events) -> None:
     uid = a["uid"]
     zone, symbols = _where(s, seat, uid)
     card = rules.card_of(s, uid)
@@ -505,11 +519,11 @@ def _play(s: State, seat: int, a: Action, ev: list[Event]) -> None:
         s.stack.append(Frame(seat, uid, ops, frame_vars))
 
 
-def _number_list(s: State, seat: int) -> list[Action]:
+def _number_list(s: State, seat: int) -> list[NumberAction]:
     return number_actions(s, seat) if main_free(s) else []
 
 
-def _number(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _number(s: State, seat: int, a: NumberAction, ev: Events) -> None:
     combo = data.number_combos()[a["sum"]]
     s.turn.combos.append(_combo_key(combo.id, a["cards"]))
     for uid in a["cards"]:
@@ -520,11 +534,11 @@ def _number(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     s.stack.append(Frame(seat, None, [dict(op) for op in combo.ops] + [{"op": "settle"}]))
 
 
-def _symbols_list(s: State, seat: int) -> list[Action]:
+def _symbols_list(s: State, seat: int) -> list[SymbolsAction]:
     return symbol_actions(s, seat) if main_free(s) else []
 
 
-def _symbols(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _symbols(s: State, seat: int, a: SymbolsAction, ev: Events) -> None:
     """A hand card goes to the neutral zone; from a buffer card or a field object only the symbol goes, and
     «Символы выводятся из игры»."""
     syms = [a["a"].rsplit(":", 1)[1], a["b"].rsplit(":", 1)[1]]
@@ -549,13 +563,13 @@ def _symbols(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     s.stack.append(Frame(seat, None, [dict(op) for op in effect.ops] + [{"op": "settle"}]))
 
 
-def _neutral_list(s: State, seat: int) -> list[Action]:
+def _neutral_list(s: State, seat: int) -> list[NeutralAction]:
     """«Нейтральная комбинация может быть разыграна, если в вашей руке есть карта с СИРЕНЕВЫМ символом. Вы
     можете комбинировать этот символ с любым доступным символом в руке или буфере»."""
     if not main_free(s):
         return []
     p = s.players[seat]
-    out: list[Action] = []
+    out: list[NeutralAction] = []
     for uid in sorted(p.hand):
         if data.NEUTRAL_SYMBOL not in rules.card_of(s, uid).symbols:
             continue
@@ -565,7 +579,7 @@ def _neutral_list(s: State, seat: int) -> list[Action]:
     return out
 
 
-def _neutral(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _neutral(s: State, seat: int, a: NeutralAction, ev: Events) -> None:
     """No effect, and «второй символ не будет израсходован»: only the lilac card passes through the neutral
     zone, to be buffered with an active symbol of the player's choice instead of its lilac one."""
     rules.take(s, a["uid"])
@@ -577,12 +591,12 @@ def _neutral(s: State, seat: int, a: Action, ev: list[Event]) -> None:
 AGENT_DOES = ("attack", "hunt", "inform", "ability")
 
 
-def _agent_list(s: State, seat: int) -> list[Action]:
+def _agent_list(s: State, seat: int) -> list[AgentAction]:
     """«Способности Агента по умолчанию» and its activated ability; «Агент не может совершать действий, если
     он повернут»; «Агент не может повторять одно действие два раза за ход»."""
     if not agent_free(s, seat):
         return []
-    out: list[Action] = []
+    out: list[AgentAction] = []
     targets = [a for i, a in rules.agents(s, rules.other(seat)) if rules.exposed(s, i, a)]
     for _, agent in rules.agents(s, seat):
         if agent.tapped:
@@ -601,7 +615,7 @@ def _agent_list(s: State, seat: int) -> list[Action]:
     return out
 
 
-def _agent(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _agent(s: State, seat: int, a: AgentAction, ev: Events) -> None:
     found = rules.find_field(s, a["uid"])
     assert found is not None
     cell, agent = found
@@ -626,7 +640,7 @@ def _agent(s: State, seat: int, a: Action, ev: list[Event]) -> None:
         rules.lose(s, seat, "rep", eff, ev)
 
 
-def _activate_list(s: State, seat: int) -> list[Action]:
+def _activate_list(s: State, seat: int) -> list[CardAction]:
     """«Использовать Активируемую способность объекта под вашим контролем» (non-agent objects, a main
     action) and «Активируемая способность объекта, на которую не тратится действия» (any object, agents
     included, without tapping). House rule 26: an Agent's free ability once per turn («Агент не может
@@ -634,7 +648,7 @@ def _activate_list(s: State, seat: int) -> list[Action]:
     an ordinary one costs a main action each time, and the one free ability of the pool (the Secret Mark)
     draws a card, so it stops with the main archive. A tapped agent uses none («Агент не может совершать
     действий, если он повернут»)."""
-    out: list[Action] = []
+    out: list[CardAction] = []
     for _, o in rules.field_objects(s):
         if o.owner != seat or rules.face_down(s, o):
             continue
@@ -649,7 +663,7 @@ def _activate_list(s: State, seat: int) -> list[Action]:
     return out
 
 
-def _activate(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _activate(s: State, seat: int, a: CardAction, ev: Events) -> None:
     found = rules.find_field(s, a["uid"])
     assert found is not None
     cell, obj = found
@@ -661,26 +675,26 @@ def _activate(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     s.stack.append(Frame(seat, obj.uid, [dict(op) for op in ab.ops], {"this": obj.uid, "host": cell}))
 
 
-def _utilise_list(s: State, seat: int) -> list[Action]:
+def _utilise_list(s: State, seat: int) -> list[CardAction]:
     p = s.players[seat]
     if not p.main:
         return []
     return [{"type": "utilise", "uid": u} for u in sorted(p.hand) if rules.card_of(s, u).utilise]
 
 
-def _utilise(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _utilise(s: State, seat: int, a: CardAction, ev: Events) -> None:
     """«можете сбросить эту карту из руки в утиль и взять карту из основного архива, утилизация не является
     действием»."""
     rules.to_utility(s, a["uid"], ev)
     rules.draw(s, seat, "main", 1, ev)
 
 
-def _discard_list(s: State, seat: int) -> list[Action]:
+def _discard_list(s: State, seat: int) -> list[CardAction]:
     return [{"type": "discard", "uid": u} for u in sorted(s.players[seat].hand)
             if rules.card_of(s, u).abilities_when("discard")]
 
 
-def _discard(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _discard(s: State, seat: int, a: CardAction, ev: Events) -> None:
     """«Если на карте есть словосочетание «Сбросьте эту карту», то ее сброс не является действием в ваш ход.
     Сброс не требует оплаты цены.»"""
     rules.to_utility(s, a["uid"], ev)
@@ -688,29 +702,32 @@ def _discard(s: State, seat: int, a: Action, ev: list[Event]) -> None:
     s.stack.append(Frame(seat, a["uid"], [dict(op) for op in ab.ops]))
 
 
-def _end_list(s: State, seat: int) -> list[Action]:
+def _end_list(s: State, seat: int) -> list[EndTurnAction]:
     return [{"type": "end_turn"}]
 
 
-def _end(s: State, seat: int, a: Action, ev: list[Event]) -> None:
+def _end(s: State, seat: int, a: EndTurnAction, ev: Events) -> None:
     end_turn(s, ev)
 
 
-def end_turn(s: State, ev: list[Event]) -> None:
+def end_turn(s: State, ev: Events) -> None:
     ev.append({"type": "bam.end_turn", "seat": s.turn.active})
     s.turn.main_left = 0
     s.stack.append(Frame(s.turn.active, None, [dict(op) for op in END_OPS]))
 
 
+A = TypeVar("A", bound=TurnAct)
+
+
 @dataclass(frozen=True, slots=True)
-class TurnAction:
+class TurnAction(Generic[A]):
     cost: str
     """``main``, ``agent`` or ``free`` (spent by the dispatcher; ``activate`` spends for itself)."""
-    legal: Callable[[State, int], list[Action]]
-    apply: Callable[[State, int, Action, list[Event]], None]
+    legal: Callable[[State, int], list[A]]
+    apply: Callable[[State, int, A, Events], None]
 
 
-TURN_ACTIONS: dict[str, TurnAction] = {
+TURN_ACTIONS: dict[str, TurnAction[Any]] = {
     "draw_main": TurnAction("main", _draw_main_list, _draw_main),
     "skip": TurnAction("main", _skip_list, _skip),
     "play": TurnAction("main", _play_list, _play),
@@ -723,23 +740,23 @@ TURN_ACTIONS: dict[str, TurnAction] = {
     "discard": TurnAction("free", _discard_list, _discard),
     "end_turn": TurnAction("free", _end_list, _end),
 }
-"""Every action of the active seat while no effect waits for a decision: its cost, what is legal, what it does."""
+"""Every action of the active seat while no effect waits for a decision: its cost, what is legal, what it does
+(the moves of the ``turn`` decision, ``phases.DECISIONS``)."""
 
 
-def turn_actions(s: State, seat: int) -> list[Action]:
+def turn_actions(s: State, seat: int) -> list[TurnAct]:
     return [a for spec in TURN_ACTIONS.values() for a in spec.legal(s, seat)]
 
 
-def apply_turn_action(s: State, seat: int, action: Action, ev: list[Event]) -> None:
-    spec = TURN_ACTIONS.get(action.get("type", ""))
-    if spec is None or action not in spec.legal(s, seat):
-        raise IllegalAction("bam.err.not_legal")
+def turn_move(s: State, seat: int, action: TurnAct, ev: Events) -> None:
+    """Carry out a listed turn action (``ByAllMeans.apply`` checked it): pay its cost, do it, run the stack."""
+    spec = TURN_ACTIONS[action["type"]]
     spend(s, spec.cost, action["type"])
     spec.apply(s, seat, action, ev)
     settle_turn(s, ev)
 
 
-def settle_turn(s: State, ev: list[Event]) -> None:
+def settle_turn(s: State, ev: Events) -> None:
     """Run the stack; then end the turn by itself once no main action is left and no agent can act."""
     effects.run(s, ev)
     while s.result is None and not s.stack and s.phase == "turn" and s.turn.main_left <= 0 \

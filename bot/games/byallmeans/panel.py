@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.core.i18n import sort_key, t
 from bot.games.base import Action
+from bot.games.byallmeans import text
 from bot.games.byallmeans.state import State
 
 
@@ -98,6 +99,18 @@ def is_move(action: Action) -> bool:
     return action.get("type") == "choose" and isinstance(value, str) and value.count(":") == 2
 
 
+def path(s: State, who: text.Names, seat: int, action: Action, lang: str) -> list[str]:
+    """The action's label path (``text.action_path``) with the cell of each field object and the buffer slot of
+    each planned object it names, so two cards of one name differ (at the card's level; for a combination, in
+    its cards)."""
+    labels = text.action_path(s, who, seat, action, lang)
+    place = where(s, seat, named_uids(action), lang, move=is_move(action))
+    if place:
+        i = len(labels) - 1 if action["type"] in ("symbols", "number") else min(1, len(labels) - 1)
+        labels[i] = f"{labels[i]} ({place})"
+    return labels
+
+
 NAMED = ("play", "utilise", "discard", "activate", "agent", "neutral")
 """Action kinds whose second level is the name of a card (hand card or field object)."""
 
@@ -105,8 +118,6 @@ NAMED = ("play", "utilise", "discard", "activate", "agent", "neutral")
 def by_name(s: State, legal: list[Action], lang: str) -> list[Action]:
     """``legal`` with the cards of each kind in the alphabet of ``lang`` (issue 13). Action kinds, cells,
     an Agent's orders, sums and symbol effects keep the rules' order (they carry meaning)."""
-    from bot.games.byallmeans.game import card_name  # game imports this module
-
     kinds: dict[str, int] = {}
     orders: dict[str, int] = {}
 
@@ -115,11 +126,11 @@ def by_name(s: State, legal: list[Action], lang: str) -> list[Action]:
         # (slot, value) parts: an order with a target and one without must not compare a name with an index
         parts: list[tuple[int, Any]] = [(0, kinds.setdefault(str(a["type"]), len(kinds)))]
         if a["type"] in NAMED:
-            parts.append((1, sort_key(card_name(s.cards[a["uid"]], lang), lang)))
+            parts.append((1, sort_key(text.card_name(s.cards[a["uid"]], lang), lang)))
             if a["type"] == "agent":
                 parts.append((2, orders.setdefault(str(a["do"]), len(orders))))
                 if "target" in a:
-                    parts.append((3, sort_key(card_name(s.cards[a["target"]], lang), lang)))
+                    parts.append((3, sort_key(text.card_name(s.cards[a["target"]], lang), lang)))
         return (*parts, (4, i))
 
     return [legal[i] for i in sorted(range(len(legal)), key=key)]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from bot.games.base import Event
 from bot.games.byallmeans import board, data
 from bot.games.byallmeans.state import BufferSlot, FieldObj, Frame, State
+from bot.games.byallmeans.vocab import Events, Outcome
 
 REP_CAP = 21
 BUFFER_SLOTS = 2
@@ -34,7 +34,7 @@ def card_of(s: State, uid: str) -> data.CardDef:
 
 
 # ---- counters ------------------------------------------------------------------------------
-def gain(s: State, seat: int, res: str, n: int, ev: list[Event]) -> None:
+def gain(s: State, seat: int, res: str, n: int, ev: Events) -> None:
     """Gain ``n`` of ``rep``, ``inf`` or ``trust``.
 
     «каждый раз, когда вы получаете репутацию, превышающую значение 21, вы теряете столько единиц
@@ -61,7 +61,7 @@ def gain(s: State, seat: int, res: str, n: int, ev: list[Event]) -> None:
         raise ValueError(res)
 
 
-def lose(s: State, seat: int, res: str, n: int, ev: list[Event]) -> None:
+def lose(s: State, seat: int, res: str, n: int, ev: Events) -> None:
     """Lose ``n``: «Каждый раз, когда вы должны потерять репутацию или влияние, но их недостаточно для
     потери, вы теряете столько единиц доверия, сколько не хватило». Trust stops at 0."""
     if n <= 0:
@@ -85,7 +85,7 @@ def lose(s: State, seat: int, res: str, n: int, ev: list[Event]) -> None:
         lose(s, seat, "trust", n - taken, ev)
 
 
-def pay(s: State, seat: int, cost: int, ev: list[Event]) -> None:
+def pay(s: State, seat: int, cost: int, ev: Events) -> None:
     """A price is paid with reputation, never more than the seat has (checked by the caller)."""
     if cost > 0:
         s.players[seat].rep -= cost
@@ -229,7 +229,7 @@ def placement_ok(s: State, seat: int, card: data.CardDef, cell: int | None) -> b
 
 
 # ---- loyalty -------------------------------------------------------------------------------
-def change_loyalty(s: State, terr: FieldObj, n: int, ev: list[Event]) -> None:
+def change_loyalty(s: State, terr: FieldObj, n: int, ev: Events) -> None:
     """«Если верность территории получает минусовое значение, то контролирующий ее игрок СРАЗУ после этого
     теряет количество единиц репутации равное минусовому значению» (house rule: the newly negative part)."""
     if n == 0:
@@ -267,7 +267,7 @@ def take(s: State, uid: str) -> str:
     raise KeyError(uid)
 
 
-def draw(s: State, seat: int, archive: str, n: int, ev: list[Event]) -> int:
+def draw(s: State, seat: int, archive: str, n: int, ev: Events) -> int:
     """Draw up to ``n`` cards from the top of an archive into the hand; returns how many."""
     p = s.players[seat]
     pile: list[str] = getattr(p, archive)
@@ -279,7 +279,7 @@ def draw(s: State, seat: int, archive: str, n: int, ev: list[Event]) -> int:
     return len(got)
 
 
-def to_utility(s: State, uid: str, ev: list[Event]) -> None:
+def to_utility(s: State, uid: str, ev: Events) -> None:
     """Send a card to its owner's utility pile from anywhere.
 
     «Если ваша карта должна попасть в руку или утиль соперника, вместо этого она отправляется в ваш
@@ -323,7 +323,7 @@ def twin_of(s: State, seat: int, code: str) -> FieldObj | None:
     return next((a for _, a in agents(s, seat) if s.cards[a.uid] == code), None)
 
 
-def leave_field(s: State, cell: int, obj: FieldObj, ev: list[Event]) -> None:
+def leave_field(s: State, cell: int, obj: FieldObj, ev: Events) -> None:
     c = s.field[cell]
     card = card_of(s, obj.uid)
     if obj is c.agent:
@@ -355,7 +355,7 @@ def leave_field(s: State, cell: int, obj: FieldObj, ev: list[Event]) -> None:
             s.stack.append(Frame(obj.owner, obj.uid, list(ability.ops)))
 
 
-def reverse_influence(s: State, obj: FieldObj, card: data.CardDef, ev: list[Event]) -> None:
+def reverse_influence(s: State, obj: FieldObj, card: data.CardDef, ev: Events) -> None:
     """«Если вы теряете контроль над объектом, происходит обратное действие.»"""
     if card.influence > 0:
         lose(s, obj.owner, "inf", card.influence, ev)
@@ -363,7 +363,7 @@ def reverse_influence(s: State, obj: FieldObj, card: data.CardDef, ev: list[Even
         gain(s, other(obj.owner), "inf", -card.influence, ev)
 
 
-def to_buffer(s: State, seat: int, uid: str, symbols: list[str], ev: list[Event]) -> None:
+def to_buffer(s: State, seat: int, uid: str, symbols: list[str], ev: Events) -> None:
     p = s.players[seat]
     if len(p.buffer) >= BUFFER_SLOTS:
         raise ValueError("buffer full")
@@ -402,7 +402,7 @@ def graffiti_cells(s: State) -> list[int]:
     return [i for i in board.all_cells() if s.field[i].territory is not None and s.field[i].graffiti is None]
 
 
-def place_territory(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev: list[Event]) -> None:
+def place_territory(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev: Events) -> None:
     """«Порядок срабатывания эффектов при выходе территории на поле»: impacts, then influence, then the
     card's # abilities; then an agent of the owner on another of its territories may move in."""
     card = card_of(s, uid)
@@ -439,7 +439,7 @@ def place_territory(s: State, seat: int, uid: str, cell: int, symbols: list[str]
     s.stack.append(Frame(seat, uid, ops, {"this": uid, "host": cell}))
 
 
-def add_shadow(s: State, agent: FieldObj, uid: str, symbols: list[str], ev: list[Event]) -> None:
+def add_shadow(s: State, agent: FieldObj, uid: str, symbols: list[str], ev: Events) -> None:
     """«тот Агент, который попал под ваш контроль позже(2), становится тенью Агента(1)… Символы тени
     переносятся на Агента, получившего тень. Параметры Агента с тенью не меняются.»"""
     agent.shadows.append(uid)
@@ -447,7 +447,7 @@ def add_shadow(s: State, agent: FieldObj, uid: str, symbols: list[str], ev: list
     ev.append({"type": "bam.shadow", "seat": agent.owner, "code": s.cards[uid]})
 
 
-def place_agent(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev: list[Event]) -> None:
+def place_agent(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev: Events) -> None:
     card = card_of(s, uid)
     agent = FieldObj(uid, seat, "agent", list(symbols), entered=s.turn.number)
     c = s.field[cell]
@@ -460,7 +460,7 @@ def place_agent(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev
         s.stack.append(Frame(seat, uid, ops, {"this": uid, "host": cell}))
 
 
-def place_graffiti(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev: list[Event]) -> None:
+def place_graffiti(s: State, seat: int, uid: str, cell: int, symbols: list[str], ev: Events) -> None:
     """A graffiti, or a graffigent face down: that one shows no symbols and no abilities (house rule) and
     gives its territory +1 loyalty («верность территории с этой граффити будет повышена на одну единицу»)."""
     card = card_of(s, uid)
@@ -488,14 +488,14 @@ def plot_cells(s: State, seat: int, attach: str) -> list[int]:
     return [i for i, t in territories(s) if t.owner in owners and s.field[i].plot is None]
 
 
-def place_plot(s: State, seat: int, uid: str, cell: int, ev: list[Event]) -> None:
+def place_plot(s: State, seat: int, uid: str, cell: int, ev: Events) -> None:
     """A lasting plot leaves the neutral zone for the field, attached to the territory on ``cell``."""
     s.field[cell].plot = FieldObj(uid, seat, "plot", [], entered=s.turn.number)
     ev.append({"type": "bam.attached", "seat": seat, "code": s.cards[uid], "cell": cell})
 
 
 # ---- victory -------------------------------------------------------------------------------
-def status(s: State) -> dict[str, Any] | None:
+def status(s: State) -> Outcome | None:
     """«ПРОВЕРКА СТАТУСА ИГРЫ»: the three conditions of «Победа или проигрыш», for both seats at once.
 
     House rule 22: a seat meeting any condition wins; both at once is a draw. A full field of equal total

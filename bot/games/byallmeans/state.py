@@ -191,7 +191,8 @@ class State:
     field: list[Cell]
     rng: Rng
     phase: str = "shuffle"
-    """A key of ``phases.PHASES``."""
+    """The step of the game: ``shuffle``, ``order``, ``exchange`` (the opening), ``turn`` or ``over``; the open
+    decision is read from it (``phases.open_kinds``)."""
     chooser: int = 0
     """The seat the lot chose to pick the turn order."""
     first: int = 0

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bot.games.byallmeans import board, effects, engine, rules
 from bot.games.byallmeans.data import CardDef
 from bot.games.byallmeans.state import State
+from bot.games.byallmeans.text import card_name
 
 if TYPE_CHECKING:
     from bot.games.byallmeans.game import ByAllMeans
@@ -137,8 +138,6 @@ def card_reason(game: ByAllMeans, seat: int, text: str, lang: str) -> Reason | N
     """Why the card ``text`` names (a uid, or its name in ``lang``) cannot be played by ``seat`` now:
     ``no_such_card`` when no card of the seat's hand or buffer has that name, else :func:`why_not` of its
     first copy (hand first). None when there is no better word."""
-    from bot.games.byallmeans.game import card_name  # noqa: PLC0415 (game imports this module)
-
     s = game.s
     p = s.players[seat]
     wanted = text.strip().casefold()
