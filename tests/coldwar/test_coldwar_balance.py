@@ -7,13 +7,13 @@ CIA, KGB = 0, 1
 
 
 def test_first_round_balance_is_random() -> None:
-    holders = {fresh(seed).s["balance"] for seed in range(12)}
+    holders = {fresh(seed).s.balance for seed in range(12)}
     assert holders == {0, 1}
 
 
 def test_holder_chooses_who_acts_first() -> None:
     g = fresh(2)
-    holder = g.s["balance"]
+    holder = g.s.balance
     assert g.actors() == [holder]
     assert g.legal_actions(holder) == [{"type": "first", "seat": holder}, {"type": "first", "seat": 1 - holder}]
     g.apply(holder, {"type": "first", "seat": 1 - holder})
@@ -24,14 +24,14 @@ def test_holder_chooses_who_acts_first() -> None:
 
 def test_player_behind_takes_the_token() -> None:
     g, ev = play_round("cuba", [("generals", True)], [("unions", True)], (DEPUTY, DEPUTY), balance=CIA)
-    assert g.s["trophies"][CIA] == ["cuba"]
+    assert g.s.trophies[CIA] == ["cuba"]
     assert {"type": "balance", "seat": KGB, "why": "behind"} in ev
 
 
 def test_equal_points_token_goes_to_last_truce_loser() -> None:
     # CIA wins the truce but its Assassin sends the target under: 0-0, KGB lost the truce
     g, ev = play_round("cuba", [("generals", True)], [("unions", True)], (ASSASSIN, DEPUTY), balance=CIA)
-    assert g.s["trophies"] == [[], []]
+    assert g.s.trophies == [[], []]
     assert {"type": "balance", "seat": KGB, "why": "loser"} in ev
 
 
@@ -53,7 +53,7 @@ def test_both_over_goal_equal_points_play_extra_rounds_then_more_points_wins() -
     assert "extra_round" in types(ev) and g.outcome() is None
     assert g.engine.score(CIA) == g.engine.score(KGB) == 105
     # next round KGB wins the truce: 105 vs 115
-    while g.s["dec"]["kind"] == "event":
+    while g.s.dec.kind == "event":
         g.apply(g.actors()[0], {"type": "skip"})
     g, ev = _round_on(g, [("unions", True)], [("generals", True)], target="chile")   # Chile: 10
     assert g.outcome()["winners"] == [KGB]
@@ -61,9 +61,9 @@ def test_both_over_goal_equal_points_play_extra_rounds_then_more_points_wins() -
 
 def _round_on(g, t0, t1, target: str = "cuba"):
     from tests.coldwar.cw_helpers import both_wait, rig_briefing, to_struggle
-    rig_briefing(g, target, g.s["balance"], tables=(t0, t1))
+    rig_briefing(g, target, g.s.balance, tables=(t0, t1))
     to_struggle(g, 0, (DEPUTY, DEPUTY))
     ev = both_wait(g)
-    while g.s["dec"] and g.s["dec"]["kind"] == "event":      # decline every event offer
+    while g.s.dec and g.s.dec.kind == "event":      # decline every event offer
         ev += g.apply(g.actors()[0], {"type": "skip"})
     return g, ev

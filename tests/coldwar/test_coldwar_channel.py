@@ -30,7 +30,7 @@ def test_channel_log_hides_agents_until_report() -> None:
                             dms[s].append(text)
                     elif secret_window and e["type"] == "x_revealed":
                         # Summit Meeting: exactly the revealed agent, and only once it was played
-                        assert e["agent"] == g.s["x"][e["seat"]] and t(f"coldwar.agent.{e['agent']}", lang) in text
+                        assert e["agent"] == g.s.x[e["seat"]] and t(f"coldwar.agent.{e['agent']}", lang) in text
                     elif secret_window:
                         assert not any(name in text for name in AGENT_NAMES), text
             if secret_window:

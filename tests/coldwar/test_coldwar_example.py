@@ -1,7 +1,7 @@
 """The rulebook's worked example: Cuba, 9 against 9, the economy icon, the Spy and the Assassin."""
 
 from bot.games.coldwar.cards import ASSASSIN, SPY
-from tests.coldwar.cw_helpers import fresh, rig_briefing, types
+from tests.coldwar.cw_helpers import fresh, rig_briefing, tables, types
 
 CIA, KGB = 0, 1
 
@@ -26,7 +26,7 @@ def test_cuba_worked_example() -> None:
     g.apply(CIA, {"type": "recruit"})                                            # Opposition 5
     g.apply(KGB, {"type": "recruit"})                                            # Industry 4
     g.apply(CIA, {"type": "use", "group": "opposition", "target": "industry"})   # lure Industry
-    assert g.s["table"][CIA] == [["opposition", False], ["industry", True]]
+    assert tables(g)[CIA] == [["opposition", False], ["industry", True]]
     assert g.engine.inf(CIA) == 9
     assert g.legal_actions(KGB) == [{"type": "recruit"}]                        # no groups: must recruit
     g.apply(KGB, {"type": "recruit"})                                            # Newspapers 4
@@ -54,9 +54,9 @@ def test_cuba_worked_example() -> None:
     kills = [e for e in ev if e["type"] == "eliminated"]
     assert kills == [{"type": "eliminated", "seat": KGB, "agent": SPY, "reason": "assassin"}]
     assert "to_bottom" not in order                                              # Cuba already taken
-    assert g.s["trophies"] == [[], ["cuba"]]
+    assert g.s.trophies == [[], ["cuba"]]
     assert g.engine.score(KGB) == 10 and g.engine.score(CIA) == 0
-    assert g.s["agents"][CIA]["leave"] == [ASSASSIN]                             # Assassin on leave
-    assert SPY in g.s["agents"][KGB]["dead"]
+    assert g.s.agents[CIA].leave == [ASSASSIN]                             # Assassin on leave
+    assert SPY in g.s.agents[KGB].dead
     # round 2: KGB is behind? no, CIA is behind and takes the balance token
-    assert g.s["round"] == 2 and g.s["balance"] == CIA
+    assert g.s.round == 2 and g.s.balance == CIA

@@ -4,7 +4,7 @@ import pytest
 
 from bot.games.base import IllegalAction
 from bot.games.coldwar.cards import DEPUTY
-from tests.coldwar.cw_helpers import setup_round, types
+from tests.coldwar.cw_helpers import setup_round, tables, types
 
 CIA, KGB = 0, 1
 X = (DEPUTY, DEPUTY)
@@ -18,8 +18,8 @@ def test_military_destroys_any_other_group_never_itself() -> None:
     g = setup_round("cuba", [("generals", True), ("radio", True)], [("unions", True)], X)
     assert sorted(uses(g, CIA, "generals")) == ["radio", "unions"]
     ev = g.apply(CIA, {"type": "use", "group": "generals", "target": "unions"})
-    assert g.s["table"][KGB] == [] and g.s["gdiscard"][-1] == "unions"
-    assert g.s["table"][CIA][0] == ["generals", False]
+    assert g.s.table[KGB] == [] and g.s.gdiscard[-1] == "unions"
+    assert g.s.table[CIA][0].to_json() == ["generals", False]
     assert ev[0]["effect"] == "destroy"
     assert g.legal_actions(KGB) == [{"type": "recruit"}]
 
@@ -35,7 +35,7 @@ def test_political_steal_respects_receiver_limit_and_keeps_state() -> None:
     g = setup_round("cuba", [("opposition", True)], [("infantry", False), ("ngos", True)], X)   # KGB at 7
     assert sorted(uses(g, CIA, "opposition")) == ["infantry", "ngos"]
     g.apply(CIA, {"type": "use", "group": "opposition", "target": "infantry"})
-    assert ["infantry", False] in g.s["table"][CIA]
+    assert ["infantry", False] in tables(g)[CIA]
     full = setup_round("greece", [("opposition", True), ("workers", True), ("artists", True)],
                        [("generals", True)], X)
     assert uses(full, CIA, "opposition") == ["workers", "artists"]  # Greece: limit 3, CIA may only give
@@ -64,27 +64,27 @@ def test_economic_flips_a_non_economic_group_without_triggering_it() -> None:
     g = setup_round("cuba", [("industry", True), ("mafia", True)], [("generals", True), ("radio", False)], X)
     assert sorted(uses(g, CIA, "industry")) == ["generals", "radio"]
     g.apply(CIA, {"type": "use", "group": "industry", "target": "generals"})
-    assert g.s["table"][KGB][0] == ["generals", False] and len(g.s["table"][CIA]) == 2
+    assert g.s.table[KGB][0].to_json() == ["generals", False] and len(g.s.table[CIA]) == 2
     g.apply(KGB, {"type": "wait"})
     g.apply(CIA, {"type": "use", "group": "mafia", "target": "radio"})
-    assert g.s["table"][KGB][1] == ["radio", True]
+    assert g.s.table[KGB][1].to_json() == ["radio", True]
 
 
 @pytest.mark.parametrize("choice", ["take", "discard", "return"])
 def test_media_peek_then_take_discard_or_return(choice: str) -> None:
     g = setup_round("cuba", [("radio", True)], [("unions", True)], X)
-    top = g.s["gdeck"][0]
+    top = g.s.gdeck[0]
     ev = g.apply(CIA, {"type": "use", "group": "radio"})
     assert [e for e in ev if "to" in e] == [{"type": "media_peek", "seat": CIA, "group": top, "to": [CIA]}]
     assert all(e.get("group") != top for e in ev if "to" not in e)
     g.apply(CIA, {"type": "media", "choice": choice})
     if choice == "take":
-        assert ["radio", False] in g.s["table"][CIA] and [top, True] in g.s["table"][CIA]
+        assert ["radio", False] in tables(g)[CIA] and [top, True] in tables(g)[CIA]
     elif choice == "discard":
-        assert g.s["gdiscard"][-1] == top
+        assert g.s.gdiscard[-1] == top
     else:
-        assert g.s["gdeck"][0] == top
-    assert g.s["dec"] == {"kind": "turn", "seat": KGB}
+        assert g.s.gdeck[0] == top
+    assert g.s.dec.to_json() == {"kind": "turn", "seat": KGB}
 
 
 def test_media_take_respects_the_limit() -> None:
@@ -103,9 +103,9 @@ def test_recruit_never_past_the_group_limit() -> None:
 
 def test_recruit_is_face_up_and_active() -> None:
     g = setup_round("cuba", [("radio", True)], [("unions", True)], X)
-    top = g.s["gdeck"][0]
+    top = g.s.gdeck[0]
     ev = g.apply(CIA, {"type": "recruit"})
-    assert g.s["table"][CIA][-1] == [top, True] and ev[0]["group"] == top
+    assert g.s.table[CIA][-1].to_json() == [top, True] and ev[0]["group"] == top
 
 
 def test_only_two_waits_in_a_row_end_the_struggle() -> None:
@@ -113,7 +113,7 @@ def test_only_two_waits_in_a_row_end_the_struggle() -> None:
     g.apply(CIA, {"type": "wait"})
     g.apply(KGB, {"type": "recruit"})
     ev = g.apply(CIA, {"type": "wait"})
-    assert g.s["dec"] == {"kind": "turn", "seat": KGB} and "struggle_over" not in types(ev)
+    assert g.s.dec.to_json() == {"kind": "turn", "seat": KGB} and "struggle_over" not in types(ev)
     ev = g.apply(KGB, {"type": "wait"})
     assert "struggle_over" in types(ev) and "truce" in types(ev)
 

@@ -17,27 +17,27 @@ from bot.games.coldwar.engine import Engine
 
 def _conserved(g: ColdWar) -> None:
     s = g.s
-    groups = s["gdeck"] + s["gdiscard"] + [gid for side in s["table"] for gid, _ in side]
+    groups = s.gdeck + s.gdiscard + [g.gid for side in s.table for g in side]
     assert sorted(groups) == sorted(GROUP_IDS)
-    targets = s["tdeck"] + s["tdiscard"] + s["trophies"][0] + s["trophies"][1]
-    if s["target"] is not None and s["target"] not in targets:
-        targets.append(s["target"])
+    targets = s.tdeck + s.tdiscard + s.trophies[0] + s.trophies[1]
+    if s.target is not None and s.target not in targets:
+        targets.append(s.target)
     assert sorted(targets) == sorted(TARGET_IDS)
     for seat in (0, 1):
-        assert g.engine.score(seat) == sum(vp(t) for t in s["trophies"][seat])
-        assert g.view(None)["sides"][seat]["score"] == sum(vp(t) for t in s["trophies"][seat])
-        agents = s["agents"][seat]
-        pool = agents["hq"] + agents["leave"] + agents["dead"] + ([s["x"][seat]] if s["x"][seat] else [])
+        assert g.engine.score(seat) == sum(vp(t) for t in s.trophies[seat])
+        assert g.view(None)["sides"][seat]["score"] == sum(vp(t) for t in s.trophies[seat])
+        agents = s.agents[seat]
+        pool = agents.hq + agents.leave + agents.dead + ([s.x[seat]] if s.x[seat] else [])
         assert sorted(pool) == [1, 2, 3, 4, 5, 6]
 
 
 def _public_has_no_secret(g: ColdWar, events: list[dict]) -> None:
     s = g.s
-    if s["phase"] in ("planning", "struggle"):
+    if s.phase in ("planning", "struggle"):
         for seat in (0, 1):
-            if s["x"][seat] is not None:
+            if s.x[seat] is not None:
                 # hidden unless a Summit Meeting revealed it this round (and then to everyone)
-                want = s["x"][seat] if g.engine.shown(seat) else "hidden"
+                want = s.x[seat] if g.engine.shown(seat) else "hidden"
                 assert g.view(None)["sides"][seat]["x"] == want
                 text = " ".join(g.status_lines("en"))
                 assert "Spy" not in text and "Assassin" not in text and "Analyst" not in text
@@ -100,7 +100,7 @@ def test_an_absent_seat_waits_or_recruits_in_its_turn() -> None:
             seat = rng.choice(g.actors())
             act = g.timeout_action(seat)
             assert act is not None
-            if g.s["dec"]["kind"] == "turn":
+            if g.s.dec.kind == "turn":
                 assert act["type"] in ("wait", "recruit")
             g.apply(seat, act if rng.random() < 0.5 else rng.choice(g.legal_actions(seat)))
             steps += 1
@@ -109,7 +109,7 @@ def test_an_absent_seat_waits_or_recruits_in_its_turn() -> None:
 def test_planning_is_simultaneous_and_public_shows_only_chosen() -> None:
     g = ColdWar.new([{}, {}], {}, 11)
     g.apply(g.actors()[0], {"type": "first", "seat": 0})
-    while g.s["dec"]["kind"] != "plan":
+    while g.s.dec.kind != "plan":
         seat = g.actors()[0]
         g.apply(seat, g.legal_actions(seat)[0])
     assert g.is_simultaneous() and sorted(g.actors()) == [0, 1]
@@ -119,7 +119,9 @@ def test_planning_is_simultaneous_and_public_shows_only_chosen() -> None:
     assert g.view(None)["sides"][1]["chosen"] and not g.view(None)["sides"][0]["chosen"]
     assert 5 in g.view(None)["sides"][1]["hq"]            # HQ shown face down: X not deducible
     assert g.view(1)["private"]["x"] == 5 and g.view(0)["private"]["x"] is None
-    assert g.actors() == [0] and not g.is_simultaneous()
+    # still the simultaneous choice: seat 0 chooses without seeing seat 1's agent, and is not asked anew
+    assert g.actors() == [0] and g.is_simultaneous()
+    assert [(d.kind, d.seats) for d in g.open_decisions()] == [("plan", (0,))]
     assert "Assassin" not in " ".join(g.status_lines("en"))
     assert "Assassin" in g.private_text(1, "en")
     assert g.timeout_action(0) in g.legal_actions(0)
@@ -151,5 +153,5 @@ def test_shorter_goal_option() -> None:
 def test_bench_state_is_crowded_and_deterministic() -> None:
     a, b = bench_state(), bench_state()
     assert a.to_json() == b.to_json()
-    assert a.s["dec"]["kind"] == "turn" and sum(len(t) for t in a.s["table"]) >= 7
+    assert a.s.dec.kind == "turn" and sum(len(t) for t in a.s.table) >= 7
     assert isinstance(a.engine, Engine)

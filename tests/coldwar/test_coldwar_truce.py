@@ -10,7 +10,7 @@ def test_equal_to_stability_is_not_over() -> None:
     g, ev = play_round("cuba", [("generals", True), ("mercenaries", True)], [("unions", True)],
                        (DEPUTY, DEPUTY))   # 6 + 3 = 9 = Cuba's stability
     assert {"type": "token", "seat": CIA, "why": "influence"} in ev
-    assert "unrest" not in types(ev) and g.s["trophies"][CIA] == ["cuba"]
+    assert "unrest" not in types(ev) and g.s.trophies[CIA] == ["cuba"]
 
 
 def test_tie_goes_down_the_priority_icons() -> None:
@@ -35,18 +35,18 @@ def test_civil_unrest_for_one_player() -> None:
     assert {"type": "eliminated", "seat": CIA, "agent": SPY, "reason": "unrest"} in ev
     t = types(ev)
     assert t.index("capture") < t.index("report")                          # taken at once
-    assert g.s["trophies"][KGB] == ["cuba"] and g.s["last_loser"] == CIA
-    assert SPY in g.s["agents"][CIA]["dead"]
-    assert SPY not in g.s["agents"][CIA]["hq"] and SPY not in g.s["agents"][CIA]["leave"]
+    assert g.s.trophies[KGB] == ["cuba"] and g.s.last_loser == CIA
+    assert SPY in g.s.agents[CIA].dead
+    assert SPY not in g.s.agents[CIA].hq and SPY not in g.s.agents[CIA].leave
 
 
 def test_civil_unrest_for_both_players() -> None:
     g, ev = play_round("cuba", [("bankers", True), ("television", True)], [("generals", True), ("government", True)],
                        (DIRECTOR, DEPUTY), balance=KGB)
     assert "double_unrest" in types(ev)
-    assert g.s["trophies"] == [[], []] and g.s["tdeck"][-1] == "cuba"
-    assert DIRECTOR in g.s["agents"][CIA]["dead"]
-    assert DEPUTY in g.s["agents"][KGB]["hq"] and DEPUTY not in g.s["agents"][KGB]["dead"]
+    assert g.s.trophies == [[], []] and g.s.tdeck[-1] == "cuba"
+    assert DIRECTOR in g.s.agents[CIA].dead
+    assert DEPUTY in g.s.agents[KGB].hq and DEPUTY not in g.s.agents[KGB].dead
     assert not [e for e in ev if e["type"] == "ability"]
     # balance token stays with its holder after a double unrest (scores tied)
-    assert g.s["balance"] == KGB
+    assert g.s.balance == KGB

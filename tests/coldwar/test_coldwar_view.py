@@ -32,7 +32,7 @@ def test_views_have_exactly_the_declared_keys_through_a_whole_game() -> None:
         if game.outcome() is not None:
             break
         seat = game.actors()[0]
-        seen.add(game.s["dec"]["kind"])
+        seen.add(game.s.dec.kind)
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert game.outcome() is not None
     assert {"plan", "first", "turn"} <= seen
@@ -42,7 +42,7 @@ def test_agent_x_is_hidden_from_the_public_until_the_report() -> None:
     """Rulebook: agents X are chosen face down and revealed in the report phase; until then the public
     view says only that one was chosen, and the seat's own view names it."""
     game = fresh(seed=1)
-    game.apply(game.s["balance"], {"type": "first", "seat": CIA})
+    game.apply(game.s.balance, {"type": "first", "seat": CIA})
     game.apply(CIA, {"type": "agent", "agent": 5})
     public = game.view(None)
     assert public["sides"][CIA]["x"] == "hidden" and public["sides"][CIA]["chosen"]
@@ -63,7 +63,7 @@ def test_every_decision_the_rules_open_is_declared() -> None:
         for _ in range(3000):
             if game.outcome() is not None:
                 break
-            kinds.add(game.s["dec"]["kind"])
+            kinds.add(game.s.dec.kind)
             seat = game.actors()[0]
             game.apply(seat, rng.choice(game.legal_actions(seat)))
         assert game.outcome() is not None

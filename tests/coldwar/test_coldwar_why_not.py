@@ -16,8 +16,8 @@ X = (DEPUTY, DEPUTY)
 
 def test_a_move_of_another_step() -> None:
     g = fresh()
-    assert g.s["dec"]["kind"] == "first"
-    holder = g.s["dec"]["seat"]
+    assert g.s.dec.kind == "first"
+    holder = g.s.dec.seat
     assert g.why_not(holder, {"type": "recruit"}) == ("coldwar.why.not_this_step", {"step": "first"})
     assert t("coldwar.why.not_this_step", "ru", **g.reason_params({"step": "first"}, "ru")) == \
         "Это ход не для этого шага: сейчас выбор, кто ходит первым."
@@ -51,8 +51,8 @@ def test_never_past_the_group_limit_and_no_waiting_without_groups() -> None:
 def test_events_you_did_not_capture_or_cannot_use_yet() -> None:
     g = setup_round("cuba", [("radio", True)], [("unions", True)], X)
     assert g.why_not(CIA, {"type": "event", "card": "cuba"}) == ("coldwar.why.event_not_yours", {})
-    g.s["trophies"][CIA].append("cuba")
-    g.s["won_round"]["cuba"] = g.s["round"]  # won this round: usable from the next
+    g.s.trophies[CIA].append("cuba")
+    g.s.won_round["cuba"] = g.s.round  # won this round: usable from the next
     assert g.why_not(CIA, {"type": "event", "card": "cuba"}) == ("coldwar.why.event_not_now", {"card": "cuba"})
 
 

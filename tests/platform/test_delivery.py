@@ -531,10 +531,9 @@ async def test_an_owed_result_dm_found_closed_asks_nobody_to_use_game_hand(tmp_p
 
 async def test_a_rules_ending_names_the_games_own_reason(tmp_path: Path) -> None:
     """Cold War's outcome now says why it ended, and the result line words it."""
-    from bot.games.coldwar.state import Over  # noqa: PLC0415
-
     from bot.discord_app.delivery import end_reason  # noqa: PLC0415
     from bot.games.coldwar.game import ColdWar  # noqa: PLC0415
+    from bot.games.coldwar.state import Over  # noqa: PLC0415
 
     game = ColdWar.new([{}, {}], {}, 3)
     game.s.over = Over(winners=[0], draw=False, scores=[100, 20], exhausted=True)

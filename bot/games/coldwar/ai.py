@@ -18,7 +18,7 @@ Captured events are never used: using one burns its victory points.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from bot.games.base import Action, Event, Rng
 from bot.games.coldwar.cards import (
@@ -31,6 +31,7 @@ from bot.games.coldwar.cards import (
     DOUBLE,
     SPY,
 )
+from bot.games.coldwar.view import ColdWarView
 
 Group = tuple[int, str, bool]  # influence, faction, active
 UNREST = 1.0
@@ -142,38 +143,40 @@ class ColdWarBot:
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: Rng,
                history: Sequence[Event] = ()) -> Action:
-        kind = view["decision"]
-        seat = view["seat"]
+        v = cast("ColdWarView", view)  # the seat's view (bot.games.coldwar.view)
+        kind = v["decision"]
+        seat = v["seat"]
         if kind == "plan":
-            return self._plan(view, legal, rng)
+            return self._plan(v, legal, rng)
         if kind == "turn":
-            return self._turn(view, legal)
+            return self._turn(v, legal)
         if kind == "first":
             return {"type": "first", "seat": 1 - seat}
         if kind == "event":
             return {"type": "skip"} if {"type": "skip"} in legal else dict(legal[0])
         if kind == "double":
-            return self._double(view, legal)
+            return self._double(v, legal)
         if kind == "media":
-            return self._media(view, legal)
+            return self._media(v, legal)
         if kind == "discard":
-            return self._discard(view, legal)
+            return self._discard(v, legal)
         return dict(legal[0])
 
     # ---- the struggle ------------------------------------------------------------------
     @staticmethod
-    def _groups(view: dict[str, Any], side: int) -> tuple[Group, ...]:
+    def _groups(view: ColdWarView, side: int) -> tuple[Group, ...]:
         return tuple((g["influence"], g["faction"], g["active"]) for g in view["sides"][side]["groups"])
 
     @staticmethod
-    def _model(view: dict[str, Any]) -> Struggle:
+    def _model(view: ColdWarView) -> Struggle:
         target = view["target"]
+        assert target is not None  # a struggle is fought over the revealed target
         cards = CARD_SETS[CURRENT]
         on_table = {g["id"] for side in view["sides"] for g in side["groups"]}
         pool = [cards.influence(gid) for gid in cards.group_ids if gid not in on_table]
         return Struggle(target["stability"], target["limit"], target["priority"], pool)
 
-    def _turn(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def _turn(self, view: ColdWarView, legal: Sequence[Action]) -> Action:
         seat = view["seat"]
         model = self._model(view)
         sides = (self._groups(view, seat), self._groups(view, 1 - seat))
@@ -210,7 +213,7 @@ class ColdWarBot:
         return ("use", i, 0 if tside == seat else 1, j)
 
     # ---- agent X -----------------------------------------------------------------------
-    def _plan(self, view: dict[str, Any], legal: Sequence[Action], rng: Rng) -> Action:
+    def _plan(self, view: ColdWarView, legal: Sequence[Action], rng: Rng) -> Action:
         mine = [a["agent"] for a in legal]
         if self.samples == 0:
             for pref in (DIRECTOR, DEPUTY, SPY, ANALYST, DOUBLE, ASSASSIN):
@@ -235,26 +238,27 @@ class ColdWarBot:
         return {"type": "agent", "agent": best}
 
     @staticmethod
-    def _lead(view: dict[str, Any]) -> float:
+    def _lead(view: ColdWarView) -> float:
         """-1..1: how the struggle tends to go for this seat (the balance holder chooses who starts)."""
         return 0.0
 
     # ---- the rest ----------------------------------------------------------------------
     @staticmethod
-    def _double(view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def _double(view: ColdWarView, legal: Sequence[Action]) -> Action:
         for pref in (DIRECTOR, ASSASSIN, SPY):
             for a in legal:
                 if a.get("mode") == "leave" and a.get("agent") == pref:
                     return dict(a)
         return {"type": "double", "mode": "peek"} if {"type": "double", "mode": "peek"} in legal else dict(legal[0])
 
-    def _media(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def _media(self, view: ColdWarView, legal: Sequence[Action]) -> Action:
         seat = view["seat"]
         top = view["private"].get("media_top")
         cards = CARD_SETS[CURRENT]
         if top is None or top not in cards.groups:
             return dict(legal[0])
         target = view["target"]
+        assert target is not None  # a media group is used in the struggle, over the revealed target
         mine = self._groups(view, seat)
         theirs = self._groups(view, 1 - seat)
         take = (cards.influence(top), cards.faction(top), False)
@@ -270,7 +274,7 @@ class ColdWarBot:
         return dict(legal[0])
 
     @staticmethod
-    def _discard(view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def _discard(view: ColdWarView, legal: Sequence[Action]) -> Action:
         seat = view["seat"]
         theirs = {g["id"]: g["influence"] for g in view["sides"][1 - seat]["groups"]}
         best = max(legal, key=lambda a: theirs.get(a.get("group", ""), -1))

@@ -23,8 +23,8 @@ def bench_state() -> ColdWar:
             game.apply(seat, action)
             steps += 1
             s = game.s
-            busy = len(s["table"][0]) + len(s["table"][1])
-            if (s["round"] >= 6 and s["dec"] and s["dec"]["kind"] == "turn" and busy >= 7
+            busy = len(s.table[0]) + len(s.table[1])
+            if (s.round >= 6 and s.dec is not None and s.dec.kind == "turn" and busy >= 7
                     and sum(game.engine.score(i) for i in (0, 1)) >= 60):
                 return game
     raise RuntimeError("no bench state found")

@@ -2,13 +2,14 @@
 
 Two card sets exist. Set 2 (``cards.json``) holds the printed cards and is used by every new game.
 Set 1 (``cards_v1.json``) holds this edition's earlier, mostly invented values; a game records its
-set in ``state["cards"]`` (absent in states stored before set 2 existed, which means set 1), so a
+set in ``State.cards`` (absent in states stored before set 2 existed, which means set 1), so a
 game started with the old cards finishes with them.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,9 +65,14 @@ def _load(version: int) -> CardSet:
 CARD_SETS: dict[int, CardSet] = {v: _load(v) for v in DATA_FILES}
 
 
-def card_set(state: dict[str, Any]) -> CardSet:
-    """The card set a game state was started with."""
-    return CARD_SETS[int(state.get("cards", 1))]
+def cards_of(version: int | None) -> CardSet:
+    """The card set of a game (``State.cards``; None: a state stored before card sets existed, set 1)."""
+    return CARD_SETS[1 if version is None else int(version)]
+
+
+def card_set(state: Mapping[str, Any]) -> CardSet:
+    """The card set a stored game state (its JSON) was started with."""
+    return cards_of(state.get("cards"))
 
 
 # the current set, for code that needs no particular game

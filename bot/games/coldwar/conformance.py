@@ -17,18 +17,19 @@ def hidden_twin(game: Game, seat: int | None, rng: random.Random) -> Game | None
     assert isinstance(game, ColdWar)
     twin = ColdWar.from_json(game.to_json())
     s = twin.s
-    d = s["dec"]
+    d = s.dec
     changed = False
     for side in SEATS:
-        if side == seat or public_x(twin.engine, side) != "hidden":
+        x = s.x[side]
+        if side == seat or x is None or public_x(s, side) != "hidden":
             continue
-        if seat is not None and d and d["kind"] == "plan" and d.get("peek") == seat:
+        if seat is not None and d is not None and d.kind == "plan" and d.peek == seat:
             continue  # a Double Agent let ``seat`` see it
-        hq = s["agents"][side]["hq"]
+        hq = s.agents[side].hq
         if not hq:
             continue
         i = rng.randrange(len(hq))
-        hq[i], s["x"][side] = s["x"][side], hq[i]
+        hq[i], s.x[side] = x, hq[i]
         changed = True
     return twin if changed else None
 

@@ -1,15 +1,19 @@
-"""ColdWar: the platform-facing class (lobby, views, JSON) around the rules engine."""
+"""ColdWar: the platform-facing class (lobby, decisions, views, JSON) around the rules engine.
+
+Its play is the decision table ``engine.DECISIONS`` (:class:`~bot.games.decision.DecisionGame` derives
+``actors``, ``legal_actions``, ``apply``, timeouts and the open decisions from it); its text methods are
+one-line delegations to :mod:`bot.games.coldwar.text`."""
 
 from __future__ import annotations
 
 import copy
-from typing import Any, ClassVar, cast
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from bot.games.base import (
     Action,
     Arrangement,
     Event,
-    Game,
     IllegalAction,
     OptionSpec,
     Player,
@@ -18,25 +22,28 @@ from bot.games.base import (
 )
 from bot.games.coldwar import text, why
 from bot.games.coldwar.cards import CARD_SETS, CURRENT
-from bot.games.coldwar.engine import Engine, new_state
+from bot.games.coldwar.engine import DECISIONS, Engine, new_state
+from bot.games.coldwar.state import State
 from bot.games.coldwar.view import build as build_view
+from bot.games.decision import DecisionGame, DecisionKind
 
 GOALS = (100, 75, 50)
 
 
-class ColdWar(Game):
+class ColdWar(DecisionGame):
     """Cold War: CIA vs KGB. Seat 0 is the CIA, seat 1 the KGB; a seat may be a team of users."""
 
     key: ClassVar[str] = "coldwar"
     STATE_VERSION: ClassVar[int] = 2
-    """2: the state names its card set (``state["cards"]``); version-1 states used card set 1."""
+    """2: the state names its card set (``State.cards``); version-1 states used card set 1."""
+    DECISIONS: ClassVar[Mapping[str, DecisionKind[Any]]] = DECISIONS
 
-    def __init__(self, state: dict[str, Any], seat_info: list[dict[str, Any]] | None = None) -> None:
+    def __init__(self, state: State, seat_info: list[dict[str, Any]] | None = None) -> None:
         self.engine = Engine(state)
         self.seat_info = seat_info or [{}, {}]
 
     @property
-    def s(self) -> dict[str, Any]:
+    def s(self) -> State:
         return self.engine.s
 
     @classmethod
@@ -100,15 +107,37 @@ class ColdWar(Game):
         game.engine.start()
         return game
 
-    # ---- play ----------------------------------------------------------------------------
-    def actors(self) -> list[int]:
-        return self.engine.actors()
+    # ---- decisions ----------------------------------------------------------------------
+    def open_kinds(self) -> list[str]:
+        """One decision at a time (``State.dec``; planning is one decision of both seats, a sequence of
+        two after a Double Agent's peek)."""
+        d = self.s.dec
+        if d is None or self.s.over is not None:
+            return []
+        return ["plan_peek" if d.kind == "plan" and d.peek is not None else d.kind]
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        return self.engine.legal(seat)
+    def decision_key(self, kind: str) -> str:
+        """A decision that follows one of the same kind for the same seat: the next event offered at a
+        window (its card), a struggle turn kept after an event that is no action (Summit Meeting; card set
+        1's Protest: one more event burnt), the next group of a nuclear event (the number left)."""
+        d = self.s.dec
+        if d is None:
+            return ""
+        if kind == "event":
+            return d.card or ""
+        if kind == "turn":
+            return str(sum(len(b) for b in self.s.burnt))
+        if kind == "discard":
+            return str(len(d.cards or []))
+        return ""
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        return self.engine.apply(seat, action)
+    def refuse(self, seat: int, action: Any, open_kind: str | None) -> IllegalAction:
+        """After the end ``coldwar.err.over``; a seat without a decision ``coldwar.err.not_your_turn``; a
+        move its decision does not take ``coldwar.err.illegal`` (an unlisted one of a type it takes is
+        refused by the move itself with the same words)."""
+        if self.s.over is not None:
+            return IllegalAction("coldwar.err.over")
+        return IllegalAction("coldwar.err.illegal" if open_kind is not None else "coldwar.err.not_your_turn")
 
     def why_not(self, seat: int, action: Any) -> tuple[str, dict[str, Any]] | None:
         """Why a move is refused (issue 25): see :mod:`bot.games.coldwar.why`."""
@@ -117,64 +146,35 @@ class ColdWar(Game):
     def reason_params(self, params: dict[str, Any], lang: str) -> dict[str, Any]:
         return why.localise(params, lang)
 
-    def is_simultaneous(self) -> bool:
-        d = self.s["dec"]
-        return d is not None and d["kind"] == "plan" and len(self.actors()) == 2
-
-    def is_secret(self, seat: int, action: Action) -> bool:
-        d = self.s["dec"]
-        return d is not None and d["kind"] == "plan"  # agent X stays secret until both are revealed
-
-    def timeout_action(self, seat: int) -> Action | None:
-        """Planning: a random agent (not advancing the stored Rng); struggle: wait (or recruit
-        when waiting is not allowed); others: the choice that changes least (skip an event,
-        keep an order, return a peeked card, the Double Agent's peek, the holder plays first)."""
-        legal = self.legal_actions(seat)
-        if not legal:
-            return None
-        kind = self.s["dec"]["kind"]
-        if kind == "plan":
-            rng = Rng(self.s["rng"]["seed"] ^ 0x5EC7E7, self.s["rng"]["n"] * 2 + seat)
-            return dict(rng.choice(legal))
-        prefer = {"turn": {"type": "wait"}, "event": {"type": "skip"},
-                  "media": {"type": "media", "choice": "return"},
-                  "double": {"type": "double", "mode": "peek"},
-                  "first": {"type": "first", "seat": seat}}.get(kind)
-        if prefer in legal:
-            return dict(prefer)
-        if kind == "turn":
-            return {"type": "recruit"} if {"type": "recruit"} in legal else dict(legal[0])
-        return dict(legal[0])
-
     def outcome(self) -> dict[str, Any] | None:
         """The stored result, with why it ended (``reason``: ``goal``, a score goal reached at a
         détente, or ``exhausted``, the target deck ran out) for the end announcement (issue 25)."""
-        over = copy.deepcopy(self.s["over"])
-        if over is not None:
-            over.setdefault("reason", "exhausted" if over.get("exhausted") else "goal")
-        return cast("dict[str, Any]", over)
+        over = self.s.over
+        if over is None:
+            return None
+        return {**over.to_json(), "reason": "exhausted" if over.exhausted else "goal"}
 
     # ---- views ---------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         """See :mod:`bot.games.coldwar.view` (the typed shape bot/games/coldwar/render.py and the bots read)."""
-        return cast("dict[str, Any]", build_view(self.engine, seat))
+        return dict(build_view(self, seat))
 
     def to_json(self) -> dict[str, Any]:
-        return {"state": copy.deepcopy(self.s), "seat_info": copy.deepcopy(self.seat_info)}
+        return {"state": self.s.to_json(), "seat_info": copy.deepcopy(self.seat_info)}
 
     def to_json_text(self) -> str:
-        return state_text({"state": self.s, "seat_info": self.seat_info})
+        return state_text({"state": self.s.to_json(copy=False), "seat_info": self.seat_info})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ColdWar:
-        return cls(copy.deepcopy(data["state"]), copy.deepcopy(data.get("seat_info")))
+        return cls(State.from_json(data["state"]), copy.deepcopy(data.get("seat_info")))
 
     # ---- text ----------------------------------------------------------------------------
     def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
-        return text.action_path(self.s, seat, action, lang)
+        return text.action_path(self, seat, action, lang)
 
     def panel_actions(self, seat: int, lang: str) -> list[Action]:
-        return text.panel_actions(self.s, self.legal_actions(seat), lang)
+        return text.panel_actions(self, self.legal_actions(seat), lang)
 
     def event_text(self, event: Event, lang: str) -> str | None:
         return text.event_text(event, lang, self.engine.c)

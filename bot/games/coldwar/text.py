@@ -1,4 +1,7 @@
-"""Localised text of Cold War: event lines, action labels, prompts and status (no rules here)."""
+"""Localised text of Cold War: event lines, action labels, prompts and status (no rules here).
+
+Every function reads the game (its typed state, its view, its legal actions) and changes nothing;
+``ColdWar``'s text methods are one-line delegations to these."""
 
 from __future__ import annotations
 
@@ -6,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.i18n import Named, join_or, named, sort_key, t
 from bot.games import narration
-from bot.games.coldwar.cards import CURRENT, CardSet, card_set
+from bot.games.coldwar.cards import CURRENT, CardSet
+from bot.games.coldwar.state import State
 
 if TYPE_CHECKING:
     from bot.games.coldwar.game import ColdWar
@@ -37,16 +41,16 @@ def agent_name(agent: int, lang: str) -> str:
     return t(f"{P}agent.{agent}", lang)
 
 
-def _owner_of(state: dict[str, Any], gid: str) -> int:
+def _owner_of(s: State, gid: str) -> int:
     for seat in (0, 1):
-        if any(g == gid for g, _ in state["table"][seat]):
+        if any(g.gid == gid for g in s.table[seat]):
             return seat
     return 0
 
 
-def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) -> list[str]:
+def action_path(game: ColdWar, seat: int, a: dict[str, Any], lang: str) -> list[str]:
     kind = a["type"]
-    c = card_set(state)
+    c = game.engine.c
     if kind == "agent":
         return [t(P + "act.agent", lang, agent=agent_name(a["agent"], lang), n=a["agent"])]
     if kind == "first":
@@ -59,7 +63,7 @@ def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) 
             path.append(t(P + "act.bring_back", lang, agent=agent_name(a["agent"], lang)))
         return path
     if kind == "order":
-        names = " → ".join(_clip(_short(state, c, lang), 20) for c in a["order"])
+        names = " → ".join(_clip(_short(c, card, lang), 20) for card in a["order"])
         return [t(P + "act.order", lang, cards=names)]
     if kind == "double":
         if a["mode"] == "peek":
@@ -73,7 +77,7 @@ def action_path(state: dict[str, Any], seat: int, a: dict[str, Any], lang: str) 
         # whose group is the target comes first in its part (issue 25: a cut label hid the owner)
         path = [t(P + "act.use", lang), group_label(a["group"], lang, c)]
         if "target" in a:
-            owner = _owner_of(state, a["target"])
+            owner = _owner_of(game.s, a["target"])
             path.append(t(P + "act.use_on", lang, group=group_label(a["target"], lang, c), owner=side(owner, lang)))
         return path
     return [kind]
@@ -83,8 +87,8 @@ def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _short(state: dict[str, Any], card: str, lang: str) -> str:
-    return target_name(card, lang) if card in card_set(state).targets else group_name(card, lang)
+def _short(c: CardSet, card: str, lang: str) -> str:
+    return target_name(card, lang) if card in c.targets else group_name(card, lang)
 
 
 def event_text(e: dict[str, Any], lang: str, c: CardSet) -> str | None:
@@ -160,11 +164,11 @@ def _card(tid: str, lang: str, c: CardSet) -> str:
     return t(P + "card", lang, name=target_name(tid, lang), vp=c.vp(tid))
 
 
-def _target_line(s: dict[str, Any], lang: str) -> str:
-    tid = s["target"]
+def _target_line(game: ColdWar, lang: str) -> str:
+    tid = game.s.target
     if tid is None:
         return ""
-    tt = card_set(s).targets[tid]
+    tt = game.engine.c.targets[tid]
     prio = " > ".join(t(P + "faction." + f, lang) for f in tt["priority"])
     return t(P + "status.target", lang, name=target_name(tid, lang), stability=tt["stability"],
              limit=tt["limit"], vp=tt["vp"], priority=prio)
@@ -173,16 +177,16 @@ def _target_line(s: dict[str, Any], lang: str) -> str:
 def status_lines(game: ColdWar, lang: str) -> list[str]:
     s = game.s
     eng = game.engine
-    lines = [t(P + "status.round", lang, round=s["round"], phase=t(P + "phase." + s["phase"], lang),
-               cia=eng.score(0), kgb=eng.score(1), goal=s["goal"])]
-    if s["target"] is not None:
-        lines.append(_target_line(s, lang))
+    lines = [t(P + "status.round", lang, round=s.round, phase=t(P + "phase." + s.phase, lang),
+               cia=eng.score(0), kgb=eng.score(1), goal=s.goal)]
+    if s.target is not None:
+        lines.append(_target_line(game, lang))
         lines.append(t(P + "status.influence", lang, cia=eng.inf(0), kgb=eng.inf(1)))
-    if s["balance"] is not None:
-        lines.append(t(P + "status.balance", lang, side=side(s["balance"], lang)))
-    d = s["dec"]
-    if d is not None and d["kind"] == "plan":
-        marks = [t(P + ("status.chosen" if s["x"][i] is not None else "status.choosing"), lang,
+    if s.balance is not None:
+        lines.append(t(P + "status.balance", lang, side=side(s.balance, lang)))
+    d = s.dec
+    if d is not None and d.kind == "plan":
+        marks = [t(P + ("status.chosen" if s.x[i] is not None else "status.choosing"), lang,
                    side=side(i, lang)) for i in (0, 1)]
         lines.append("; ".join(marks))
     # whose turn it is is said by the platform, with the players' names
@@ -196,17 +200,17 @@ def private_text(game: ColdWar, seat: int, lang: str) -> str:
     parts = [t(narration.key(P + "priv.side"), lang, side=side(seat, lang), name=name)]
     if v["x"] is not None:
         parts.append(t(narration.key(P + "priv.x"), lang, agent=agent_name(v["x"], lang), name=name))
-    hq = ", ".join(agent_name(a, lang) for a in s["agents"][seat]["hq"]) or "—"
+    hq = ", ".join(agent_name(a, lang) for a in s.agents[seat].hq) or "—"
     parts.append(t(P + "priv.hq", lang, agents=hq))
     if "opponent_x" in v:
         parts.append(t(P + "priv.peek", lang, agent=agent_name(v["opponent_x"], lang)))
     if "media_top" in v:
         parts.append(t(P + "priv.media", lang, group=group_label(v["media_top"], lang, game.engine.c)))
     if "cards" in v:
-        names = ", ".join(_short(s, c, lang) for c in v["cards"])
+        names = ", ".join(_short(game.engine.c, card, lang) for card in v["cards"])
         parts.append(t(P + "priv.cards", lang, cards=names))
     cards = game.engine.c
-    for tid in s["trophies"][seat]:         # captured events: when and what they can be played for
+    for tid in s.trophies[seat]:         # captured events: when and what they can be played for
         phase = cards.phase(tid)
         if phase is not None:
             parts.append(t(narration.key(P + "priv.events"), lang, card=target_name(tid, lang), name=name,
@@ -217,25 +221,26 @@ def private_text(game: ColdWar, seat: int, lang: str) -> str:
 def prompt_text(game: ColdWar, seat: int, lang: str) -> str:
     if seat not in game.actors():
         return ""
-    d = game.s["dec"]
-    p: dict[str, Any] = {}
-    if d["kind"] == "event":
-        p["card"] = target_name(d["card"], lang)
-        return t(P + "prompt.event", lang, **p) + "\n" + event_description(game.engine.c, d["card"], lang)
-    if d["kind"] == "double" and not any(a.get("mode") == "leave" for a in game.legal_actions(seat)):
+    d = game.s.dec
+    if d is None:
+        return ""
+    if d.kind == "event" and d.card is not None:
+        return (t(P + "prompt.event", lang, card=target_name(d.card, lang)) + "\n"
+                + event_description(game.engine.c, d.card, lang))
+    if d.kind == "double" and not any(a.get("mode") == "leave" for a in game.legal_actions(seat)):
         return t(P + "prompt.double_peek_only", lang)  # "send on leave, or learn": only learning is offered
-    if d["kind"] == "turn":  # name only the choices the panel offers now
+    if d.kind == "turn":  # name only the choices the panel offers now
         kinds = {a["type"] for a in game.legal_actions(seat)}
         offered = [t(P + "prompt.turn_" + k, lang) for k in TURN_CHOICES if k in kinds]
         if offered:
             return t(P + "prompt.turn_list", lang, choices=join_or(offered, lang))
-    return t(P + "prompt." + d["kind"], lang, **p)
+    return t(P + "prompt." + d.kind, lang)
 
 
 TURN_CHOICES = ("recruit", "use", "event", "wait")
 
 
-def panel_actions(state: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+def panel_actions(game: ColdWar, legal: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
     """``legal`` in the panel's order for a reader of ``lang`` (issue 13): action kinds and agents keep
     the rules' order; event cards, groups and their targets are listed in the reader's alphabet."""
     kinds: dict[str, int] = {}
@@ -248,7 +253,7 @@ def panel_actions(state: dict[str, Any], legal: list[dict[str, Any]], lang: str)
             parts.append((1, sort_key(target_name(a["card"], lang), lang)))
         for slot, k in ((2, "group"), (3, "target")):
             if a["type"] in ("discard", "use") and k in a:
-                parts.append((slot, sort_key(_short(state, a[k], lang), lang)))
+                parts.append((slot, sort_key(_short(game.engine.c, a[k], lang), lang)))
         return (*parts, (4, i))
 
     return [legal[i] for i in sorted(range(len(legal)), key=key)]

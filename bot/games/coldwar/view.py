@@ -5,15 +5,17 @@ Everything is public except ``private`` (the seat's own agent X, a media group's
 cards the Analyst or Space Race orders, the opponent's agent X after a Double Agent's peek), which
 only that seat's view carries. A seat's agent X is public only once revealed (report, detente,
 civil unrest, Summit Meeting); before that the public view says ``"hidden"``. Renderers and cogs
-read these, never ``ColdWar.s``.
+read these, never ``ColdWar.s`` (the typed state, :mod:`bot.games.coldwar.state`).
 """
 
 from __future__ import annotations
 
-import copy
-from typing import Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
-from bot.games.coldwar.engine import Engine
+from bot.games.coldwar.state import State
+
+if TYPE_CHECKING:
+    from bot.games.coldwar.game import ColdWar
 
 SEATS = (0, 1)
 
@@ -92,64 +94,71 @@ class ColdWarView(TypedDict):
     """Added by the session layer (display names by seat)."""
 
 
-def public_x(eng: Engine, seat: int) -> int | Literal["hidden"] | None:
-    s = eng.s
-    shown = s["phase"] in ("report", "detente") or s["exposed"][seat] or eng.shown(seat)
-    if s["x"][seat] is None:
+def public_x(s: State, seat: int) -> int | Literal["hidden"] | None:
+    """Agent X of ``seat`` as everyone sees it: its number once revealed (the report and détente, civil
+    unrest, Summit Meeting), ``"hidden"`` while chosen and secret, None if none."""
+    agent = s.x[seat]
+    if agent is None:
         return None
-    return s["x"][seat] if shown else "hidden"
+    shown = s.phase in ("report", "detente") or s.exposed[seat] or (s.shown is not None and s.shown[seat])
+    return agent if shown else "hidden"
 
 
-def private(eng: Engine, seat: int) -> PrivateView:
-    s = eng.s
-    d = s["dec"]
-    p: PrivateView = {"x": s["x"][seat]}
-    if d and d.get("seat") == seat:
-        if d["kind"] == "media":
-            p["media_top"] = s["gdeck"][0]
-        if d["kind"] in ("analyst", "space"):
-            p["cards"] = list(d["cards"])
-    if d and d["kind"] == "plan" and d.get("peek") == seat and s["x"][1 - seat] is not None:
-        p["opponent_x"] = s["x"][1 - seat]
+def private(s: State, seat: int) -> PrivateView:
+    d = s.dec
+    p: PrivateView = {"x": s.x[seat]}
+    if d is not None and d.seat == seat and d.kind != "plan":
+        if d.kind == "media":
+            p["media_top"] = s.gdeck[0]
+        if d.kind in ("analyst", "space"):
+            p["cards"] = list(d.cards or [])
+    opponent = s.x[1 - seat]
+    if d is not None and d.kind == "plan" and d.peek == seat and opponent is not None:
+        p["opponent_x"] = opponent
     return p
 
 
-def build(eng: Engine, seat: int | None) -> ColdWarView:
+def build(game: ColdWar, seat: int | None) -> ColdWarView:
     """The view of ``seat`` (0 the CIA, 1 the KGB), or the public view (None or any other number)."""
-    s = eng.s
+    s = game.s
+    eng = game.engine
     c = eng.c
     target: TargetView | None = None
-    if s["target"] is not None:
-        t = c.targets[s["target"]]
+    if s.target is not None:
+        t = c.targets[s.target]
         target = {"id": t["id"], "kind": t["kind"], "stability": t["stability"], "limit": t["limit"],
                   "priority": t["priority"], "vp": t["vp"], "phase": t["phase"]}
     sides: list[SideView] = []
     for side in SEATS:
-        x = public_x(eng, side)
-        ag = s["agents"][side]
-        hq = sorted(ag["hq"] + ([s["x"][side]] if x == "hidden" else []))
+        x = public_x(s, side)
+        agents = s.agents[side]
+        chosen = s.x[side]
+        hq = sorted(agents.hq + ([chosen] if x == "hidden" and chosen is not None else []))
         sides.append({
-            "groups": [{"id": g, "faction": c.faction(g), "influence": c.influence(g), "active": a}
-                       for g, a in s["table"][side]],
+            "groups": [{"id": g.gid, "faction": c.faction(g.gid), "influence": c.influence(g.gid),
+                        "active": g.active} for g in s.table[side]],
             "influence": eng.inf(side),
             "score": eng.score(side),
-            "trophies": list(s["trophies"][side]),
-            "burnt": list(s["burnt"][side]),
-            "hq": hq, "leave": list(ag["leave"]), "dead": list(ag["dead"]),
-            "x": x, "chosen": s["x"][side] is not None or s["exposed"][side],
+            "trophies": list(s.trophies[side]),
+            "burnt": list(s.burnt[side]),
+            "hq": hq, "leave": list(agents.leave), "dead": list(agents.dead),
+            "x": x, "chosen": chosen is not None or s.exposed[side],
         })
-    d = s["dec"]
+    d = s.dec
+    over = s.over
     v: ColdWarView = {
-        "game": "coldwar", "round": s["round"], "phase": s["phase"], "goal": s["goal"],
-        "target": target, "sides": sides, "balance": s["balance"], "token": s["token"],
-        "actors": eng.actors(), "decision": d["kind"] if d else None,
-        "turn": d["seat"] if d and d["kind"] in ("turn", "media", "discard") else None,
-        "target_deck": len(s["tdeck"]), "target_discard": len(s["tdiscard"]),
-        "group_deck": len(s["gdeck"]), "group_discard": len(s["gdiscard"]),
-        "discard_top": s["gdiscard"][-1] if s["gdiscard"] else None,
-        "outcome": copy.deepcopy(s["over"]),
+        "game": "coldwar", "round": s.round, "phase": s.phase, "goal": s.goal,
+        "target": target, "sides": sides, "balance": s.balance, "token": s.token,
+        "actors": game.actors(), "decision": d.kind if d else None,
+        "turn": d.seat if d and d.kind in ("turn", "media", "discard") else None,
+        "target_deck": len(s.tdeck), "target_discard": len(s.tdiscard),
+        "group_deck": len(s.gdeck), "group_discard": len(s.gdiscard),
+        "discard_top": s.gdiscard[-1] if s.gdiscard else None,
+        "outcome": None if over is None else {"winners": list(over.winners), "draw": over.draw,
+                                              "scores": list(over.scores), "exhausted": over.exhausted},
     }
     if seat in SEATS:
+        assert seat is not None
         v["seat"] = seat
-        v["private"] = private(eng, seat)
+        v["private"] = private(s, seat)
     return v

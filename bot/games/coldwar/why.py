@@ -5,7 +5,7 @@ name the reason, as an i18n key under ``coldwar.why.`` and its parameters: a mov
 step in ``step``, named by :func:`localise`), a group that is not in play, not yours or inactive
 (its id in ``group``), a full hand of groups (``n``: the target's limit), an event you have not captured or
 cannot use in this round (its id in ``card``). Each check mirrors one the engine makes
-(``Engine._legal_turn``, ``usable_events``); what they do not recognise is left to the generic refusal.
+(``Engine.legal_turn``, ``usable_events``); what they do not recognise is left to the generic refusal.
 Only public things are named: groups in play and captured targets lie face up.
 """
 
@@ -20,14 +20,6 @@ if TYPE_CHECKING:
     from bot.games.coldwar.game import ColdWar
 
 Reason = tuple[str, dict[str, Any]]
-
-
-STEP_MOVES: dict[str, tuple[str, ...]] = {
-    "plan": ("agent",), "first": ("first",), "event": ("event", "skip"), "analyst": ("order",),
-    "space": ("order",), "double": ("double",), "media": ("media",), "discard": ("discard",),
-    "turn": ("recruit", "use", "event", "wait"),
-}
-"""The moves each decision of the engine takes (``Engine._legal_<step>``)."""
 
 
 def _why(key: str, **params: Any) -> Reason:
@@ -50,15 +42,15 @@ def why_not(game: ColdWar, seat: int, action: Any) -> Reason | None:
     """The reason ``action`` is not possible for ``seat`` now, or None (no better word than "not possible")."""
     engine = game.engine
     s = game.s
-    if not isinstance(action, dict) or seat not in game.actors() or s["dec"] is None:
+    if not isinstance(action, dict) or seat not in game.actors() or s.dec is None:
         return None
-    step = s["dec"]["kind"]
+    step = s.dec.kind
     kind = action.get("type")
-    if kind not in STEP_MOVES.get(step, ()):
+    if not isinstance(kind, str) or kind not in game.DECISIONS[step].moves:  # a move of another decision
         return _why("not_this_step", step=step)
     if step != "turn":
         return None
-    mine = [g for g, _ in s["table"][seat]]
+    mine = [g.gid for g in s.table[seat]]
     if kind == "recruit" and len(mine) >= engine.limit():
         return _why("group_limit", n=engine.limit())
     if kind == "wait" and not mine:  # «without groups a seat must recruit»
@@ -69,12 +61,12 @@ def why_not(game: ColdWar, seat: int, action: Any) -> Reason | None:
             return _why("no_such_group")
         if group not in mine:
             return _why("not_your_group", group=group)
-        if not dict(s["table"][seat])[group]:
+        if not next(g.active for g in s.table[seat] if g.gid == group):
             return _why("group_inactive", group=group)
         return None
     if kind == "event":
         card = action.get("card")
-        if not isinstance(card, str) or card not in s["trophies"][seat]:
+        if not isinstance(card, str) or card not in s.trophies[seat]:
             return _why("event_not_yours")
         if card not in engine.usable_events(seat, "struggle"):
             return _why("event_not_now", card=card)
