@@ -15,7 +15,7 @@ import pytest
 
 from bot.core.i18n import t
 from bot.games.base import IllegalAction
-from bot.games.pobeda import Pobeda
+from bot.games.pobeda import Pobeda, texts
 from bot.games.pobeda.data import CHIPS_PER_SIDE, cell_index
 from bot.games.pobeda.text import card_label
 from tests.pobeda.pobeda_helpers import event_at, give, make, put
@@ -25,7 +25,7 @@ def dead_and_live(game: Pobeda) -> tuple[str, str]:
     """Seat 0 holds the dead card of E5 (Blue's chip lies there) and the live card of F5."""
     put(game, 1, "E5")
     dead, live = event_at(game, "E5"), event_at(game, "F5")
-    game.s["hands"][0] = []
+    game.s.hands[0] = []
     give(game, 0, dead, live)
     return dead, live
 
@@ -33,8 +33,8 @@ def dead_and_live(game: Pobeda) -> tuple[str, str]:
 def on_top(game: Pobeda, card: str) -> None:
     """Move ``card`` from wherever it is to the top of the deck (the next card drawn)."""
     give(game, 1, card)
-    game.s["hands"][1].remove(card)
-    game.s["deck"].append(card)
+    game.s.hands[1].remove(card)
+    game.s.deck.append(card)
 
 
 def test_replace_a_dead_card_then_play_in_the_same_turn() -> None:
@@ -43,26 +43,26 @@ def test_replace_a_dead_card_then_play_in_the_same_turn() -> None:
     legal = game.legal_actions(0)
     assert {"type": "replace_dead", "card": dead} in legal
     assert not any(a["type"] == "discard_dead" for a in legal)  # a live card: no discarding as the turn
-    top = game.s["deck"][-1]
-    deck = len(game.s["deck"])
+    top = game.s.deck[-1]
+    deck = len(game.s.deck)
     events = game.apply(0, {"type": "replace_dead", "card": dead})
     assert events == [{"type": "replaced", "seat": 0, "card": dead},
                       {"type": "drew", "to": [0], "seat": 0, "card": top}]
-    assert sorted(game.s["hands"][0]) == sorted([live, top]) and game.s["discard"] == [dead]
-    assert len(game.s["deck"]) == deck - 1
-    assert game.actors() == [0] and game.s["current"] == 0 and game.s["owner"][cell_index("E5")] == 1
+    assert sorted(game.s.hands[0]) == sorted([live, top]) and game.s.discard == [dead]
+    assert len(game.s.deck) == deck - 1
+    assert game.actors() == [0] and game.s.current == 0 and game.s.owner[cell_index("E5")] == 1
     # then the turn as usual: the live card goes down, a card is drawn, the turn passes left
     assert {"type": "play", "card": live, "cell": "F5"} in game.legal_actions(0)
     game.apply(0, {"type": "play", "card": live, "cell": "F5"})
-    assert game.s["owner"][cell_index("F5")] == 0 and len(game.s["hands"][0]) == 2
-    assert game.s["current"] == 1 and game.s["replaced"] is False
+    assert game.s.owner[cell_index("F5")] == 0 and len(game.s.hands[0]) == 2
+    assert game.s.current == 1 and game.s.replaced is False
 
 
 def test_only_one_replacement_per_turn() -> None:
     game = make(2)
     put(game, 1, "E5", "E6")
     first, second, live = event_at(game, "E5"), event_at(game, "E6"), event_at(game, "F5")
-    game.s["hands"][0] = []
+    game.s.hands[0] = []
     give(game, 0, first, second, live)
     on_top(game, event_at(game, "H8"))
     game.apply(0, {"type": "replace_dead", "card": first})
@@ -99,7 +99,7 @@ def test_all_dead_replace_first_then_discard_as_the_turn() -> None:
     game = make(2)
     put(game, 1, "E5", "E6")
     a, b = event_at(game, "E5"), event_at(game, "E6")
-    game.s["hands"][0] = []
+    game.s.hands[0] = []
     give(game, 0, a, b)
     put(game, 1, "G7")
     on_top(game, event_at(game, "G7"))  # the replacement is dead too
@@ -114,7 +114,7 @@ def test_all_dead_replace_first_then_discard_as_the_turn() -> None:
     assert game.prompt_text(0, "en") == t("pobeda.prompt.all_dead", "en")
     events = game.apply(0, {"type": "discard_dead", "card": b})
     assert events[0] == {"type": "discarded", "seat": 0, "card": b}
-    assert game.s["current"] == 1 and len(game.s["hands"][0]) == 2
+    assert game.s.current == 1 and len(game.s.hands[0]) == 2
 
 
 def test_no_replacement_from_an_empty_deck() -> None:
@@ -122,32 +122,32 @@ def test_no_replacement_from_an_empty_deck() -> None:
     a stuck hand discards one as the turn."""
     game = make(2)
     dead, live = dead_and_live(game)
-    game.s["deck"] = []
+    game.s.deck = []
     assert not any(x["type"] == "replace_dead" for x in game.legal_actions(0))
     with pytest.raises(IllegalAction) as err:
         game.apply(0, {"type": "replace_dead", "card": dead})
     assert err.value.key == "pobeda.err.no_replacement"
-    game.s["hands"][0].remove(live)
+    game.s.hands[0].remove(live)
     assert game.legal_actions(0) == [{"type": "discard_dead", "card": dead}]
 
 
 def test_dead_special_cards_are_replaced_too() -> None:
     """«any card that cannot be played now»: −1 with no star-down opponent chip on the board."""
     game = make(2)
-    game.s["hands"][0] = []
+    game.s.hands[0] = []
     give(game, 0, "minus1_1", event_at(game, "F5"))
     assert {"type": "replace_dead", "card": "minus1_1"} in game.legal_actions(0)
     game.apply(0, {"type": "replace_dead", "card": "minus1_1"})
-    assert "minus1_1" in game.s["discard"] and game.s["current"] == 0
+    assert "minus1_1" in game.s.discard and game.s.current == 0
 
 
 def test_empty_supply_makes_chip_cards_dead_and_replaceable() -> None:
     game = make(2)
-    free = [i for i in range(144) if game.s["layout"][i] is not None][:CHIPS_PER_SIDE]
+    free = [i for i in range(144) if game.s.layout[i] is not None][:CHIPS_PER_SIDE]
     for i in free:
-        game.s["owner"][i] = 0
+        game.s.owner[i] = 0
     put(game, 1, "L11")
-    game.s["hands"][0] = []
+    game.s.hands[0] = []
     give(game, 0, event_at(game, "K11"), "plus1_1", "minus1_1")
     legal = game.legal_actions(0)
     assert [x for x in legal if x["type"] == "play"] == [{"type": "play", "card": "minus1_1", "cell": "L11"}]
@@ -165,7 +165,7 @@ def test_option_turn_keeps_the_old_reading() -> None:
         game.apply(0, {"type": "replace_dead", "card": dead})
     assert err.value.key == "pobeda.err.replace_off"
     game.apply(0, {"type": "discard_dead", "card": dead})
-    assert game.s["current"] == 1
+    assert game.s.current == 1
 
 
 def test_a_game_saved_before_the_option_keeps_the_old_reading() -> None:
@@ -176,12 +176,12 @@ def test_a_game_saved_before_the_option_keeps_the_old_reading() -> None:
     del state["replaced"]
     assert Pobeda.STATE_VERSION == 2
     old = Pobeda.from_json(Pobeda.migrate_state(state, 1))
-    assert old.s["options"]["dead"] == "turn" and old.s["replaced"] is False
+    assert old.s.options.dead == "turn" and old.s.replaced is False
     assert Pobeda.migrate_state(game.to_json(), 2) == game.to_json()
     # its replay starts from the stored lobby options, which lack the option too
     legacy_options = {"lines": 1, "teams": 0, "layout": "chrono"}
     assert Pobeda.migrate_options(legacy_options, 1) == {**legacy_options, "dead": "turn"}
-    assert Pobeda.migrate_options(game.s["options"], 2) == game.s["options"]
+    assert Pobeda.migrate_options(game.s.options, 2) == game.s.options
     dead, _ = dead_and_live(old)
     assert {"type": "discard_dead", "card": dead} in old.legal_actions(0)
     assert not any(x["type"] == "replace_dead" for x in old.legal_actions(0))
@@ -193,13 +193,13 @@ def test_timeout_after_a_replacement_passes_the_turn() -> None:
     game = make(2)
     dead, live = dead_and_live(game)
     game.apply(0, {"type": "replace_dead", "card": dead})
-    hand = sorted(game.s["hands"][0])
-    deck = len(game.s["deck"])
+    hand = sorted(game.s.hands[0])
+    deck = len(game.s.deck)
     action = game.timeout_action(0)
     assert action == {"type": "pass"}
     game.apply(0, action)
-    assert sorted(game.s["hands"][0]) == hand and len(game.s["deck"]) == deck
-    assert game.s["current"] == 1 and game.s["replaced"] is False
+    assert sorted(game.s.hands[0]) == hand and len(game.s.deck) == deck
+    assert game.s.current == 1 and game.s.replaced is False
 
 
 def test_texts_announce_the_replacement_publicly_and_the_draw_privately() -> None:
@@ -210,12 +210,12 @@ def test_texts_announce_the_replacement_publicly_and_the_draw_privately() -> Non
     assert public == [{"type": "replaced", "seat": 0, "card": dead}]  # the new card is not in it
     for lang in ("ru", "en"):
         text = game.event_text(public[0], lang)
-        assert text == t("pobeda.evt.replaced", lang, who=game._who(0, lang), card=card_label(dead, lang))
+        assert text == t("pobeda.evt.replaced", lang, who=texts.who(game, 0, lang), card=card_label(dead, lang))
         assert card_label(dead, lang) in text and "{" not in text
         path = game.action_path(0, {"type": "replace_dead", "card": dead}, lang)
         assert path == [t("pobeda.path.replace", lang, card=card_label(dead, lang))[:80]]
         assert path != game.action_path(0, {"type": "discard_dead", "card": dead}, lang)
-    assert game.event_text(public[0], "ru").startswith(game._who(0, "ru"))
+    assert game.event_text(public[0], "ru").startswith(texts.who(game, 0, "ru"))
 
 
 def test_replay_reproduces_a_game_with_replacements() -> None:

@@ -36,7 +36,7 @@ def run_game(seat_info: list[dict], options: dict, seed: int) -> Pobeda:
     rnd = random.Random(seed)
     penalised = False
     while game.outcome() is None:
-        if game.admin_actions() and not penalised and game.s["turn"] > 20:
+        if game.admin_actions() and not penalised and game.s.turn > 20:
             action = game.admin_actions()[1]
             penalised = True
             assert game.action_path(ADMIN, action, "en") == ["Penalty: Team Blue"]
@@ -52,7 +52,7 @@ def run_game(seat_info: list[dict], options: dict, seed: int) -> Pobeda:
                     assert path and all(0 < len(label) <= 80 for label in path)
                     assert_text(" ".join(path))
             events = game.apply(seat, rnd.choice(legal))
-        hidden = set(game.s["deck"]) | {c for hand in game.s["hands"] for c in hand}
+        hidden = set(game.s.deck) | {c for hand in game.s.hands for c in hand}
         for event in events:
             if "to" not in event:
                 assert event.get("card") not in hidden or event.get("card") is None
@@ -78,7 +78,7 @@ def test_two_teams_of_three_to_a_result() -> None:
     seats = [{"side": k % 2} for k in range(6)]
     game = run_game(seats, {"teams": 2, "lines": 2, "layout": "shuffled"}, 8)
     assert game.outcome() is not None
-    assert sum(len(h) for h in game.s["hands"]) + len(game.s["deck"]) + len(game.s["discard"]) == 151
+    assert sum(len(h) for h in game.s.hands) + len(game.s.deck) + len(game.s.discard) == 151
     assert_board(game, "en")
 
 

@@ -18,7 +18,7 @@ def test_six_in_a_row_finishes_a_line_locks_it_and_wins() -> None:
     put(game, 0, *row("A", "E", 3))
     events = play_event(game, 0, "F3")
     assert line_cells(game) == [(0, row("A", "F", 3))]
-    assert all(game.s["locked"][cell_index(c)] for c in row("A", "F", 3))
+    assert all(game.s.locked[cell_index(c)] for c in row("A", "F", 3))
     assert [e for e in events if e["type"] == "line"][0]["cells"] == row("A", "F", 3)
     assert game.outcome() == {"winners": [0], "draw": False, "reason": "lines", "lines": [1, 0]}
     assert game.actors() == []
@@ -31,7 +31,7 @@ def test_five_in_a_row_is_not_a_line_and_opponent_chip_breaks_the_run() -> None:
     play_event(game, 0, "E3")
     assert line_cells(game) == []
     assert game.outcome() is None
-    assert game.s["current"] == 1
+    assert game.s.current == 1
 
 
 def test_vertical_and_diagonal_lines() -> None:
@@ -71,7 +71,7 @@ def test_eleven_in_a_row_placed_in_the_middle_is_two_lines() -> None:
     put(game, 0, *row("A", "E", 4), *row("G", "K", 4))
     play_event(game, 0, "F4")
     assert line_cells(game) == [(0, row("A", "F", 4)), (0, row("F", "K", 4))]
-    assert game.s["pending"] is None  # no choice: the pair is the only way
+    assert game.s.pending is None  # no choice: the pair is the only way
 
 
 def test_eleven_in_a_row_built_from_one_end_is_two_lines_sharing_one_chip() -> None:
@@ -90,7 +90,7 @@ def test_a_line_may_not_reuse_two_chips_of_another_line() -> None:
     play_event(game, 0, "G4")  # B4..G4 would share five chips with A4..F4
     play_event(game, 0, "H4")  # C4..H4 would share four
     assert line_cells(game) == [(0, row("A", "F", 4))]
-    assert game.s["pending"] is None
+    assert game.s.pending is None
 
 
 def test_crossing_lines_of_one_colour_share_one_chip() -> None:
@@ -145,13 +145,13 @@ def test_choose_line_when_a_chip_finishes_a_line_in_two_ways() -> None:
     put(game, 0, *row("B", "F", 5), "H5")
     play_event(game, 0, "G5")
     assert game.actors() == [0]
-    assert game.s["current"] == 0
+    assert game.s.current == 0
     legal = game.legal_actions(0)
     assert legal == [{"type": "choose_line", "option": 0}, {"type": "choose_line", "option": 1}]
     assert game.view(None)["pending_choice"]["options"] == [[row("B", "G", 5)], [row("C", "H", 5)]]
     assert game.timeout_action(0) == {"type": "choose_line", "option": 0}
     with pytest.raises(IllegalAction):
-        game.apply(0, {"type": "play", "card": game.s["hands"][0][0], "cell": "A1"})
+        game.apply(0, {"type": "play", "card": game.s.hands[0][0], "cell": "A1"})
     with pytest.raises(IllegalAction):
         game.apply(1, {"type": "choose_line", "option": 0})
     with pytest.raises(IllegalAction):
@@ -160,19 +160,19 @@ def test_choose_line_when_a_chip_finishes_a_line_in_two_ways() -> None:
     assert labels == [["Line 1: B5–G5"], ["Line 2: C5–H5"]]
     game.apply(0, {"type": "choose_line", "option": 1})
     assert line_cells(game) == [(0, row("C", "H", 5))]
-    assert not game.s["locked"][cell_index("B5")]
-    assert game.s["current"] == 1 and game.s["pending"] is None
+    assert not game.s.locked[cell_index("B5")]
+    assert game.s.current == 1 and game.s.pending is None
 
 
 def test_line_choice_in_two_directions_is_asked_one_direction_at_a_time() -> None:
     game = make(2, lines=3)
     put(game, 0, *row("B", "F", 7), "H7", "G2", "G3", "G4", "G5", "G6", "G8")
     play_event(game, 0, "G7")
-    assert len(game.s["pending"]["queue"]) == 2
+    assert len(game.s.pending.queue) == 2
     game.apply(0, {"type": "choose_line", "option": 0})
     assert game.actors() == [0]
     game.apply(0, {"type": "choose_line", "option": 0})
-    assert len(line_cells(game)) == 2 and game.s["current"] == 1
+    assert len(line_cells(game)) == 2 and game.s.current == 1
 
 
 def test_crossing_lines_are_finished_together_automatically() -> None:
@@ -189,7 +189,7 @@ def test_locked_chips_refuse_minus1_and_swap() -> None:
     play_event(game, 0, "F3")
     put(game, 0, "H8")  # an unlocked red chip
     give(game, 1, "minus1_1", "swap_1")
-    game.s["current"] = 1
+    game.s.current = 1
     for card in ("minus1_1", "swap_1"):
         with pytest.raises(IllegalAction) as err:
             game.apply(1, {"type": "play", "card": card, "cell": "C3"})
@@ -197,4 +197,4 @@ def test_locked_chips_refuse_minus1_and_swap() -> None:
     targets = {a["cell"] for a in game.legal_actions(1) if a["card"] in ("minus1_1", "swap_1")}
     assert targets == {"H8"}
     game.apply(1, {"type": "play", "card": "swap_1", "cell": "H8"})
-    assert game.s["owner"][cell_index("H8")] == 1
+    assert game.s.owner[cell_index("H8")] == 1

@@ -26,24 +26,24 @@ CONFIGS: list[tuple[list[int], dict[str, Any]]] = [
 def check_invariants(game: Pobeda) -> None:
     s = game.s
     assert card_total(game) == ALL_CARDS
-    everything = s["deck"] + sum(s["hands"], []) + s["discard"]
-    if s["penalty"]:
-        everything += list(s["penalty"]["chosen"].values())
+    everything = s.deck + sum(s.hands, []) + s.discard
+    if s.penalty:
+        everything += list(s.penalty.chosen.values())
     assert len(set(everything)) == ALL_CARDS
-    assert len(s["owner"]) == CELLS  # one owner value per cell: never two chips on a cell
-    for side in range(s["n_sides"]):
-        assert s["owner"].count(side) <= CHIPS_PER_SIDE
+    assert len(s.owner) == CELLS  # one owner value per cell: never two chips on a cell
+    for side in range(s.n_sides):
+        assert s.owner.count(side) <= CHIPS_PER_SIDE
     for corner in CORNERS:
-        assert s["owner"][corner] == -1
-        assert len({s["lines"][i]["side"] for i in game.cell_lines[corner]}) <= 1
+        assert s.owner[corner] == -1
+        assert len({s.lines[i].side for i in game.cell_lines[corner]}) <= 1
     for i in range(CELLS):
-        if s["locked"][i]:
-            assert s["owner"][i] != -1
-    for a, line in enumerate(s["lines"]):
-        assert len(line["cells"]) == 6
+        if s.locked[i]:
+            assert s.owner[i] != -1
+    for a, line in enumerate(s.lines):
+        assert len(line.cells) == 6
         for b in range(a):
-            shared = set(line["cells"]) & set(s["lines"][b]["cells"])
-            assert len(shared) <= (1 if s["lines"][b]["side"] == line["side"] else 0)
+            shared = set(line.cells) & set(s.lines[b].cells)
+            assert len(shared) <= (1 if s.lines[b].side == line.side else 0)
 
 
 def check_dead_card_rule(game: Pobeda, seat: int, legal: list[dict[str, Any]], dead: str) -> None:
@@ -51,12 +51,12 @@ def check_dead_card_rule(game: Pobeda, seat: int, legal: list[dict[str, Any]], d
     has cards, and discarding as the turn only when nothing can be played or replaced; `turn`
     never replaces."""
     kinds = {a["type"] for a in legal}
-    if dead == "turn" or game.s["penalty"] is not None or game.s["pending"] is not None:
+    if dead == "turn" or game.s.penalty is not None or game.s.pending is not None:
         assert "replace_dead" not in kinds
         return
     assert not {"replace_dead", "discard_dead"} <= kinds
     if "replace_dead" in kinds:
-        assert not game.s["replaced"] and game.s["deck"]
+        assert not game.s.replaced and game.s.deck
     if "discard_dead" in kinds:
         assert "play" not in kinds
 
@@ -84,7 +84,7 @@ def play_random_game(seed: int, config: int, lines: int, layout: str, dead: str 
         legal = game.legal_actions(seat)
         assert legal, "an actor always has a legal action"
         check_dead_card_rule(game, seat, legal, dead)
-        turn = game.s["turn"]
+        turn = game.s.turn
         if rnd.random() < 0.03:
             action = game.timeout_action(seat)
             assert action is not None
@@ -93,14 +93,14 @@ def play_random_game(seed: int, config: int, lines: int, layout: str, dead: str 
         game.apply(seat, action)
         check_invariants(game)
         if action["type"] == "replace_dead":  # the turn goes on with the same player
-            assert game.actors() == [seat] and game.s["turn"] == turn and game.s["replaced"]
-        elif game.s["turn"] != turn:
-            assert not game.s["replaced"]
+            assert game.actors() == [seat] and game.s.turn == turn and game.s.replaced
+        elif game.s.turn != turn:
+            assert not game.s.replaced
     outcome = game.outcome()
     assert outcome is not None, "every game ends"
     assert game.actors() == [] and all(game.legal_actions(s) == [] for s in range(len(sides)))
     if outcome["reason"] == "cards":
-        assert not game.s["deck"] and not any(game.s["hands"])
+        assert not game.s.deck and not any(game.s.hands)
         best = max(outcome["lines"])
         assert outcome["winners"] == [k for k, n in enumerate(outcome["lines"]) if n == best]
     else:

@@ -71,7 +71,7 @@ def test_empty_and_finished_games_render() -> None:
     side = view["seat_sides"][view["current"]]
     assert empty.getpixel(marker) == SIDE_COLOURS[side]
     put(game, 0, *row("A", "E", 2))
-    game.s["current"] = 0
+    game.s.current = 0
     play_event(game, 0, "F2")
     assert game.outcome() is not None
     view = game.view(None)

@@ -8,18 +8,18 @@ import pytest
 
 from bot.core.i18n import has, t
 from bot.games.base import ADMIN, IllegalAction, Player, Rng
-from bot.games.pobeda import Pobeda
+from bot.games.pobeda import Pobeda, texts
 from bot.games.pobeda.data import CHIPS_PER_SIDE, cell_index, full_deck
 from tests.pobeda.pobeda_helpers import ALL_CARDS, card_total, event_at, give, make, play_event, put, row
 
 
 def test_new_game_deals_six_cards_and_keeps_151() -> None:
     game = Pobeda.new([{"side": 0}, {"side": 1}, {"side": 2}], {}, 11)
-    assert [len(h) for h in game.s["hands"]] == [6, 6, 6]
-    assert len(game.s["deck"]) == 151 - 18
-    assert sorted(game.s["deck"] + sum(game.s["hands"], [])) == sorted(full_deck())
-    assert game.actors() == [game.s["dealer"]] == [game.s["current"]]
-    firsts = {Pobeda.new([{"side": 0}, {"side": 1}, {"side": 2}], {}, seed).s["current"] for seed in range(30)}
+    assert [len(h) for h in game.s.hands] == [6, 6, 6]
+    assert len(game.s.deck) == 151 - 18
+    assert sorted(game.s.deck + sum(game.s.hands, [])) == sorted(full_deck())
+    assert game.actors() == [game.s.dealer] == [game.s.current]
+    firsts = {Pobeda.new([{"side": 0}, {"side": 1}, {"side": 2}], {}, seed).s.current for seed in range(30)}
     assert firsts == {0, 1, 2}  # the dealer is random
 
 
@@ -35,19 +35,19 @@ def test_event_card_turn_places_discards_draws_and_passes_left() -> None:
     game = make(3)
     card = event_at(game, "E5")
     give(game, 0, card)
-    deck = len(game.s["deck"])
-    hand = len(game.s["hands"][0])
+    deck = len(game.s.deck)
+    hand = len(game.s.hands[0])
     events = game.apply(0, {"type": "play", "card": card, "cell": "E5"})
-    assert game.s["owner"][cell_index("E5")] == 0
-    assert game.s["discard"] == [card]
-    assert len(game.s["hands"][0]) == hand  # played one, drew one
-    assert len(game.s["deck"]) == deck - 1
-    assert game.s["current"] == 1
+    assert game.s.owner[cell_index("E5")] == 0
+    assert game.s.discard == [card]
+    assert len(game.s.hands[0]) == hand  # played one, drew one
+    assert len(game.s.deck) == deck - 1
+    assert game.s.current == 1
     assert game.view(None)["last_move"] == ["E5"]
     public = [e for e in events if "to" not in e]
     assert public[0]["type"] == "played" and public[0]["event"] == card
     text = game.event_text(public[0], "ru")
-    assert "E5" in text and game.s["layout"][cell_index("E5")]
+    assert "E5" in text and game.s.layout[cell_index("E5")]
     private = [e for e in events if "to" in e]
     assert private and private[0]["to"] == [0] and private[0]["type"] == "drew"
 
@@ -76,11 +76,11 @@ def test_dead_card_may_only_be_discarded_as_the_turn_with_option_turn() -> None:
     with pytest.raises(IllegalAction) as err:
         game.apply(0, {"type": "discard_dead", "card": live})
     assert err.value.key == "pobeda.err.not_dead"
-    before = len(game.s["hands"][0])
+    before = len(game.s.hands[0])
     events = game.apply(0, {"type": "discard_dead", "card": card})
     assert events[0] == {"type": "discarded", "seat": 0, "card": card}
-    assert len(game.s["hands"][0]) == before and card in game.s["discard"]
-    assert game.s["owner"][cell_index("E5")] == 1 and game.s["current"] == 1
+    assert len(game.s.hands[0]) == before and card in game.s.discard
+    assert game.s.owner[cell_index("E5")] == 1 and game.s.current == 1
 
 
 def test_not_your_turn_and_card_not_in_hand() -> None:
@@ -106,7 +106,7 @@ def test_plus1_goes_on_any_free_non_corner_cell() -> None:
         with pytest.raises(IllegalAction):
             game.apply(0, {"type": "play", "card": "plus1_2", "cell": cell})
     game.apply(0, {"type": "play", "card": "plus1_2", "cell": "K11"})  # any copy is accepted
-    assert game.s["owner"][cell_index("K11")] == 0
+    assert game.s.owner[cell_index("K11")] == 0
 
 
 def test_minus1_returns_the_chip_and_swap_replaces_it() -> None:
@@ -120,12 +120,12 @@ def test_minus1_returns_the_chip_and_swap_replaces_it() -> None:
     with pytest.raises(IllegalAction):
         game.apply(0, {"type": "play", "card": "minus1_1", "cell": "E5"})
     events = game.apply(0, {"type": "play", "card": "minus1_1", "cell": "C3"})
-    assert game.s["owner"][cell_index("C3")] == -1 and game.supply(1) == supply + 1
+    assert game.s.owner[cell_index("C3")] == -1 and game.supply(1) == supply + 1
     assert events[0]["victim"] == 1
     assert "C3" in game.event_text(events[0], "en")
-    game.s["current"] = 0
+    game.s.current = 0
     game.apply(0, {"type": "play", "card": "swap_1", "cell": "D4"})
-    assert game.s["owner"][cell_index("D4")] == 0 and game.supply(1) == supply + 2
+    assert game.s.owner[cell_index("D4")] == 0 and game.supply(1) == supply + 2
 
 
 def test_swap_can_finish_a_line() -> None:
@@ -142,17 +142,17 @@ def test_special_without_target_is_dead() -> None:
     give(game, 0, "minus1_1")
     assert {"type": "discard_dead", "card": "minus1_1"} in game.legal_actions(0)
     game.apply(0, {"type": "discard_dead", "card": "minus1_1"})
-    assert "minus1_1" in game.s["discard"]
+    assert "minus1_1" in game.s.discard
 
 
 def test_empty_supply_allows_only_minus1_and_discards() -> None:
     game = make(2, dead="turn")
-    free = [i for i in range(144) if game.s["layout"][i] is not None][:CHIPS_PER_SIDE]
+    free = [i for i in range(144) if game.s.layout[i] is not None][:CHIPS_PER_SIDE]
     for i in free:
-        game.s["owner"][i] = 0
+        game.s.owner[i] = 0
     assert game.supply(0) == 0
     put(game, 1, "L11")
-    game.s["hands"][0] = []
+    game.s.hands[0] = []
     give(game, 0, event_at(game, "K11"), "plus1_1", "swap_1", "minus1_1")
     legal = game.legal_actions(0)
     plays = [a for a in legal if a["type"] == "play"]
@@ -170,34 +170,34 @@ def test_pass_is_the_timeout_and_plays_and_draws_nothing() -> None:
     assert game.timeout_action(0) == {"type": "pass"}
     assert game.timeout_action(1) is None
     assert {"type": "pass"} not in game.legal_actions(0)
-    snapshot = (list(game.s["hands"][0]), len(game.s["deck"]))
+    snapshot = (list(game.s.hands[0]), len(game.s.deck))
     with pytest.raises(IllegalAction):
         game.apply(1, {"type": "pass"})
     events = game.apply(0, {"type": "pass"})
     assert events[0] == {"type": "passed", "seat": 0}
-    assert (game.s["hands"][0], len(game.s["deck"])) == snapshot
-    assert game.s["current"] == 1
-    assert game.event_text(events[0], "ru") == t("pobeda.evt.passed", "ru", who=game._who(0, "ru"))
+    assert (game.s.hands[0], len(game.s.deck)) == snapshot
+    assert game.s.current == 1
+    assert game.event_text(events[0], "ru") == t("pobeda.evt.passed", "ru", who=texts.who(game, 0, "ru"))
 
 
 def test_seat_with_no_cards_draws_and_is_skipped() -> None:
     game = make(3)
-    game.s["hands"][1] = []
-    deck = len(game.s["deck"])
+    game.s.hands[1] = []
+    deck = len(game.s.deck)
     events = game.apply(0, {"type": "pass"})
-    assert game.s["current"] == 2
-    assert len(game.s["hands"][1]) == 1 and len(game.s["deck"]) == deck - 1
+    assert game.s.current == 2
+    assert len(game.s.hands[1]) == 1 and len(game.s.deck) == deck - 1
     assert {"type": "skipped", "seat": 1, "drew": True} in events
 
 
 def test_cards_run_out_more_lines_wins() -> None:
     game = make(2, lines=3)
     put(game, 0, *row("A", "E", 10))
-    game.s["deck"] = []
+    game.s.deck = []
     card = event_at(game, "K2")
-    game.s["hands"] = [[], [card]]
+    game.s.hands = [[], [card]]
     play_event(game, 0, "F10")
-    assert game.outcome() is None and game.s["current"] == 1
+    assert game.outcome() is None and game.s.current == 1
     game.apply(1, {"type": "play", "card": card, "cell": "K2"})
     assert game.outcome() == {"winners": [0], "draw": False, "reason": "cards", "lines": [1, 0]}
     assert game.actors() == [] and game.legal_actions(0) == []
@@ -205,8 +205,8 @@ def test_cards_run_out_more_lines_wins() -> None:
 
 def test_cards_run_out_equal_lines_is_a_draw() -> None:
     game = make(2)
-    game.s["deck"] = []
-    game.s["hands"] = [[event_at(game, "C3")], []]
+    game.s.deck = []
+    game.s.hands = [[event_at(game, "C3")], []]
     game.apply(0, {"type": "play", "card": event_at(game, "C3"), "cell": "C3"})
     assert game.outcome() == {"winners": [0, 1], "draw": True, "reason": "cards", "lines": [0, 0]}
     assert game.event_text({"type": "game_over", **game.outcome()}, "en").startswith("Game over: a draw")
@@ -235,14 +235,14 @@ def test_penalty_each_member_returns_one_card() -> None:
     with pytest.raises(IllegalAction):
         game.apply(ADMIN, {"type": "penalty", "side": 5})
     assert json.dumps(game.to_json()) == before
-    deck = len(game.s["deck"])
+    deck = len(game.s.deck)
     events = game.apply(ADMIN, {"type": "penalty", "side": 1})
     assert events == [{"type": "penalty", "side": 1, "seats": [1, 3]}]
     assert game.actors() == [1, 3] and game.is_simultaneous() and game.forced_timeout() == 3600
     assert game.legal_actions(0) == [] and game.admin_actions() == []
     with pytest.raises(IllegalAction):
         game.apply(0, {"type": "pass"})
-    card = game.s["hands"][1][0]
+    card = game.s.hands[1][0]
     events = game.apply(1, {"type": "penalty_card", "card": card})
     public = [e for e in events if "to" not in e]
     assert public == [{"type": "penalty_card", "seat": 1}]
@@ -251,17 +251,17 @@ def test_penalty_each_member_returns_one_card() -> None:
     assert card not in game.view(None)["discard"] and card not in game.view(0).get("hand", [])
     assert game.actors() == [3]
     with pytest.raises(IllegalAction):
-        game.apply(1, {"type": "penalty_card", "card": game.s["hands"][1][0]})
+        game.apply(1, {"type": "penalty_card", "card": game.s.hands[1][0]})
     timeout = game.timeout_action(3)
-    assert timeout["type"] == "penalty_card" and timeout["card"] in game.s["hands"][3]
+    assert timeout["type"] == "penalty_card" and timeout["card"] in game.s.hands[3]
     snapshot = json.dumps(game.to_json())
     assert game.timeout_action(3) == timeout and json.dumps(game.to_json()) == snapshot
     events = game.apply(3, timeout)
     assert events[-1] == {"type": "penalty_done", "side": 1, "deck": deck + 2}
-    assert game.s["penalty"] is None and not game.is_simultaneous()
-    assert len(game.s["deck"]) == deck + 2
-    assert [len(h) for h in game.s["hands"]] == [6, 5, 6, 5]
-    assert card in game.s["deck"] and card_total(game) == 151
+    assert game.s.penalty is None and not game.is_simultaneous()
+    assert len(game.s.deck) == deck + 2
+    assert [len(h) for h in game.s.hands] == [6, 5, 6, 5]
+    assert card in game.s.deck and card_total(game) == 151
     assert game.actors() == [0]
 
 
@@ -277,7 +277,7 @@ def test_team_chips_and_lines_are_shared() -> None:
     game = team_game()
     assert [game.side_of(s) for s in range(4)] == [0, 1, 0, 1]
     put(game, 0, "A6", "B6", "C6")
-    game.s["current"] = 2
+    game.s.current = 2
     put(game, 0, "D6", "E6")
     play_event(game, 2, "F6")
     assert game.outcome()["winners"] == [0]
@@ -325,25 +325,25 @@ def test_shuffled_layout_is_seeded() -> None:
     a = Pobeda.new([{"side": 0}, {"side": 1}], {"layout": "shuffled"}, 42)
     b = Pobeda.new([{"side": 0}, {"side": 1}], {"layout": "shuffled"}, 42)
     c = Pobeda.new([{"side": 0}, {"side": 1}], {"layout": "chrono"}, 42)
-    assert a.s["layout"] == b.s["layout"] != c.s["layout"]
-    assert sorted(x for x in a.s["layout"] if x) == sorted(x for x in c.s["layout"] if x)
-    assert [a.s["layout"][i] for i in (0, 11, 132, 143)] == [None] * 4
+    assert a.s.layout == b.s.layout != c.s.layout
+    assert sorted(x for x in a.s.layout if x) == sorted(x for x in c.s.layout if x)
+    assert [a.s.layout[i] for i in (0, 11, 132, 143)] == [None] * 4
 
 
 def test_view_hides_hands_and_shows_the_board() -> None:
     game = make(3)
-    card = next(c for c in game.s["hands"][0] if c.startswith("ev"))
+    card = next(c for c in game.s.hands[0] if c.startswith("ev"))
     cell = game.legal_actions(0)[[a.get("card") for a in game.legal_actions(0)].index(card)]["cell"]
     game.apply(0, {"type": "play", "card": card, "cell": cell})
     public = game.view(None)
     assert "hand" not in public
-    hidden = set(game.s["deck"]) | set(sum(game.s["hands"], []))
+    hidden = set(game.s.deck) | set(sum(game.s.hands, []))
     dumped = json.dumps(public)
-    assert not any(f'"{card}"' in dumped for card in hidden - set(game.s["layout"]))
+    assert not any(f'"{card}"' in dumped for card in hidden - set(game.s.layout))
     assert public["chips"] == [{"cell": cell, "side": 0, "locked": False}]
-    assert public["hand_counts"] == [6, 6, 6] and public["deck"] == len(game.s["deck"])
+    assert public["hand_counts"] == [6, 6, 6] and public["deck"] == len(game.s.deck)
     mine = game.view(1)
-    assert sorted(mine["hand"]) == sorted(game.s["hands"][1])
+    assert sorted(mine["hand"]) == sorted(game.s.hands[1])
     for lang in ("ru", "en"):
         status = "\n".join(game.status_lines(lang))
         assert not any(card in status for card in hidden if not card.startswith("ev"))

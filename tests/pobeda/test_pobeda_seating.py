@@ -127,8 +127,8 @@ def test_uneven_teams_from_the_issue_alternate() -> None:
         game = Pobeda.new(arrangement.seat_info, {"teams": 3}, 9)
         movers = []
         for _ in range(2 * sum(sizes) + 1):  # two full rounds and one more turn
-            movers.append(game.side_of(game.s["current"]))
-            game.apply(game.s["current"], {"type": "pass"})
+            movers.append(game.side_of(game.s.current))
+            game.apply(game.s.current, {"type": "pass"})
         assert all(a != b for a, b in zip(movers, movers[1:], strict=False)), (sizes, movers)
 
 

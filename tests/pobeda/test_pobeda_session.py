@@ -37,7 +37,7 @@ async def game_with_a_dead_card(sessions: SessionManager, channel: int) -> tuple
                                         options={}, deadline_s=600)
         await sessions.join(session.id, BORIS)
         await sessions.start(session.id, ANN.id, seed=seed)
-        assert session.game is not None and session.game.s["options"]["dead"] == "replace"  # the default
+        assert session.game is not None and session.game.s.options.dead == "replace"  # the default
         while session.game.outcome() is None:
             seat = session.game.actors()[0]
             legal = session.game.legal_actions(seat)
@@ -55,17 +55,17 @@ async def test_replace_dead_card_then_timeout_replays(env) -> None:
     game = session.game
     assert game is not None
     user = session.row.seat_users[seat][0]
-    turn = game.s["turn"]
+    turn = game.s.turn
     result = await sessions.act(session.id, user, seat, replace, stamp=session.row.seat_counts[seat])
     public = [e for e in result.events if e["type"] == "replaced"]
     assert public == [{"type": "replaced", "seat": seat, "card": replace["card"]}]
-    assert game.actors() == [seat] and game.s["turn"] == turn  # the same turn goes on
+    assert game.actors() == [seat] and game.s.turn == turn  # the same turn goes on
     assert seat in session.deadlines
     # the player is absent: the deadline passes and the turn is passed
     clock["now"] += 601
     events = await sessions.expire(session.id, seat)
     assert events is not None and {"type": "passed", "seat": seat} in events
-    assert game.actors() == [1 - seat] and not game.s["replaced"]
+    assert game.actors() == [1 - seat] and not game.s.replaced
     assert await verify(store, session.id)
 
 

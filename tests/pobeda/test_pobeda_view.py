@@ -34,12 +34,12 @@ def test_a_seat_sees_its_own_hand_and_nobody_elses() -> None:
     text = json.dumps(public)
     for seat in range(3):
         mine = game.view(seat)
-        assert mine["seat"] == seat and sorted(mine["hand"]) == sorted(game.s["hands"][seat])
-        others = [c for k in range(3) if k != seat for c in game.s["hands"][k]]
+        assert mine["seat"] == seat and sorted(mine["hand"]) == sorted(game.s.hands[seat])
+        others = [c for k in range(3) if k != seat for c in game.s.hands[k]]
         assert not set(others) & set(mine["hand"])
     # no card of any hand is named in the public view, except as a board cell's event
     layout = set(public["layout"])
-    assert not any(f'"{c}"' in text for h in game.s["hands"] for c in h if c not in layout)
+    assert not any(f'"{c}"' in text for h in game.s.hands for c in h if c not in layout)
     assert game.view(99).keys() == public.keys()  # a number that is no seat sees the public view
 
 
@@ -59,7 +59,7 @@ def test_penalty_view_names_seats_that_chose_never_the_cards() -> None:
     """Team penalty: the cards go back into the deck unseen, so the view lists who chose, not what."""
     game = make(4, teams=2)
     game.apply(ADMIN, {"type": "penalty", "side": 1})
-    card = game.s["hands"][1][0]
+    card = game.s.hands[1][0]
     game.apply(1, {"type": "penalty_card", "card": card})
     penalty = game.view(None)["penalty"]
     assert penalty == {"side": 1, "waiting": [1, 3], "chosen": [1]}

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from bot.games.base import Action, Event, Rng
 from bot.games.pobeda.data import CELLS, CORNERS, SIZE, card_kind, cell_index, full_deck
 from bot.games.pobeda.lines import DIRECTIONS, LINE
+from bot.games.pobeda.view import PobedaView
 
 FREE = -1
 WEIGHTS = (0.0, 1.0, 4.0, 16.0, 70.0, 400.0, 20000.0)
@@ -48,7 +49,7 @@ def windows() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
 class Board:
     """The public board of a view: owners, locks, finished lines."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: PobedaView) -> None:
         self.owner = [FREE] * CELLS
         self.locked = [False] * CELLS
         for chip in view["chips"]:
@@ -117,9 +118,10 @@ class PobedaBot:
     # ---- the interface -----------------------------------------------------------------
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: Rng,
                history: Sequence[Event] = ()) -> Action:
+        mine = cast("PobedaView", view)  # the seat's view (bot.games.pobeda.view), with its hand
         kinds = {a["type"] for a in legal}
         if "penalty_card" in kinds:
-            return self._penalty(view, legal)
+            return self._penalty(mine, legal)
         if "choose_line" in kinds:
             return dict(legal[0])
         plays = [a for a in legal if a["type"] == "play"]
@@ -127,12 +129,12 @@ class PobedaBot:
             return dict(next(a for a in legal if a["type"] == "replace_dead"))
         if not plays:
             return dict(legal[0])
-        board = Board(view)
-        side = view["seat_sides"][view["seat"]]
+        board = Board(mine)
+        side = mine["seat_sides"][mine["seat"]]
         scored = sorted(((self._score(board, side, a), i) for i, a in enumerate(plays)), reverse=True)
         if self.samples == 0 or len(scored) == 1:
             return dict(plays[scored[0][1]])
-        return dict(plays[self._lookahead(view, board, side, plays, scored, rng)])
+        return dict(plays[self._lookahead(mine, board, side, plays, scored, rng)])
 
     # ---- one ply -----------------------------------------------------------------------
     def _score(self, board: Board, side: int, action: Action) -> float:
@@ -160,7 +162,7 @@ class PobedaBot:
         return cell, old
 
     # ---- sampled replies ---------------------------------------------------------------
-    def _lookahead(self, view: dict[str, Any], board: Board, side: int, plays: Sequence[Action],
+    def _lookahead(self, view: PobedaView, board: Board, side: int, plays: Sequence[Action],
                    scored: list[tuple[float, int]], rng: Rng) -> int:
         seat = view["seat"]
         sides = view["seat_sides"]
@@ -173,7 +175,7 @@ class PobedaBot:
         pool = [c for c in full_deck() if c not in seen]
         size = min(view["hand_counts"][nxt], len(pool))
         hands = [rng.sample(pool, size) for _ in range(self.samples)]
-        supply = {s["side"]: s["supply"] for s in view["sides"]}
+        supply = {entry["side"]: entry["supply"] for entry in view["sides"]}
         best_i, best_value = scored[0][1], float("-inf")
         for score, i in scored[:self.candidates]:
             if score >= WEIGHTS[6] / 2:  # it finishes a line: nothing to look at
@@ -188,7 +190,7 @@ class PobedaBot:
         return best_i
 
     # ---- penalty -----------------------------------------------------------------------
-    def _penalty(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def _penalty(self, view: PobedaView, legal: Sequence[Action]) -> Action:
         """Give back the card worth least: a dead event first, then the least useful event;
         wild cards are kept."""
         board = Board(view)

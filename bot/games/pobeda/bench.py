@@ -36,7 +36,7 @@ def bench_state(seed: int = 2024, moves: int = 120) -> Pobeda:
     for _ in range(moves):
         seat = game.actors()[0]
         side = game.side_of(seat)
-        owner = game.s["owner"]
+        owner = game.s.owner
         action = max(game.legal_actions(seat), key=lambda a: _score(a, owner, side, rng))
         trial = Pobeda.from_json(game.to_json())
         trial.apply(seat, action)

@@ -16,14 +16,14 @@ def hidden_twin(game: Game, seat: int | None, rng: random.Random) -> Game | None
     assert isinstance(game, Pobeda)
     twin = Pobeda.from_json(game.to_json())
     s = twin.s
-    others = [i for i in range(len(s["hands"])) if i != seat]
-    pool = list(s["deck"]) + [card for i in others for card in s["hands"][i]]
+    others = [i for i in range(len(s.hands)) if i != seat]
+    pool = list(s.deck) + [card for i in others for card in s.hands[i]]
     if len(pool) < 2:
         return None
     rng.shuffle(pool)
-    s["deck"], pool = pool[:len(s["deck"])], pool[len(s["deck"]):]
+    s.deck, pool = pool[:len(s.deck)], pool[len(s.deck):]
     for i in others:
-        s["hands"][i], pool = pool[:len(s["hands"][i])], pool[len(s["hands"][i]):]
+        s.hands[i], pool = pool[:len(s.hands[i])], pool[len(s.hands[i]):]
     return twin
 
 

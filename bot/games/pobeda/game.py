@@ -1,30 +1,31 @@
 """Pobeda: a Sequence-like race to build lines of six chips on a 12x12 board of war events.
 
-State is plain JSON (see :meth:`Pobeda.to_json`). Derived caches (cell of each event, lines
-through each cell) are rebuilt on load and never serialised.
+The turn structure is the decision table :data:`Pobeda.DECISIONS` (:mod:`bot.games.decision`): a moderator's
+team penalty interrupts everything, a line choice finishes the move that made it, otherwise the seat to move
+plays its turn. The state is typed (:mod:`bot.games.pobeda.state`, stored as the JSON it has always been);
+derived caches (cell of each event, lines through each cell) are rebuilt on load and never serialised. Texts
+are built outside the rules, in :mod:`bot.games.pobeda.texts`.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, ClassVar, TypeVar, cast
 
-from bot.core.i18n import LANGS
 from bot.games.base import (
     ADMIN,
     Action,
     Arrangement,
     Event,
-    Game,
     IllegalAction,
     OptionSpec,
     Player,
     Rng,
     state_text,
 )
-from bot.games.pobeda import data, seating
+from bot.games.decision import DecisionGame, DecisionKind, Move
+from bot.games.pobeda import data, lobby, texts
 from bot.games.pobeda import view as pview
 from bot.games.pobeda.data import (
     CELLS,
@@ -37,15 +38,39 @@ from bot.games.pobeda.data import (
     cell_name,
 )
 from bot.games.pobeda.lines import line_options
-from bot.games.pobeda.text import colour_name, count_text
-from bot.games.pobeda.text_game import TextMixin
+from bot.games.pobeda.state import Line, LineChoice, LineOption, Options, Outcome, Penalty, PobedaState
+from bot.games.pobeda.vocab import (
+    ChooseLineAction,
+    DiscardAction,
+    DrewEvent,
+    GameOverEvent,
+    LineEvent,
+    PassAction,
+    PenaltyAction,
+    PenaltyCardAction,
+    PlayAction,
+    PlayedEvent,
+    PobedaEvent,
+    ReplaceAction,
+)
 
 PENALTY_SECONDS = 3600
+"""The rules' own deadline for a penalty card (whatever the table's pace)."""
+
+A = TypeVar("A")
+Events = list[PobedaEvent]
 
 
-class Pobeda(TextMixin, Game):
+def _move(fn: Callable[[Pobeda, int, A], Events]) -> Move[Pobeda]:
+    """A move of the table, typed by the action it answers (the table routes by ``type`` only: each move
+    checks the other fields itself)."""
+    return cast("Move[Pobeda]", fn)
+
+
+class Pobeda(DecisionGame):
     key = "pobeda"
     STATE_VERSION = 2  # 2: the dead-card option (``options.dead``) and the turn's ``replaced`` flag
+    DECISIONS: ClassVar[Mapping[str, DecisionKind[Any]]]  # at the end of the module: the moves are defined first
 
     @classmethod
     def migrate_state(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
@@ -63,109 +88,33 @@ class Pobeda(TextMixin, Game):
         """A replay rebuilds a version-1 game with the reading it was started with."""
         return {**options, "dead": "turn"} if from_version == 1 else options
 
-    # ---- lobby -------------------------------------------------------------------------
+    # ---- lobby (bot/games/pobeda/lobby.py) ----------------------------------------------
     @classmethod
     def option_specs(cls) -> list[OptionSpec]:
-        return [
-            OptionSpec("lines", "pobeda.opt.lines", (
-                (1, "pobeda.opt.lines.1"), (2, "pobeda.opt.lines.2"), (3, "pobeda.opt.lines.3"),
-            ), 1),
-            OptionSpec("teams", "pobeda.opt.teams", (
-                (0, "pobeda.opt.teams.0"), (2, "pobeda.opt.teams.2"), (3, "pobeda.opt.teams.3"),
-            ), 0),
-            # house rule (docs/games/pobeda.md): replace one dead card before playing, or
-            # discarding a dead card is the whole turn
-            OptionSpec("dead", "pobeda.opt.dead", (
-                ("replace", "pobeda.opt.dead.replace"), ("turn", "pobeda.opt.dead.turn"),
-            ), "replace"),
-            # last: a team lobby has rows for three option selects only (lobby_message)
-            OptionSpec("layout", "pobeda.opt.layout", (
-                ("chrono", "pobeda.opt.layout.chrono"), ("shuffled", "pobeda.opt.layout.shuffled"),
-            ), "chrono"),
-        ]
-
-    @classmethod
-    def _opts(cls, options: dict[str, Any] | None) -> dict[str, Any]:
-        merged = cls.default_options()
-        merged.update(options or {})
-        if merged["lines"] not in (1, 2, 3) or merged["teams"] not in (0, 2, 3) \
-                or merged["layout"] not in ("chrono", "shuffled") or merged["dead"] not in ("replace", "turn"):
-            raise IllegalAction("pobeda.err.bad_option")
-        return merged
+        return list(lobby.OPTION_SPECS)
 
     @classmethod
     def player_range(cls, options: dict[str, Any]) -> tuple[int, int]:
-        teams = cls._opts(options)["teams"]
-        return (2, 3) if teams == 0 else (teams, 12)
+        return lobby.player_range(lobby.checked(options)["teams"])
 
     @classmethod
     def team_count(cls, options: dict[str, Any], n_players: int) -> int:
-        return int(cls._opts(options)["teams"])
+        return int(lobby.checked(options)["teams"])
 
     @classmethod
     def arrange_seats(cls, players: list[Player], options: dict[str, Any], rng: Rng) -> Arrangement:
-        """Solo: lobby order. Teams: unpicked players fill the smallest team, then the teams sit
-        alternately round the table (rulebook: «Сядьте вокруг игрового поля через одного так,
-        чтобы участники разных команд чередовались»), see :mod:`bot.games.pobeda.seating`.
-        Picks so lopsided that a fairer split would alternate better are refused, with the
-        players to move."""
-        opts = cls._opts(options)
-        low, high = cls.player_range(opts)
-        if not low <= len(players) <= high:
-            raise IllegalAction("pobeda.err.player_count", low=low, high=high)
-        teams = opts["teams"]
-        if teams == 0:
-            return Arrangement([[p.user_id] for p in players], [{"side": i} for i in range(len(players))])
-        members: list[list[int]] = [[] for _ in range(teams)]
-        free: list[int] = []
-        for p in players:
-            if p.team is not None and 0 <= p.team < teams:
-                members[p.team].append(p.user_id)
-            else:
-                free.append(p.user_id)
-        rng.shuffle(free)
-        for uid in free:
-            smallest = min(range(teams), key=lambda k: (len(members[k]), k))
-            members[smallest].append(uid)
-        if any(not m for m in members):
-            raise IllegalAction("pobeda.err.empty_team")
-        sizes = [len(m) for m in members]
-        if seating.fewest_clashes(sizes) > seating.balanced_clashes(len(players), teams):
-            raise cls._lopsided(sizes)
-        queues = [list(m) for m in members]
-        order = seating.alternating_order(sizes)
-        return Arrangement([[queues[k].pop(0)] for k in order], [{"side": k} for k in order])
-
-    @staticmethod
-    def _lopsided(sizes: list[int]) -> IllegalAction:
-        """The refusal for teams that cannot alternate, naming the players to move (all from the
-        largest team, to one or two others). Its words are given for every language (``team_ru``,
-        ``team_en``...) because a refusal's parameters are formatted into the reader's language;
-        each is short, so no parameter is clipped as a quotation of user text."""
-        big = max(range(len(sizes)), key=lambda k: (sizes[k], -k))
-        moves = seating.rebalance_moves(sizes)
-        assert moves and all(src == big for src, _, _ in moves) and len(moves) <= 2
-        params: dict[str, Any] = {"others": sum(sizes) - sizes[big]}
-        for lang in LANGS:
-            params[f"team_{lang}"] = colour_name(big, lang)
-            params[f"count_{lang}"] = count_text("pobeda.players", sizes[big], lang)
-            for i, (_, dst, n) in enumerate(moves, start=1):
-                suffix = "" if i == 1 else str(i)
-                params[f"moved{suffix}_{lang}"] = count_text("pobeda.move_players", n, lang)
-                params[f"to{suffix}_{lang}"] = colour_name(dst, lang)
-        key = "pobeda.err.no_alternation" if len(moves) == 1 else "pobeda.err.no_alternation_two"
-        return IllegalAction(key, **params)
+        return lobby.arrange(players, lobby.checked(options)["teams"], rng)
 
     @classmethod
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> Pobeda:
-        opts = cls._opts(options)
+        opts = Options.from_json(lobby.checked(options))
         rng = Rng(seed)
         sides = [int(info["side"]) for info in seat_info]
         n_sides = max(sides) + 1
         if not 2 <= n_sides <= 3 or sorted(set(sides)) != list(range(n_sides)):
             raise IllegalAction("pobeda.err.sides")
         layout: list[str | None] = list(data.chrono_layout())
-        if opts["layout"] == "shuffled":
+        if opts.layout == "shuffled":
             ids = [cell for cell in layout if cell is not None]
             rng.shuffle(ids)
             it = iter(ids)
@@ -173,63 +122,44 @@ class Pobeda(TextMixin, Game):
         deck = data.full_deck()
         rng.shuffle(deck)
         hands = [[deck.pop() for _ in range(HAND_SIZE)] for _ in sides]
-        state = {
-            "options": opts,
-            "seat_sides": sides,
-            "n_sides": n_sides,
-            "required": opts["lines"],
-            "layout": layout,
-            "owner": [FREE] * CELLS,
-            "locked": [False] * CELLS,
-            "lines": [],
-            "deck": deck,
-            "hands": hands,
-            "discard": [],
-            "dealer": 0,
-            "current": 0,
-            "turn": 1,
-            "pending": None,
-            "replaced": False,
-            "penalty": None,
-            "last_move": [],
-            "outcome": None,
-            "rng": None,
-        }
         first = rng.randint(0, len(sides) - 1)
-        state["dealer"] = first
-        state["current"] = first
-        state["rng"] = rng.to_json()
+        state = PobedaState(
+            options=opts, seat_sides=sides, n_sides=n_sides, required=opts.lines,
+            layout=layout, owner=[FREE] * CELLS, locked=[False] * CELLS, lines=[], deck=deck, hands=hands,
+            discard=[], dealer=first, current=first, turn=1, pending=None, replaced=False, penalty=None,
+            last_move=[], outcome=None, rng=rng)
         return cls(state)
 
-    def __init__(self, state: dict[str, Any]) -> None:
+    def __init__(self, state: PobedaState) -> None:
         self.s = state
-        self.rng = Rng.from_json(state["rng"])
-        self.cell_of = {ev: i for i, ev in enumerate(state["layout"]) if ev is not None}
+        self.cell_of = {ev: i for i, ev in enumerate(state.layout) if ev is not None}
         self.cell_lines: list[list[int]] = [[] for _ in range(CELLS)]
-        for idx, line in enumerate(state["lines"]):
-            for cell in line["cells"]:
+        for idx, line in enumerate(state.lines):
+            for cell in line.cells:
                 self.cell_lines[cell].append(idx)
+
+    @property
+    def rng(self) -> Rng:
+        return self.s.rng
 
     # ---- serialisation -----------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        self.s["rng"] = self.rng.to_json()
-        return copy.deepcopy(self.s)
+        return self.s.to_json()
 
     def to_json_text(self) -> str:
-        self.s["rng"] = self.rng.to_json()
-        return state_text(self.s)
+        return state_text(self.s.to_json())
 
     @classmethod
     def from_json(cls, data_: dict[str, Any]) -> Pobeda:
-        return cls(copy.deepcopy(data_))
+        return cls(PobedaState.from_json(data_))
 
     # ---- helpers -----------------------------------------------------------------------
     @property
     def n_seats(self) -> int:
-        return len(self.s["seat_sides"])
+        return len(self.s.seat_sides)
 
     def side_of(self, seat: int) -> int:
-        return self.s["seat_sides"][seat]
+        return self.s.seat_sides[seat]
 
     def seats_of_side(self, side: int) -> list[int]:
         return pview.seats_of_side(self.s, side)
@@ -243,7 +173,7 @@ class Pobeda(TextMixin, Game):
 
     def _targets(self, side: int, kind: str) -> list[int]:
         """Cells a special card of ``kind`` may target for ``side`` (empty: unplayable)."""
-        owner, locked = self.s["owner"], self.s["locked"]
+        owner, locked = self.s.owner, self.s.locked
         if kind == "plus1":
             if self.supply(side) <= 0:
                 return []
@@ -254,15 +184,15 @@ class Pobeda(TextMixin, Game):
         return [i for i in range(CELLS) if owner[i] not in (FREE, side) and not locked[i]]
 
     def _target_ok(self, side: int, kind: str, cell: int) -> bool:
-        owner = self.s["owner"]
+        owner = self.s.owner
         if kind == "plus1":
             return self.supply(side) > 0 and cell not in CORNERS and owner[cell] == FREE
         if kind == "swap" and self.supply(side) <= 0:
             return False
-        return owner[cell] not in (FREE, side) and not self.s["locked"][cell]
+        return owner[cell] not in (FREE, side) and not self.s.locked[cell]
 
     def _event_playable(self, side: int, card: str) -> bool:
-        return self.s["owner"][self.cell_of[card]] == FREE and self.supply(side) > 0
+        return self.s.owner[self.cell_of[card]] == FREE and self.supply(side) > 0
 
     def is_dead(self, seat: int, card: str) -> bool:
         """A card this seat cannot play now (it may be discarded as the turn instead)."""
@@ -274,76 +204,72 @@ class Pobeda(TextMixin, Game):
 
     def replace_rule(self) -> bool:
         """Dead cards are replaced before playing (the default), rather than discarded as the turn."""
-        return self.s["options"]["dead"] == "replace"
+        return self.s.options.dead == "replace"
 
     def can_replace(self, seat: int) -> bool:
         """``seat`` (the player to move) may still replace a dead card this turn."""
-        return self.replace_rule() and not self.s["replaced"] and bool(self.s["deck"])
+        return self.replace_rule() and not self.s.replaced and bool(self.s.deck)
 
     def has_play(self, seat: int) -> bool:
-        return any(not self.is_dead(seat, card) for card in self.s["hands"][seat])
+        return any(not self.is_dead(seat, card) for card in self.s.hands[seat])
 
-    def _draw(self, seat: int) -> list[Event]:
-        if not self.s["deck"]:
+    def _draw(self, seat: int) -> Events:
+        if not self.s.deck:
             return []
-        card = self.s["deck"].pop()
-        self.s["hands"][seat].append(card)
-        return [{"type": "drew", "to": [seat], "seat": seat, "card": card}]
+        card = self.s.deck.pop()
+        self.s.hands[seat].append(card)
+        drew: DrewEvent = {"type": "drew", "to": [seat], "seat": seat, "card": card}
+        return [drew]
 
-    # ---- decisions ---------------------------------------------------------------------
-    def decision(self) -> str | None:
-        """The key of the open decision in ``DECISIONS``: a team penalty interrupts everything, a line
-        choice finishes the move that made it, otherwise it is the current seat's turn (None: game over)."""
+    # ---- decisions (the table is DECISIONS, at the end of the module) ------------------
+    def open_kinds(self) -> list[str]:
+        """The open decision: a team penalty interrupts everything, a line choice finishes the move that made
+        it, otherwise it is the current seat's turn (none: game over)."""
         s = self.s
-        if s["outcome"] is not None:
-            return None
-        if s["penalty"] is not None:
-            return "penalty"
-        if s["pending"] is not None:
-            return "line_choice"
-        return "turn"
+        if s.outcome is not None:
+            return []
+        if s.penalty is not None:
+            return ["penalty"]
+        if s.pending is not None:
+            return ["line_choice"]
+        return ["turn"]
 
-    def actors(self) -> list[int]:
-        key = self.decision()
-        return [] if key is None else DECISIONS[key].who(self)
+    def decision_key(self, kind: str) -> str:
+        """A turn is told apart by its number (a seat may get the turn again when the others have no cards);
+        a line choice by its turn and the choices left (a chip finishing lines in two directions asks twice).
+        A seat cannot hold two penalties across one move (a penalty ends with its last card)."""
+        if kind == "turn":
+            return str(self.s.turn)
+        if kind == "line_choice" and self.s.pending is not None:
+            return f"{self.s.turn}:{len(self.s.pending.queue)}"
+        return ""
 
     def _penalised(self) -> list[int]:
         """Every seat of the penalised team that has not yet given its card (simultaneously)."""
-        penalty = self.s["penalty"]
-        return [seat for seat in penalty["waiting"] if str(seat) not in penalty["chosen"]]
+        penalty = self.s.penalty
+        return [] if penalty is None else [seat for seat in penalty.waiting if seat not in penalty.chosen]
 
     def _chooser(self) -> list[int]:
-        return [self.s["pending"]["seat"]]
+        return [] if self.s.pending is None else [self.s.pending.seat]
 
     def _player_to_move(self) -> list[int]:
-        return [self.s["current"]]
-
-    def is_simultaneous(self) -> bool:
-        return self.s["outcome"] is None and self.s["penalty"] is not None
-
-    def forced_timeout(self) -> int | None:
-        return PENALTY_SECONDS if self.is_simultaneous() else None
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        """All legal actions; of several copies of one special card only the first copy is
-        listed (apply accepts any copy), which keeps the control lists short."""
-        key = self.decision()
-        if key is None or seat not in self.actors():
-            return []
-        return DECISIONS[key].legal(self, seat)
+        return [self.s.current]
 
     def _penalty_legal(self, seat: int) -> list[Action]:
-        return [{"type": "penalty_card", "card": card} for card in sorted(self.s["hands"][seat])]
+        return [{"type": "penalty_card", "card": card} for card in sorted(self.s.hands[seat])]
 
     def _choice_legal(self, seat: int) -> list[Action]:
-        return [{"type": "choose_line", "option": i} for i in range(len(self.s["pending"]["queue"][0]))]
+        pending = self.s.pending
+        return [] if pending is None else [{"type": "choose_line", "option": i} for i in range(len(pending.queue[0]))]
 
     def _turn_legal(self, seat: int) -> list[Action]:
+        """Every play, and the dead cards' replacement or discard; of several copies of one special card only
+        the first copy is listed (apply accepts any copy), which keeps the control lists short."""
         s = self.s
         side = self.side_of(seat)
         entries: list[Action | str] = []  # plays, and dead cards (decided below)
         seen: set[str] = set()
-        for card in sorted(s["hands"][seat], key=card_order):
+        for card in sorted(s.hands[seat], key=card_order):
             kind = card_kind(card)
             if kind == "event":
                 if self._event_playable(side, card):
@@ -375,11 +301,11 @@ class Pobeda(TextMixin, Game):
 
     def admin_actions(self) -> list[Action]:
         s = self.s
-        if s["outcome"] is not None or s["penalty"] is not None or s["pending"] is not None:
+        if s.outcome is not None or s.penalty is not None or s.pending is not None:
             return []
-        if not s["options"]["teams"]:
+        if not s.options.teams:
             return []
-        return [{"type": "penalty", "side": k} for k in range(s["n_sides"])]
+        return [{"type": "penalty", "side": k} for k in range(s.n_sides)]
 
     def why_not(self, seat: int, action: Any) -> tuple[str, dict[str, Any]] | None:
         """Why ``action`` is refused (issue 25): the rules' own refusal ("that cell is taken: the card is
@@ -396,71 +322,67 @@ class Pobeda(TextMixin, Game):
             return None
         return None
 
-    def timeout_action(self, seat: int) -> Action | None:
-        """Absent seat: turn passed; pending line choice: the first option; penalty: a card
-        picked by a generator derived from the game's Rng (the Rng itself is not advanced,
-        so replaying the logged action reproduces the state)."""
-        s = self.s
-        if seat not in self.actors():
-            return None
-        if s["penalty"] is not None:
-            hand = sorted(s["hands"][seat])
-            pick = Rng(self.rng.seed * 31 + seat + 1, self.rng.n).choice(hand)
-            return {"type": "penalty_card", "card": pick}
-        if s["pending"] is not None:
-            return {"type": "choose_line", "option": 0}
+    # ---- timeouts (the answers of absent seats, named in the table) --------------------
+    def _penalty_timeout(self, seat: int) -> Action:
+        """A card picked by a generator derived from the game's Rng (the Rng itself is not advanced, so
+        replaying the logged action reproduces the state)."""
+        hand = sorted(self.s.hands[seat])
+        pick = Rng(self.rng.seed * 31 + seat + 1, self.rng.n).choice(hand)
+        return {"type": "penalty_card", "card": pick}
+
+    def _choice_timeout(self, seat: int) -> Action:
+        return {"type": "choose_line", "option": 0}
+
+    def _turn_timeout(self, seat: int) -> Action:
         return {"type": "pass"}
 
     def outcome(self) -> dict[str, Any] | None:
-        return self.s["outcome"]
+        return None if self.s.outcome is None else dict(self.s.outcome.to_json())
 
     # ---- apply -------------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
         if not isinstance(action, dict):
             raise IllegalAction("pobeda.err.bad_action")
-        kind = action.get("type")
-        if self.s["outcome"] is not None:
+        if self.s.outcome is not None:
             raise IllegalAction("pobeda.err.game_over")
         if seat == ADMIN:
-            if kind != "penalty":
+            if action.get("type") != "penalty":
                 raise IllegalAction("pobeda.err.bad_action")
-            return self._apply_penalty(action)
+            return cast("list[Event]", self._apply_penalty(cast("PenaltyAction", action)))
         if not isinstance(seat, int) or not 0 <= seat < self.n_seats:
             raise IllegalAction("pobeda.err.bad_seat")
-        # The decisions in the order they take precedence; each refuses what comes after it while it
-        # is open (a penalty card is routed even when none is due, to say so).
-        move = kind if isinstance(kind, str) else ""  # no decision has a move named ""
-        answers = next((key for key, d in DECISIONS.items() if move in d.moves), None)
-        if answers == "penalty":
-            return DECISIONS["penalty"].moves[move](self, seat, action)
-        if self.s["penalty"] is not None:
-            raise IllegalAction("pobeda.err.penalty_open")
-        if answers == "line_choice":
-            return DECISIONS["line_choice"].moves[move](self, seat, action)
-        if self.s["pending"] is not None:
-            raise IllegalAction("pobeda.err.choose_first")
-        if seat != self.s["current"]:
-            raise IllegalAction("pobeda.err.not_your_turn")
-        if answers != "turn":
-            raise IllegalAction("pobeda.err.bad_action")
-        return DECISIONS["turn"].moves[move](self, seat, action)
+        return super().apply(seat, action)
 
-    def _apply_pass(self, seat: int, action: Action) -> list[Event]:
-        self.s["last_move"] = []
-        events: list[Event] = [{"type": "passed", "seat": seat}]
+    def refuse(self, seat: int, action: Any, open_kind: str | None) -> IllegalAction:
+        """Pobeda's own refusals, by the decisions' precedence: an answer to a penalty or a line choice the seat
+        does not hold says so, and while one of them is open every other move waits for it; then a move out
+        of turn, or one the turn does not know."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        move = kind if isinstance(kind, str) else ""  # no decision has a move named ""
+        open_now = self.open_kinds()
+        for key, (not_held, waiting) in REFUSALS.items():
+            if move in self.DECISIONS[key].moves:
+                return IllegalAction(not_held)
+            if key in open_now:
+                return IllegalAction(waiting)
+        return IllegalAction("pobeda.err.bad_action" if open_kind == "turn" else "pobeda.err.not_your_turn")
+
+    def _apply_pass(self, seat: int, action: PassAction) -> Events:
+        self.s.last_move = []
+        events: Events = [{"type": "passed", "seat": seat}]
         return events + self._end_turn()
 
-    def _card_in_hand(self, seat: int, action: Action) -> str:
+    def _card_in_hand(self, seat: int, action: PlayAction | ReplaceAction | DiscardAction | PenaltyCardAction) -> str:
         card = action.get("card")
-        if not isinstance(card, str) or card not in self.s["hands"][seat]:
+        if not isinstance(card, str) or card not in self.s.hands[seat]:
             raise IllegalAction("pobeda.err.not_in_hand")
         return card
 
-    def _apply_play(self, seat: int, action: Action) -> list[Event]:
+    def _apply_play(self, seat: int, action: PlayAction) -> Events:
         card = self._card_in_hand(seat, action)
         side = self.side_of(seat)
         kind = card_kind(card)
-        owner = self.s["owner"]
+        owner = self.s.owner
         cell_arg = action.get("cell")
         if kind == "event":
             cell = self.cell_of[card]
@@ -480,60 +402,61 @@ class Pobeda(TextMixin, Game):
             if not self._target_ok(side, kind, cell):
                 raise IllegalAction(f"pobeda.err.target_{kind}")
         # -- validated: change the state
-        self.s["hands"][seat].remove(card)
-        self.s["discard"].append(card)
-        self.s["last_move"] = [cell]
-        event: Event = {"type": "played", "seat": seat, "side": side, "card": card,
-                        "kind": kind, "cell": cell_name(cell)}
+        self.s.hands[seat].remove(card)
+        self.s.discard.append(card)
+        self.s.last_move = [cell]
+        event: PlayedEvent = {"type": "played", "seat": seat, "side": side, "card": card,
+                              "kind": kind, "cell": cell_name(cell)}
         if kind == "event":
             event["event"] = card
         if kind in ("minus1", "swap"):
             event["victim"] = owner[cell]
         owner[cell] = FREE if kind == "minus1" else side
-        events: list[Event] = [event]
-        queue: list[list[list[list[int]]]] = []
+        events: Events = [event]
+        queue: list[list[LineOption]] = []
         if kind != "minus1":
-            for options in line_options(cell, side, owner, self.s["lines"], self.cell_lines):
+            for options in line_options(cell, side, owner, self.s.lines, self.cell_lines):
                 if len(options) == 1:
                     events += self._finish(side, options[0])
                 else:
                     queue.append(options)
         events += self._draw(seat)
         if queue:
-            self.s["pending"] = {"seat": seat, "cell": cell, "queue": queue}
+            self.s.pending = LineChoice(seat, cell, queue)
             events.append({"type": "line_choice", "seat": seat, "cell": cell_name(cell)})
             return events
         return events + self._end_turn()
 
-    def _finish(self, side: int, windows: list[list[int]]) -> list[Event]:
-        events: list[Event] = []
+    def _finish(self, side: int, windows: LineOption) -> Events:
+        events: Events = []
         for window in windows:
-            idx = len(self.s["lines"])
-            self.s["lines"].append({"side": side, "cells": list(window)})
+            idx = len(self.s.lines)
+            self.s.lines.append(Line(side, list(window)))
             for cell in window:
                 self.cell_lines[cell].append(idx)
                 if cell not in CORNERS:
-                    self.s["locked"][cell] = True
-            events.append({"type": "line", "side": side, "cells": [cell_name(c) for c in window],
-                           "count": self.lines_of(side)})
+                    self.s.locked[cell] = True
+            line: LineEvent = {"type": "line", "side": side, "cells": [cell_name(c) for c in window],
+                               "count": self.lines_of(side)}
+            events.append(line)
         return events
 
-    def _apply_choose(self, seat: int, action: Action) -> list[Event]:
-        pending = self.s["pending"]
-        if pending is None or pending["seat"] != seat:
+    def _apply_choose(self, seat: int, action: ChooseLineAction) -> Events:
+        pending = self.s.pending
+        if pending is None or pending.seat != seat:
             raise IllegalAction("pobeda.err.no_choice")
-        options = pending["queue"][0]
+        options = pending.queue[0]
         option = action.get("option")
         if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < len(options):
             raise IllegalAction("pobeda.err.bad_option_choice")
         events = self._finish(self.side_of(seat), options[option])
-        pending["queue"].pop(0)
-        if pending["queue"]:
+        pending.queue.pop(0)
+        if pending.queue:
             return events
-        self.s["pending"] = None
+        self.s.pending = None
         return events + self._end_turn()
 
-    def _apply_discard(self, seat: int, action: Action) -> list[Event]:
+    def _apply_discard(self, seat: int, action: DiscardAction) -> Events:
         card = self._card_in_hand(seat, action)
         if not self.is_dead(seat, card):
             raise IllegalAction("pobeda.err.not_dead")
@@ -542,132 +465,157 @@ class Pobeda(TextMixin, Game):
                 raise IllegalAction("pobeda.err.must_play")
             if self.can_replace(seat):
                 raise IllegalAction("pobeda.err.replace_first")
-        self.s["hands"][seat].remove(card)
-        self.s["discard"].append(card)
-        self.s["last_move"] = []
-        events: list[Event] = [{"type": "discarded", "seat": seat, "card": card}]
+        self.s.hands[seat].remove(card)
+        self.s.discard.append(card)
+        self.s.last_move = []
+        events: Events = [{"type": "discarded", "seat": seat, "card": card}]
         events += self._draw(seat)
         return events + self._end_turn()
 
-    def _apply_replace(self, seat: int, action: Action) -> list[Event]:
+    def _apply_replace(self, seat: int, action: ReplaceAction) -> Events:
         """House rule: once per turn, before playing, discard a dead card publicly and draw a
         replacement; the turn goes on."""
         card = self._card_in_hand(seat, action)
         if not self.replace_rule():
             raise IllegalAction("pobeda.err.replace_off")
-        if self.s["replaced"]:
+        if self.s.replaced:
             raise IllegalAction("pobeda.err.replaced_already")
         if not self.is_dead(seat, card):
             raise IllegalAction("pobeda.err.not_dead")
-        if not self.s["deck"]:
+        if not self.s.deck:
             raise IllegalAction("pobeda.err.no_replacement")
-        self.s["hands"][seat].remove(card)
-        self.s["discard"].append(card)
-        self.s["replaced"] = True
-        events: list[Event] = [{"type": "replaced", "seat": seat, "card": card}]
+        self.s.hands[seat].remove(card)
+        self.s.discard.append(card)
+        self.s.replaced = True
+        events: Events = [{"type": "replaced", "seat": seat, "card": card}]
         return events + self._draw(seat)
 
-    def _end_turn(self) -> list[Event]:
+    def _end_turn(self) -> Events:
         s = self.s
-        winners = [k for k in range(s["n_sides"]) if self.lines_of(k) >= s["required"]]
+        winners = [k for k in range(s.n_sides) if self.lines_of(k) >= s.required]
         if winners:
             return self._game_over(winners, "lines")
-        s["turn"] += 1
-        s["replaced"] = False
-        return self._start_turn((s["current"] + 1) % self.n_seats)
+        s.turn += 1
+        s.replaced = False
+        return self._start_turn((s.current + 1) % self.n_seats)
 
-    def _start_turn(self, seat: int) -> list[Event]:
+    def _start_turn(self, seat: int) -> Events:
         """Give the turn to ``seat``; a seat without cards draws one (if it can) and the turn
         moves on. When the deck and every hand are empty the game ends."""
         s = self.s
-        events: list[Event] = []
+        events: Events = []
         while True:
-            if not s["deck"] and not any(s["hands"]):
-                counts = [self.lines_of(k) for k in range(s["n_sides"])]
+            if not s.deck and not any(s.hands):
+                counts = [self.lines_of(k) for k in range(s.n_sides)]
                 best = max(counts)
                 return events + self._game_over([k for k, c in enumerate(counts) if c == best], "cards")
-            if s["hands"][seat]:
-                s["current"] = seat
+            if s.hands[seat]:
+                s.current = seat
                 return events
-            events.append({"type": "skipped", "seat": seat, "drew": bool(s["deck"])})
-            s["replaced"] = False
+            events.append({"type": "skipped", "seat": seat, "drew": bool(s.deck)})
+            s.replaced = False
             events += self._draw(seat)
             seat = (seat + 1) % self.n_seats
 
-    def _game_over(self, winners: list[int], reason: str) -> list[Event]:
-        lines = [self.lines_of(k) for k in range(self.s["n_sides"])]
-        outcome = {"winners": winners, "draw": len(winners) > 1, "reason": reason, "lines": lines}
-        self.s["outcome"] = outcome
-        self.s["pending"] = None
-        return [{"type": "game_over", **outcome}]
+    def _game_over(self, winners: list[int], reason: str) -> Events:
+        lines = [self.lines_of(k) for k in range(self.s.n_sides)]
+        outcome = Outcome(winners, len(winners) > 1, reason, lines)
+        self.s.outcome = outcome
+        self.s.pending = None
+        over: GameOverEvent = {"type": "game_over", "winners": list(winners), "draw": outcome.draw,
+                               "reason": reason, "lines": list(lines)}
+        return [over]
 
     # ---- penalty (team rule) -----------------------------------------------------------
-    def _apply_penalty(self, action: Action) -> list[Event]:
+    def _apply_penalty(self, action: PenaltyAction) -> Events:
         if action not in self.admin_actions():
             side_arg = action.get("side")
-            if not self.s["options"]["teams"]:
+            if not self.s.options.teams:
                 raise IllegalAction("pobeda.err.not_team_game")
-            if not isinstance(side_arg, int) or not 0 <= side_arg < self.s["n_sides"]:
+            if not isinstance(side_arg, int) or not 0 <= side_arg < self.s.n_sides:
                 raise IllegalAction("pobeda.err.bad_side")
             raise IllegalAction("pobeda.err.penalty_busy")
-        side: int = action["side"]  # every admin action names its side
-        waiting = [seat for seat in self.seats_of_side(side) if self.s["hands"][seat]]
-        events: list[Event] = [{"type": "penalty", "side": side, "seats": waiting}]
+        side = action["side"]  # every admin action names its side
+        waiting = [seat for seat in self.seats_of_side(side) if self.s.hands[seat]]
+        events: Events = [{"type": "penalty", "side": side, "seats": waiting}]
         if waiting:
-            self.s["penalty"] = {"side": side, "waiting": waiting, "chosen": {}}
+            self.s.penalty = Penalty(side, list(waiting))
         return events
 
-    def _apply_penalty_card(self, seat: int, action: Action) -> list[Event]:
-        penalty = self.s["penalty"]
-        if penalty is None or seat not in penalty["waiting"] or str(seat) in penalty["chosen"]:
+    def _apply_penalty_card(self, seat: int, action: PenaltyCardAction) -> Events:
+        penalty = self.s.penalty
+        if penalty is None or seat not in penalty.waiting or seat in penalty.chosen:
             raise IllegalAction("pobeda.err.no_penalty")
         card = self._card_in_hand(seat, action)
-        self.s["hands"][seat].remove(card)
-        penalty["chosen"][str(seat)] = card
-        events: list[Event] = [
+        self.s.hands[seat].remove(card)
+        penalty.chosen[seat] = card
+        events: Events = [
             {"type": "penalty_card", "seat": seat},
             {"type": "penalty_card_private", "to": [seat], "seat": seat, "card": card},
         ]
-        if len(penalty["chosen"]) < len(penalty["waiting"]):
+        if len(penalty.chosen) < len(penalty.waiting):
             return events
-        self.s["deck"].extend(penalty["chosen"][str(w)] for w in penalty["waiting"])
-        self.rng.shuffle(self.s["deck"])
-        self.s["penalty"] = None
-        events.append({"type": "penalty_done", "side": penalty["side"], "deck": len(self.s["deck"])})
-        return events + self._start_turn(self.s["current"])
+        self.s.deck.extend(penalty.chosen[w] for w in penalty.waiting)
+        self.rng.shuffle(self.s.deck)
+        self.s.penalty = None
+        events.append({"type": "penalty_done", "side": penalty.side, "deck": len(self.s.deck)})
+        return events + self._start_turn(self.s.current)
 
-    # ---- views -------------------------------------------------------------------------
+    # ---- views and texts (built outside the rules: view.py, texts.py) ------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        """See :mod:`bot.games.pobeda.view` (the typed shape bot/games/pobeda/render.py reads)."""
+        """See :mod:`bot.games.pobeda.view` (the typed shape the renderer reads)."""
         return cast("dict[str, Any]", pview.build(self.s, seat))
+
+    @classmethod
+    def team_label(cls, team: int, options: dict[str, Any], lang: str) -> str:
+        return texts.team_label(team, lang)
+
+    def side_name(self, side: int, lang: str) -> str:
+        return texts.side_label(self.s, side, lang)
+
+    def panel_actions(self, seat: int, lang: str) -> list[Action]:
+        return texts.panel_actions(self.legal_actions(seat), lang)
+
+    def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        return texts.action_path(self.s, action, lang)
+
+    def event_text(self, event: Event, lang: str) -> str | None:
+        return texts.event_text(self, event, lang)
+
+    def status_lines(self, lang: str) -> list[str]:
+        return texts.status_lines(self.s, lang)
+
+    def private_text(self, seat: int, lang: str) -> str:
+        return texts.private_text(self, seat, lang)
+
+    def prompt_text(self, seat: int, lang: str) -> str:
+        return texts.prompt_text(self, seat, lang)
 
 
 # ---- the turn structure -------------------------------------------------------------------
-Move = Callable[[Pobeda, int, Action], list[Event]]
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A kind of open decision (``Pobeda.decision()``): who acts, what they may do, and what each
-    action type does. Listed in the order they take precedence."""
-
-    who: Callable[[Pobeda], list[int]]
-    legal: Callable[[Pobeda, int], list[Action]]
-    moves: Mapping[str, Move]
-
-
-DECISIONS: dict[str, Decision] = {
-    # team rule: a moderator penalises a team; each of its seats with cards gives one, at once
-    # (the moderator's own action, ``penalty``, is an admin action: see ``admin_actions``)
-    "penalty": Decision(Pobeda._penalised, Pobeda._penalty_legal, {"penalty_card": Pobeda._apply_penalty_card}),
+Pobeda.DECISIONS = {
+    # team rule: a moderator penalises a team; each of its seats with cards gives one, at once and unseen, within
+    # the rules' own hour (the moderator's own action, ``penalty``, is an admin action: see ``admin_actions``)
+    "penalty": DecisionKind(Pobeda._penalised, Pobeda._penalty_legal,
+                            {"penalty_card": _move(Pobeda._apply_penalty_card)},
+                            simultaneous=True, secret=True, deadline_s=PENALTY_SECONDS,
+                            timeout=Pobeda._penalty_timeout),
     # a chip that completes lines in more than one way: the player picks the line(s), one choice at a time
-    "line_choice": Decision(Pobeda._chooser, Pobeda._choice_legal, {"choose_line": Pobeda._apply_choose}),
+    "line_choice": DecisionKind(Pobeda._chooser, Pobeda._choice_legal, {"choose_line": _move(Pobeda._apply_choose)},
+                                timeout=Pobeda._choice_timeout),
     # the turn: play a card (an event on its cell, or a special card on a target), replace or discard a
     # dead card, or pass (only a timeout passes)
-    "turn": Decision(Pobeda._player_to_move, Pobeda._turn_legal, {
-        "play": Pobeda._apply_play,
-        "replace_dead": Pobeda._apply_replace,
-        "discard_dead": Pobeda._apply_discard,
-        "pass": Pobeda._apply_pass,
-    }),
+    "turn": DecisionKind(Pobeda._player_to_move, Pobeda._turn_legal, {
+        "play": _move(Pobeda._apply_play),
+        "replace_dead": _move(Pobeda._apply_replace),
+        "discard_dead": _move(Pobeda._apply_discard),
+        "pass": _move(Pobeda._apply_pass),
+    }, timeout=Pobeda._turn_timeout),
 }
+
+REFUSALS: dict[str, tuple[str, str]] = {
+    "penalty": ("pobeda.err.no_penalty", "pobeda.err.penalty_open"),
+    "line_choice": ("pobeda.err.no_choice", "pobeda.err.choose_first"),
+}
+"""For the decisions that interrupt the turn, by precedence: the refusal of an answer to one the seat does not
+hold, and the refusal of anything else while it is open."""

@@ -10,7 +10,7 @@ bounded: 4 directions x 6 windows x 6 cells.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypedDict
+from typing import Protocol
 
 from bot.games.pobeda.data import CORNERS, SIZE
 
@@ -19,11 +19,11 @@ LINE = 6
 _CORNER_SET = frozenset(CORNERS)
 
 
-class FinishedLine(TypedDict):
-    """A finished line as the state stores it (``state["lines"]``): its side and its six cells."""
+class FinishedLine(Protocol):
+    """A finished line (:class:`bot.games.pobeda.state.Line`): only its side is read here."""
 
-    side: int
-    cells: list[int]
+    @property
+    def side(self) -> int: ...
 
 
 def _cell_ok(cell: int, side: int, owner: Sequence[int], line_sides: Mapping[int, set[int]]) -> bool:
@@ -62,7 +62,7 @@ def _window_allowed(window: Sequence[int], side: int, lines: Sequence[FinishedLi
     shared: dict[int, int] = {}
     for cell in window:
         for idx in cell_lines[cell]:
-            if lines[idx]["side"] != side:
+            if lines[idx].side != side:
                 return False
             shared[idx] = shared.get(idx, 0) + 1
             if shared[idx] > 1:
@@ -80,7 +80,7 @@ def line_options(p: int, side: int, owner: Sequence[int], lines: Sequence[Finish
     the only option. Otherwise each valid window is an option and the player picks one.
     Windows of different directions share only ``p``, so directions are independent.
     """
-    line_sides = {c: {lines[i]["side"] for i in cell_lines[c]} for c in CORNERS}
+    line_sides = {c: {lines[i].side for i in cell_lines[c]} for c in CORNERS}
     result: list[list[list[list[int]]]] = []
     for dr, dc in DIRECTIONS:
         run = _run(p, dr, dc, side, owner, line_sides)

@@ -1,15 +1,15 @@
 """What a seat (or the public) may see of a Pobeda game: the view ``bot/games/pobeda/render.py`` draws.
 
 Everything here is public except ``hand`` (the seat's own cards), which only that seat's view
-carries. Renderers and cogs read these, never ``Pobeda.s``.
+carries. Renderers and cogs read these, never the rules' state (``Pobeda.s``).
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any, NotRequired, TypedDict
 
 from bot.games.pobeda.data import CELLS, CHIPS_PER_SIDE, CORNERS, FREE, SIZE, card_order, cell_name
+from bot.games.pobeda.state import PobedaState
 from bot.games.pobeda.text import SIDE_COLOUR_KEYS, side_name
 
 NAME_LANGS = ("ru", "en")
@@ -83,59 +83,57 @@ class PobedaView(TypedDict):
     """Added by the session layer (display names by seat)."""
 
 
-def supply(s: dict[str, Any], side: int) -> int:
+def supply(s: PobedaState, side: int) -> int:
     """Chips left in a side's supply (48 minus its chips on the board)."""
-    return CHIPS_PER_SIDE - s["owner"].count(side)
+    return CHIPS_PER_SIDE - s.owner.count(side)
 
 
-def lines_of(s: dict[str, Any], side: int) -> int:
-    return sum(1 for line in s["lines"] if line["side"] == side)
+def lines_of(s: PobedaState, side: int) -> int:
+    return sum(1 for line in s.lines if line.side == side)
 
 
-def seats_of_side(s: dict[str, Any], side: int) -> list[int]:
-    return [seat for seat, k in enumerate(s["seat_sides"]) if k == side]
+def seats_of_side(s: PobedaState, side: int) -> list[int]:
+    return [seat for seat, k in enumerate(s.seat_sides) if k == side]
 
 
-def build(s: dict[str, Any], seat: int | None) -> PobedaView:
+def build(s: PobedaState, seat: int | None) -> PobedaView:
     """The view of ``seat``, or the public view (None or a number that is no seat)."""
-    owner, locked = s["owner"], s["locked"]
-    pending = s["pending"]
-    penalty = s["penalty"]
-    team_game = bool(s["options"]["teams"])
+    owner, locked = s.owner, s.locked
+    pending = s.pending
+    penalty = s.penalty
+    team_game = bool(s.options.teams)
     view: PobedaView = {
         "game": "pobeda",
         "size": SIZE,
         "cells": [cell_name(i) for i in range(CELLS)],
-        "layout": list(s["layout"]),
+        "layout": list(s.layout),
         "corners": [cell_name(c) for c in CORNERS],
         "chips": [{"cell": cell_name(i), "side": owner[i], "locked": locked[i]}
                   for i in range(CELLS) if owner[i] != FREE],
-        "lines": [{"side": line["side"], "cells": [cell_name(c) for c in line["cells"]]}
-                  for line in s["lines"]],
-        "last_move": [cell_name(c) for c in s["last_move"]],
-        "lines_per_side": [lines_of(s, k) for k in range(s["n_sides"])],
-        "required": s["required"],
-        "deck": len(s["deck"]),
-        "discard": list(s["discard"]),
-        "hand_counts": [len(h) for h in s["hands"]],
-        "seat_sides": list(s["seat_sides"]),
+        "lines": [{"side": line.side, "cells": [cell_name(c) for c in line.cells]} for line in s.lines],
+        "last_move": [cell_name(c) for c in s.last_move],
+        "lines_per_side": [lines_of(s, k) for k in range(s.n_sides)],
+        "required": s.required,
+        "deck": len(s.deck),
+        "discard": list(s.discard),
+        "hand_counts": [len(h) for h in s.hands],
+        "seat_sides": list(s.seat_sides),
         "sides": [{"side": k, "colour": SIDE_COLOUR_KEYS[k], "seats": seats_of_side(s, k),
                    "supply": supply(s, k),
                    "name": {lang: side_name(k, team_game, lang) for lang in NAME_LANGS}}
-                  for k in range(s["n_sides"])],
+                  for k in range(s.n_sides)],
         "team_game": team_game,
-        "options": dict(s["options"]),
-        "current": s["current"] if s["outcome"] is None else None,
-        "turn": s["turn"],
+        "options": s.options.to_json(),
+        "current": s.current if s.outcome is None else None,
+        "turn": s.turn,
         "pending_choice": None if pending is None else {
-            "seat": pending["seat"], "cell": cell_name(pending["cell"]),
-            "options": [[[cell_name(c) for c in w] for w in opt] for opt in pending["queue"][0]]},
+            "seat": pending.seat, "cell": cell_name(pending.cell),
+            "options": [[[cell_name(c) for c in w] for w in opt] for opt in pending.queue[0]]},
         "penalty": None if penalty is None else {
-            "side": penalty["side"], "waiting": list(penalty["waiting"]),
-            "chosen": sorted(int(k) for k in penalty["chosen"])},
-        "outcome": copy.deepcopy(s["outcome"]),
+            "side": penalty.side, "waiting": list(penalty.waiting), "chosen": sorted(penalty.chosen)},
+        "outcome": None if s.outcome is None else dict(s.outcome.to_json()),
     }
-    if seat is not None and 0 <= seat < len(s["seat_sides"]):
+    if seat is not None and 0 <= seat < len(s.seat_sides):
         view["seat"] = seat
-        view["hand"] = sorted(s["hands"][seat], key=card_order)
+        view["hand"] = sorted(s.hands[seat], key=card_order)
     return view
