@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 
 from bot.core.i18n import t
 from bot.games.base import Action, Event
-from bot.games.godstorm import board, data
+
+# ``text`` imports this module too (it dispatches here): its names are only read at call time
+from bot.games.godstorm import board, data, text
 
 if TYPE_CHECKING:
-    from bot.games.godstorm.text import TextMixin
+    from bot.games.godstorm.game import Godstorm
 
 
 def _place(tid: str, lang: str) -> str:
@@ -29,7 +31,7 @@ def _god(kind: str, lang: str) -> str:
     return data.GOD_KIND_NAMES[kind].get(lang) or kind
 
 
-def pile_summary(g: TextMixin, pile: list[str], lang: str) -> str:
+def pile_summary(g: Godstorm, pile: list[str], lang: str) -> str:
     """A pile of territories by continent: "Europe 4 · Asia 3 · ..." (most first)."""
     counts: dict[str, int] = {}
     for tid in pile:
@@ -39,7 +41,7 @@ def pile_summary(g: TextMixin, pile: list[str], lang: str) -> str:
     return " · ".join(f"{names[c]} {n}" for c, n in sorted(counts.items(), key=lambda x: (-x[1], names[x[0]])))
 
 
-def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
+def action_path(g: Godstorm, seat: int, a: Action, lang: str) -> list[str]:
     kind = a["type"]
     if kind == "pick_pile":
         piles = g.s.piles or []
@@ -49,7 +51,7 @@ def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
     if kind == "hold_god":
         tid = a["territory"]
         leaf = t("godstorm.ui.act.hold" if a["hold"] else "godstorm.ui.act.unhold", lang, god=_god(a["god"], lang))
-        return [t("godstorm.ui.act.gods_join", lang), g._tlabel(tid, lang), leaf]
+        return [t("godstorm.ui.act.gods_join", lang), text.tlabel(g, tid, lang), leaf]
     if kind == "dice_pref":
         return [t("godstorm.ui.act.dice_pref", lang), t(f"godstorm.ui.pref_{a['pref']}", lang)]
     if kind == "defend":
@@ -57,52 +59,52 @@ def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
     return [kind]
 
 
-def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
+def event_text(g: Godstorm, e: Event, lang: str) -> str | None:
     kind = e["type"]
     if kind == "gods_held":
         key = "godstorm.ui.evt.held" if e["hold"] else "godstorm.ui.evt.unheld"
-        return t(key, lang, who=g._who(e["seat"], lang), god=_god(e["god"], lang), where=_place(e["territory"], lang))
+        return t(key, lang, who=text.who_name(g, e["seat"], lang), god=_god(e["god"], lang), where=_place(e["territory"], lang))
     if kind == "dice_pref":
         return t("godstorm.ui.evt.dice_pref", lang, pref=t(f"godstorm.ui.pref_{e['pref']}", lang))
     if kind == "defence_asked":
-        return t("godstorm.ui.evt.defence_asked", lang, who=g._who(e["seat"], lang), dst=_place(e["dst"], lang),
+        return t("godstorm.ui.evt.defence_asked", lang, who=text.who_name(g, e["seat"], lang), dst=_place(e["dst"], lang),
                  n=e["dice"])
     if kind == "piles_dealt":
         return t("godstorm.ui.evt.piles_dealt", lang)
     if kind == "pile_picked":
-        return t("godstorm.ui.evt.pile_picked", lang, who=g._who(e["seat"], lang), n=e["pile"],
+        return t("godstorm.ui.evt.pile_picked", lang, who=text.who_name(g, e["seat"], lang), n=e["pile"],
                  where=", ".join(_place(x, lang) for x in e["territories"]))
     if kind == "defence_chosen":
-        return t("godstorm.ui.evt.defence_chosen", lang, who=g._who(e["seat"], lang), n=e["dice"])
+        return t("godstorm.ui.evt.defence_chosen", lang, who=text.who_name(g, e["seat"], lang), n=e["dice"])
     return None
 
 
-def pile_prompt(g: TextMixin, lang: str) -> str:
+def pile_prompt(g: Godstorm, lang: str) -> str:
     """Choosing piles: every pile still free, with its territories."""
     piles = g.s.piles or []
     lines = [t("godstorm.ui.prompt.pile", lang)]
     for i, pile in enumerate(piles):
         if g.s.terr[pile[0]].owner is None:
-            lines.append(t("godstorm.ui.pile_line", lang, n=i + 1, where=", ".join(g._tlabel(x, lang) for x in pile)))
+            lines.append(t("godstorm.ui.pile_line", lang, n=i + 1, where=", ".join(text.tlabel(g, x, lang) for x in pile)))
     return "\n".join(lines)
 
 
-def prompt(g: TextMixin, seat: int, lang: str) -> str | None:
+def prompt(g: Godstorm, seat: int, lang: str) -> str | None:
     d = g.s.defend
     if d is None or d["seat"] != seat:
         return None
-    return t("godstorm.ui.prompt.defend", lang, attacker=g._who(g.s.current, lang), src=g._tlabel(d["from"], lang),
-             dst=g._tlabel(d["to"], lang), n=d["dice"])
+    return t("godstorm.ui.prompt.defend", lang, attacker=text.who_name(g, g.s.current, lang), src=text.tlabel(g, d["from"], lang),
+             dst=text.tlabel(g, d["to"], lang), n=d["dice"])
 
 
-def status_lines(g: TextMixin, lang: str) -> list[str]:
+def status_lines(g: Godstorm, lang: str) -> list[str]:
     d = g.s.defend
     if d is None:
         return []
-    return [t("godstorm.ui.status.defend", lang, who=g._who(d["seat"], lang))]
+    return [t("godstorm.ui.status.defend", lang, who=text.who_name(g, d["seat"], lang))]
 
 
-def standing_text(g: TextMixin, seat: int, lang: str) -> str:
+def standing_text(g: Godstorm, seat: int, lang: str) -> str:
     """The seat's standing preferences as they are now (the panel's preferences section; keys in
     ``data/i18n/prefs.json``). Empty when the seat has none to set (out of the game, or it is over)."""
     s = g.s

@@ -9,6 +9,8 @@ preference is how an asynchronous game asks without stalling)."""
 from __future__ import annotations
 
 from bot.games.base import Action
+from bot.games.godstorm import events as ev
+from bot.games.godstorm.actions import DefendAction, DicePrefAction, HoldGodAction
 from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import as_int
 from bot.games.godstorm.turn import TurnMixin
@@ -59,7 +61,7 @@ class ChoiceMixin(TurnMixin, CombatMixin):
         return acts
 
     # ---- holding gods back --------------------------------------------------------------
-    def _act_hold_god(self, seat: int, a: Action) -> None:
+    def _act_hold_god(self, seat: int, a: HoldGodAction) -> None:
         s = self.s
         t, g, hold = a.get("territory"), a.get("god"), a.get("hold")
         if not self.godstorm or s.step != "invade" or s.pending > 0:
@@ -76,10 +78,10 @@ class ChoiceMixin(TurnMixin, CombatMixin):
         else:
             s.turn.held.pop(t, None)
         # told to the attacker (the gods that fight show in the godswar and roll lines that follow)
-        self._emit("gods_held", to=[seat], seat=seat, territory=t, god=g, hold=hold)
+        self._emit(ev.GodsHeld(type="gods_held", to=[seat], seat=seat, territory=t, god=g, hold=hold))
 
     # ---- the defender's dice ------------------------------------------------------------
-    def _act_dice_pref(self, seat: int, a: Action) -> None:
+    def _act_dice_pref(self, seat: int, a: DicePrefAction) -> None:
         pref = a.get("pref")
         if pref not in DICE_PREFS:
             raise self._refuse("bad_action")
@@ -87,7 +89,7 @@ class ChoiceMixin(TurnMixin, CombatMixin):
             self.s.dice_pref.pop(str(seat), None)
         else:
             self.s.dice_pref[str(seat)] = str(pref)
-        self._emit("dice_pref", to=[seat], pref=pref)
+        self._emit(ev.DicePref(type="dice_pref", to=[seat], pref=pref))
 
     def defend_actors(self) -> list[int]:
         d = self.s.defend
@@ -100,7 +102,7 @@ class ChoiceMixin(TurnMixin, CombatMixin):
         most = min(2, self._loc(d["to"]).armies)
         return [{"type": "defend", "dice": n} for n in range(most, 0, -1)] + self._pref_actions(seat)
 
-    def _act_defend(self, seat: int, a: Action) -> None:
+    def _act_defend(self, seat: int, a: DefendAction) -> None:
         s = self.s
         d = s.defend
         if d is None or d["seat"] != seat:
@@ -109,7 +111,7 @@ class ChoiceMixin(TurnMixin, CombatMixin):
         if n is None or not 1 <= n <= min(2, self._loc(d["to"]).armies):
             raise self._refuse("bad_dice")
         s.defend = None
-        self._emit("defence_chosen", seat=seat, dice=n)
+        self._emit(ev.DefenceChosen(type="defence_chosen", seat=seat, dice=n))
         att = self.current_seat
         if d["until"] is None:
             self._roll_once(att, d["from"], d["to"], int(d["dice"]), n)
@@ -117,7 +119,7 @@ class ChoiceMixin(TurnMixin, CombatMixin):
         else:
             self._fight_until(att, d["from"], d["to"], int(d["dice"]), int(d["until"]), int(d["rolls"]), n)
 
-    def _act_defend_pref(self, seat: int, a: Action) -> None:
+    def _act_defend_pref(self, seat: int, a: DicePrefAction) -> None:
         """A preference changed while asked: it applies now (``most``/``one`` answer this roll too)."""
         self._act_dice_pref(seat, a)
         d = self.s.defend

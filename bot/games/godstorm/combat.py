@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from bot.games.base import Action
 from bot.games.godstorm import board
+from bot.games.godstorm import events as ev
+from bot.games.godstorm.actions import (
+    AttackAction,
+    AttackUntilAction,
+    ChampionAction,
+    MoveInAction,
+    RetreatAction,
+)
 from bot.games.godstorm.core import NEUTRAL, Core, as_int
 from bot.games.godstorm.dice import compare, has_triple, roll
 from bot.games.godstorm.state import Arrow, Battle, Move, Space, Territory
@@ -78,7 +86,7 @@ class CombatMixin(Core):
                             for k in stops]
         return out
 
-    def _check_attack(self, seat: int, a: Action) -> tuple[str, str, int]:
+    def _check_attack(self, seat: int, a: AttackAction | AttackUntilAction) -> tuple[str, str, int]:
         s = self.s
         src, dst, dice = a.get("from"), a.get("to"), as_int(a.get("dice"))
         underworld = s.step == "underworld"
@@ -98,14 +106,14 @@ class CombatMixin(Core):
         return src, dst, dice
 
     # ---- declaring ----------------------------------------------------------------------
-    def _act_attack(self, seat: int, a: Action) -> None:
+    def _act_attack(self, seat: int, a: AttackAction) -> None:
         src, dst, dice = self._check_attack(seat, a)
         s = self.s
         s.last = Arrow(src, dst)
         if self._loc(dst).owner is None:
             if dice != 1:
                 raise self._refuse("bad_dice")
-            self._emit("advance", seat=seat, frm=src, dst=dst)
+            self._emit(ev.Advance(type="advance", seat=seat, frm=src, dst=dst))
             self._begin_move(seat, src, dst, 1)
             return
         if self._sky_window(seat, src, dst, dice, None):
@@ -117,12 +125,12 @@ class CombatMixin(Core):
         s = self.s
         if self._godswar_due(src, dst):
             s.battle = battle = Battle(src, dst, dice)
-            self._emit("godswar_start", seat=seat, frm=src, dst=dst, defender=s.terr[dst].owner)
+            self._emit(ev.GodswarStart(type="godswar_start", seat=seat, frm=src, dst=dst, defender=s.terr[dst].owner))
             self._battle_autopick(battle)
             return
         self._roll_asking(seat, src, dst, dice)
 
-    def _act_attack_until(self, seat: int, a: Action) -> None:
+    def _act_attack_until(self, seat: int, a: AttackUntilAction) -> None:
         src, dst, dice = self._check_attack(seat, a)
         stop = as_int(a.get("stop_at"))
         s = self.s
@@ -165,7 +173,7 @@ class CombatMixin(Core):
         if dfd is None or dfd < 0 or target.armies < 2 or self.dice_pref_of(dfd) != "ask":
             return False
         self.s.defend = {"seat": dfd, "from": src, "to": dst, "dice": dice, "until": until, "rolls": rolls}
-        self._emit("defence_asked", seat=dfd, attacker=seat, frm=src, dst=dst, dice=dice)
+        self._emit(ev.DefenceAsked(type="defence_asked", seat=dfd, attacker=seat, frm=src, dst=dst, dice=dice))
         return True
 
     def _roll_asking(self, seat: int, src: str, dst: str, dice: int) -> None:
@@ -209,7 +217,7 @@ class CombatMixin(Core):
         if b.att is not None and b.def_ is not None:
             self._godswar_round(b)
 
-    def _act_champion(self, seat: int, a: Action) -> None:
+    def _act_champion(self, seat: int, a: ChampionAction) -> None:
         b = self.s.battle
         if b is None or self._battle_actor() != seat:
             raise self._refuse("not_now")
@@ -221,15 +229,15 @@ class CombatMixin(Core):
             b.att = g
         else:
             b.def_ = g
-        self._emit("champion", seat=seat, god=g)
+        self._emit(ev.Champion(type="champion", seat=seat, god=g))
         self._battle_autopick(b)
 
-    def _act_retreat(self, seat: int, a: Action) -> None:
+    def _act_retreat(self, seat: int, a: RetreatAction) -> None:
         b = self.s.battle
         if b is None or self._battle_actor() != seat or b.att is not None or b.rounds == 0:
             raise self._refuse("not_now")
         self.s.battle = None
-        self._emit("retreat", seat=seat, frm=b.src, dst=b.dst)
+        self._emit(ev.Retreat(type="retreat", seat=seat, frm=b.src, dst=b.dst))
         self._settle()
 
     def _godswar_round(self, b: Battle) -> None:
@@ -250,9 +258,9 @@ class CombatMixin(Core):
         def_magic = dfd != NEUTRAL and "magic" in self.gods_on_board(dfd)
         loser_seat, loser_god, where = (dfd, b.def_, dst) if att_wins else (seat, b.att, src)
         where.gods.remove(loser_god)
-        self._emit("godswar", seat=seat, defender=dfd, att_god=b.att, def_god=b.def_, att_dice=a,
-                   def_dice=d, att_total=ta, def_total=td, winner=seat if att_wins else dfd,
-                   banished=loser_god, loser=loser_seat)
+        self._emit(ev.Godswar(type="godswar", seat=seat, defender=dfd, att_god=b.att, def_god=b.def_, att_dice=a,
+                              def_dice=d, att_total=ta, def_total=td, winner=seat if att_wins else dfd,
+                              banished=loser_god, loser=loser_seat))
         if att_magic and has_triple(a):
             self._draw_miracle(seat, "magic", "triple")
         if def_magic and has_triple(d):
@@ -293,7 +301,7 @@ class CombatMixin(Core):
         target.armies -= dl
         self._casualties(seat, al, to_reserve=not earth)
         self._casualties(dfd, dl, to_reserve=(not earth) or "death" in att_gods)
-        self._emit("roll", seat=seat, defender=dfd, frm=src, dst=dst, att=a, dfn=d, att_loss=al, def_loss=dl)
+        self._emit(ev.Roll(type="roll", seat=seat, defender=dfd, frm=src, dst=dst, att=a, dfn=d, att_loss=al, def_loss=dl))
         if self.godstorm:
             if has_triple(a) and "magic" in self.gods_on_board(seat):
                 self._draw_miracle(seat, "magic", "triple")
@@ -318,7 +326,7 @@ class CombatMixin(Core):
             return []
         return [{"type": "move_in", "count": c} for c in board.count_choices(m.max, m.min)]
 
-    def _act_move_in(self, seat: int, a: Action) -> None:
+    def _act_move_in(self, seat: int, a: MoveInAction) -> None:
         m = self.s.move
         n = as_int(a.get("count"))
         if m is None or self.s.current != seat:
@@ -343,14 +351,14 @@ class CombatMixin(Core):
             gods = list(self._att_gods(src))
             target.gods = gods
             s.terr[src].gods = [g for g in s.terr[src].gods if g not in gods]
-            self._emit("conquered", seat=seat, frm=src, dst=dst, count=n, previous=old,
-                       gods=list(target.gods), temple=target.temple)
+            self._emit(ev.Conquered(type="conquered", seat=seat, frm=src, dst=dst, count=n, previous=old,
+                                    gods=list(target.gods), temple=target.temple))
             if self.godstorm and target.plague:
                 loss = n // 2
                 if loss:
                     target.armies -= loss
                     self._casualties(seat, loss, to_reserve=False)
-                    self._emit("plague_loss", seat=seat, territory=dst, lost=loss)
+                    self._emit(ev.PlagueLoss(type="plague_loss", seat=seat, territory=dst, lost=loss))
                 self._banish_all(dst, "plague")
             if old is not None:
                 s.turn.conquered += 1
@@ -361,7 +369,7 @@ class CombatMixin(Core):
             if old is not None and old >= 0 and self.owned_count(old) == 0:
                 self._eliminate(old, seat)
         else:
-            self._emit("conquered", seat=seat, frm=src, dst=dst, count=n, previous=old, gods=[], temple=False)
+            self._emit(ev.Conquered(type="conquered", seat=seat, frm=src, dst=dst, count=n, previous=old, gods=[], temple=False))
         if s.outcome is None:
             self._settle()
 
@@ -369,7 +377,7 @@ class CombatMixin(Core):
         s = self.s
         p = s.players[seat]
         p.eliminated = True
-        self._emit("eliminated", seat=seat, by=by)
+        self._emit(ev.Eliminated(type="eliminated", seat=seat, by=by))
         for k in p.cards:
             p.cards[k] = 0
         for sp in board.SPACE_IDS:
@@ -380,7 +388,7 @@ class CombatMixin(Core):
         if not self.godstorm and p.tcards:
             winner = s.players[by]
             winner.tcards.extend(p.tcards)
-            self._emit("tcards_taken", seat=by, frm=seat, count=len(p.tcards))
+            self._emit(ev.TcardsTaken(type="tcards_taken", seat=by, frm=seat, count=len(p.tcards)))
             p.tcards = []
             if len(winner.tcards) >= 6:
                 s.turn.forced_trade = True

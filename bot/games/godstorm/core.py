@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from bot.core import parse
 from bot.games.base import Action, IllegalAction, Rng
 from bot.games.godstorm import board
+from bot.games.godstorm import events as ev
 from bot.games.godstorm.state import Neutral, PlayerState, State
 
 NEUTRAL = -2
@@ -33,11 +34,10 @@ class Core:
     """Helpers every mixin uses. ``self.s`` is the state; ``self.rng`` its Rng; ``self._ev`` collects events."""
 
     s: State
-    _ev: list[dict[str, Any]]
+    _ev: list[ev.GodstormEvent]
 
     if TYPE_CHECKING:  # provided by the other mixins and by ``Game``; declared so each mixin type-checks alone
         def actors(self) -> list[int]: ...
-        def seat_display(self, seat: int, fallback: str) -> str: ...
         def _settle(self) -> None: ...
         def _start_turn(self) -> None: ...
         def _next_turn(self) -> None: ...
@@ -55,8 +55,9 @@ class Core:
         self.s.rng = value
 
     # ---- events -------------------------------------------------------------------------
-    def _emit(self, etype: str, **kw: Any) -> None:
-        self._ev.append({"type": etype, **kw})
+    def _emit(self, event: ev.GodstormEvent) -> None:
+        """Record one event of the move being applied (``events.py``; ``apply`` returns them in order)."""
+        self._ev.append(event)
 
     # ---- who ----------------------------------------------------------------------------
     @property
@@ -135,7 +136,7 @@ class Core:
     def _banish_all(self, tid: str, reason: str) -> None:
         v = self.s.terr[tid]
         if v.gods:
-            self._emit("banished", seat=v.owner, gods=list(v.gods), territory=tid, reason=reason)
+            self._emit(ev.Banished(type="banished", seat=v.owner, gods=list(v.gods), territory=tid, reason=reason))
             v.gods = []
 
     def _draw_miracle(self, seat: int, kind: str, reason: str) -> bool:
@@ -144,7 +145,7 @@ class Core:
             return False
         self.s.decks[kind] -= 1
         self.s.players[seat].cards[kind] += 1
-        self._emit("card_gained", seat=seat, kind=kind, reason=reason)
+        self._emit(ev.CardGained(type="card_gained", seat=seat, kind=kind, reason=reason))
         return True
 
     # ---- hooks for the miracle cards (next issue) ----------------------------------------

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bot.games.base import Action
 from bot.games.godstorm import board, data
+from bot.games.godstorm import events as ev
+from bot.games.godstorm.actions import BidAction, PickOrderAction
 from bot.games.godstorm.core import Core, as_int
 from bot.games.godstorm.setup import roll_order
 
@@ -43,7 +45,7 @@ class EpochMixin(Core):
         s.phase = s.step = "bid"
         for p in s.players:
             p.bid = None
-        self._emit("epoch_start", epoch=epoch)
+        self._emit(ev.EpochStart(type="epoch_start", epoch=epoch))
         if len(self.active_seats()) <= 1:
             self._finish_game()
 
@@ -56,14 +58,14 @@ class EpochMixin(Core):
         values = range(f + 1) if f <= 20 else sorted({0, 1, 2, 3, 4, 5, 6, 8, 10, f // 2, f - 1, f})
         return [{"type": "bid", "faith": v} for v in values]
 
-    def _act_bid(self, seat: int, a: Action) -> None:
+    def _act_bid(self, seat: int, a: BidAction) -> None:
         p = self.s.players[seat]
         n = as_int(a.get("faith"))
         if n is None or not 0 <= n <= p.faith:
             raise self._refuse("bad_bid")
         p.bid = n
-        self._emit("bid_secret", to=[seat], faith=n)
-        self._emit("has_bid", seat=seat)
+        self._emit(ev.BidSecret(type="bid_secret", to=[seat], faith=n))
+        self._emit(ev.HasBid(type="has_bid", seat=seat))
         waiting = [i for i in self.active_seats() if self.s.players[i].bid is None]
         if not waiting:
             self._reveal_bids()
@@ -74,14 +76,14 @@ class EpochMixin(Core):
         spent = {i: s.players[i].bid or 0 for i in seats}  # every active seat has bid by now
         for i in seats:
             s.players[i].faith -= spent[i]
-        self._emit("bids_revealed", bids={str(i): b for i, b in spent.items()})
+        self._emit(ev.BidsRevealed(type="bids_revealed", bids={str(i): b for i, b in spent.items()}))
         bids = {i: spent[i] + self._bid_bonus(i) for i in seats}
         queue: list[int] = []
         for value in sorted(set(bids.values()), reverse=True):
             tied = [i for i in seats if bids[i] == value]
             if len(tied) > 1:
                 tied, rolls = roll_order(self.rng, tied)
-                self._emit("bid_tie", seats=sorted(tied), rolls=rolls, order=tied)
+                self._emit(ev.BidTie(type="bid_tie", seats=sorted(tied), rolls=rolls, order=tied))
             queue.extend(tied)
         s.pick_queue = queue
         s.positions = {}
@@ -101,13 +103,13 @@ class EpochMixin(Core):
             return []
         return [{"type": "pick_order", "position": k} for k in self._free_positions()]
 
-    def _act_pick_order(self, seat: int, a: Action) -> None:
+    def _act_pick_order(self, seat: int, a: PickOrderAction) -> None:
         k = as_int(a.get("position"))
         if k not in self._free_positions():
             raise self._refuse("bad_position")
         self.s.pick_queue.pop(0)
         self.s.positions[str(seat)] = k
-        self._emit("order_picked", seat=seat, position=k)
+        self._emit(ev.OrderPicked(type="order_picked", seat=seat, position=k))
         self._auto_last_pick()
 
     def _auto_last_pick(self) -> None:
@@ -116,12 +118,12 @@ class EpochMixin(Core):
             seat = s.pick_queue.pop(0)
             k = self._free_positions()[0]
             s.positions[str(seat)] = k
-            self._emit("order_picked", seat=seat, position=k)
+            self._emit(ev.OrderPicked(type="order_picked", seat=seat, position=k))
         if not s.pick_queue:
             s.turn_order = sorted(self.active_seats(), key=lambda i: s.positions[str(i)])
             s.turn_idx = 0
             s.phase = "turn"
-            self._emit("turn_order", order=list(s.turn_order))
+            self._emit(ev.TurnOrder(type="turn_order", order=list(s.turn_order)))
             self._start_turn()
 
     # ---- turn passing -------------------------------------------------------------------
@@ -155,7 +157,7 @@ class EpochMixin(Core):
         if not self.godstorm:
             winners = seats if len(seats) == 1 else []
             s.outcome = {"winners": winners, "draw": False, "reason": "domination"}
-            self._emit("game_over", winners=winners)
+            self._emit(ev.GameOver(type="game_over", winners=winners))
             return
         scores = {str(i): score_of(self, i) for i in range(len(s.players)) if i in seats}
         best = max(tiebreak_key(self, i) for i in seats)
@@ -167,6 +169,6 @@ class EpochMixin(Core):
             "details": scores,
             "reason": "epochs",
         }
-        self._emit("game_over", winners=winners, scores={k: v["total"] for k, v in scores.items()})
+        self._emit(ev.GameOver(type="game_over", winners=winners, scores={k: v["total"] for k, v in scores.items()}))
 
 

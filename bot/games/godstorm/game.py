@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from bot.core.i18n import t
-from bot.games.base import Action, Arrangement, Event, Game, OptionSpec, Player, Rng, state_text
-from bot.games.godstorm import board, data
+from bot.games.base import Action, Arrangement, Event, IllegalAction, OptionSpec, Player, Rng, state_text
+from bot.games.decision import DecisionGame, DecisionKind, OpenDecision
+from bot.games.godstorm import board, text
+from bot.games.godstorm.actions import well_formed
 from bot.games.godstorm.choices import DEFEND_WINDOW_S, ChoiceMixin
 from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL
@@ -16,7 +17,6 @@ from bot.games.godstorm.epoch import EpochMixin
 from bot.games.godstorm.miracles import ANSWER_WINDOWS, DEFAULT_ANSWER_S, MiracleMixin, new_miracle_state
 from bot.games.godstorm.setup import SetupMixin, fresh_state
 from bot.games.godstorm.state import State
-from bot.games.godstorm.text import TextMixin
 from bot.games.godstorm.turn import TurnMixin
 from bot.games.godstorm.view import PlaceView
 from bot.games.godstorm.view import build as build_view
@@ -27,7 +27,7 @@ from bot.games.godstorm.why import why_not as why_not_of
 RULESETS = ("godstorm", "classic")
 PLACEMENTS = ("random", "choose")
 
-class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, TextMixin, Game):
+class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, DecisionGame):
     key = "godstorm"
     free_keys = frozenset({"count", "stop_at"})  # the lists offer a few counts; apply takes any
     STATE_VERSION = 3  # 2: the played miracle cards (``State.mir``, option ``miracles``); 3: the rulebook's
@@ -109,59 +109,98 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
         game._ev = []
         return game
 
-    # ---- play ---------------------------------------------------------------------------
-    def decision(self) -> str | None:
-        """The key of the open decision in ``DECISIONS`` (None: nobody acts, the game is over or not set up).
+    # ---- play: the open decision (the table ``DECISIONS`` below) ------------------------------
+    def open_kinds(self) -> list[str]:
+        """The open decision of ``DECISIONS`` (none: nobody acts, the game is over or not set up).
 
         The phase names it, except that in the set-up placement the neutral armies are their own decision,
-        and during a turn a battle in progress or armies waiting to move in come before the turn's moves."""
+        and during a turn a response window, a card to take, a defender choosing dice, a battle in progress
+        or armies waiting to move in come before the turn's moves, in that order. One is open at a time."""
         s = self.s
         phase = s.phase
         if phase == "setup_place" and s.neutral_due:
-            return "setup_neutral"
+            return ["setup_neutral"]
         if phase == "turn":
             if s.mir is not None and s.mir.windows:
-                return "answer"
+                return ["answer"]
             if s.mir is not None and s.mir.pick is not None:
-                return "pick_card"
+                return ["pick_card"]
             if s.defend is not None:
-                return "defend"
+                return ["defend"]
             if s.battle is not None:
-                return "battle"
+                return ["battle"]
             if s.move is not None:
-                return "move_in"
-        return phase if phase in DECISIONS else None
+                return ["move_in"]
+        return [phase] if phase in DECISIONS else []
+
+    def decision(self) -> str | None:
+        """The kind of the open decision (see :meth:`open_kinds`), or None."""
+        kinds = self.open_kinds()
+        return kinds[0] if kinds else None
+
+    def decision_key(self, kind: str) -> str:
+        """What tells a decision apart from the one of the same kind before it (``OpenDecision.key``): the
+        turn (epoch and place in the order), the window on top of the stack, the roll the defender chooses
+        dice for, the round and side of a godswar, the hand a card is taken from, the battle moved out of.
+        The set-up and the bids are answered once per seat, so their kinds need no key."""
+        s = self.s
+        if kind == "turn":
+            return f"{s.epoch or 0}.{s.turn_idx}.{s.current}"
+        if kind == "answer" and s.mir is not None and s.mir.windows:
+            w = s.mir.windows[-1]
+            return f"{len(s.mir.windows)}:{w.kind}:{w.card or ''}:{w.src or ''}>{w.dst or ''}"
+        if kind == "pick_card" and s.mir is not None and s.mir.pick is not None:
+            return str(s.mir.pick["from"])
+        if kind == "defend" and s.defend is not None:
+            d = s.defend
+            src, dst = self._loc(str(d["from"])), self._loc(str(d["to"]))
+            return f"{d['from']}>{d['to']}:{d['rolls']}:{src.armies}-{dst.armies}"
+        if kind == "battle" and s.battle is not None:
+            b = s.battle
+            return f"{b.src}>{b.dst}:{b.rounds}:{'def' if b.att is not None else 'att'}"
+        if kind == "move_in" and s.move is not None:
+            return f"{s.move.src}>{s.move.dst}"
+        return ""
 
     def post_group(self) -> str | None:
         """One channel post per set-up round (issue 25), not one per placement; None after the set-up."""
         return self.setup_round()
 
-    def actors(self) -> list[int]:
-        key = self.decision()
-        return [] if key is None else DECISIONS[key].who(self)
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        key = self.decision()
-        if key is None or seat not in self.actors():
-            return []
-        return DECISIONS[key].legal(self, seat)
+    def refuse(self, seat: int, action: Any, open_kind: str | None) -> IllegalAction:
+        """Godstorm's own words: a malformed action or one the open decision does not take is a bad action,
+        anything from a seat that holds no decision is not its turn."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            return self._refuse("bad_action")
+        return self._refuse("bad_action" if open_kind is not None else "not_your_turn")
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        move = self.route(seat, action)
+        if not well_formed(action):  # a field missing or of the wrong kind: the typed move may not read it
             raise self._refuse("bad_action")
-        actor = seat in self.actors()
-        key = self.decision()
-        move = None if key is None or not actor else DECISIONS[key].moves.get(action["type"])
-        if move is None and self.is_standing(seat, action):
-            move = STANDING[action["type"]]  # a preference set at any time, on one's turn or not
-        if move is None:
-            raise self._refuse("bad_action" if actor else "not_your_turn")
         self._ev = []
-        move(self, seat, action)
+        move(self, seat, action)  # the moves collect their events in ``_ev``
         events, self._ev = self._ev, []
-        return events
+        return cast("list[Event]", events)  # the contract's plain JSON dicts (``events.py`` types them)
 
-    # who acts, for the table below
+    def forced_timeout(self) -> int | None:
+        """A response window (Sky answer, Aegis, "ask me" for the defence dice) lasts the game's
+        ``answer_window`` whatever the deadline option (``GodstormKind.deadline``)."""
+        return max((s for s in map(self._deadline_of, self.open_kinds()) if s), default=None)
+
+    def open_decisions(self) -> list[OpenDecision]:
+        """As :meth:`DecisionGame.open_decisions`, with the deadline a window's option sets."""
+        return [replace(d, deadline_s=self._deadline_of(d.kind)) for d in super().open_decisions()]
+
+    def is_secret(self, seat: int, action: Action) -> bool:
+        """While the bids are open, any seat's action is kept secret, also from a seat that has bid already
+        (its bid stays hidden until all are revealed), as before issue 24."""
+        return self.is_simultaneous() or super().is_secret(seat, action)
+
+    def _deadline_of(self, kind: str) -> int | None:
+        deadline = DECISIONS[kind].deadline
+        return None if deadline is None else deadline(self)
+
+    # who acts, what a seat gives when its time is up, for the table below
     def _setup_actors(self) -> list[int]:
         actor = self._setup_actor()
         return [] if actor is None else [actor]
@@ -180,43 +219,47 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
     def _turn_player(self) -> list[int]:
         return [self.current_seat]
 
-    def timeout_action(self, seat: int) -> Action | None:
-        s = self.s
+    def _answer_deadline(self) -> int | None:
+        return self.s.mir.answer_s if self.s.mir is not None else None
+
+    def _defend_deadline(self) -> int | None:
+        """"Ask me" for the defence dice: the same short window as a Sky answer."""
+        return self.s.mir.answer_s if self.s.mir is not None else DEFEND_WINDOW_S
+
+    def _first_legal(self, seat: int) -> Action | None:
+        """The first legal action: the most dice allowed, the first card, pantheon, pile or place."""
         legal = self.legal_actions(seat)
-        if not legal:
+        return legal[0] if legal else None
+
+    def _timeout_no_answer(self, seat: int) -> Action | None:
+        return {"type": "no_answer"} if self.legal_actions(seat) else None
+
+    def _timeout_bid(self, seat: int) -> Action | None:
+        return {"type": "bid", "faith": 0} if self.legal_actions(seat) else None
+
+    def _timeout_setup_place(self, seat: int) -> Action | None:
+        """The round's armies on the seat's weakest territory."""
+        if not self.legal_actions(seat):
             return None
-        phase = s.phase
-        key = self.decision()
-        if key == "answer":
-            return {"type": "no_answer"}
-        if key == "pick_card":
-            return legal[0]
-        if key == "defend":  # the defender did not choose in time: the most dice allowed
-            return legal[0]
-        if phase == "bid":
-            return {"type": "bid", "faith": 0}
-        if phase == "setup_place" and not s.neutral_due:
-            t = min(sorted(self.owned(seat)), key=lambda x: s.terr[x].armies)
-            return {"type": "place", "territory": t, "count": s.round_left}
-        if phase == "turn" and s.move is not None:
-            return {"type": "move_in", "count": s.move.min}
-        if phase == "turn" and s.battle is None and {"type": "end_turn"} in legal:
-            return {"type": "end_turn"}
-        if phase == "turn" and s.battle is not None and {"type": "retreat"} in legal:
-            return {"type": "retreat"}
-        return legal[0]
+        tid = min(sorted(self.owned(seat)), key=lambda x: self.s.terr[x].armies)
+        return {"type": "place", "territory": tid, "count": self.s.round_left}
 
-    def forced_timeout(self) -> int | None:
-        """A response window (Sky answer, Aegis) lasts the game's ``answer_window`` whatever the deadline option."""
-        key = self.decision()
-        if key == "answer" and self.s.mir is not None:
-            return self.s.mir.answer_s
-        if key == "defend":  # "ask me" for the defence dice: the same short window as a Sky answer
-            return self.s.mir.answer_s if self.s.mir is not None else DEFEND_WINDOW_S
-        return None
+    def _timeout_move_in(self, seat: int) -> Action | None:
+        """The fewest armies the rules allow."""
+        m = self.s.move
+        return None if m is None or not self.legal_actions(seat) else {"type": "move_in", "count": m.min}
 
-    def is_simultaneous(self) -> bool:
-        return self.s.phase == "bid"
+    def _timeout_turn(self, seat: int) -> Action | None:
+        """The turn ends (or the step, where the turn may not end yet)."""
+        legal = self.legal_actions(seat)
+        end: Action = {"type": "end_turn"}
+        return end if end in legal else (legal[0] if legal else None)
+
+    def _timeout_battle(self, seat: int) -> Action | None:
+        """The attacker retreats when it may, else the first champion."""
+        legal = self.legal_actions(seat)
+        retreat: Action = {"type": "retreat"}
+        return retreat if retreat in legal else (legal[0] if legal else None)
 
     def outcome(self) -> dict[str, Any] | None:
         return self.s.outcome
@@ -246,43 +289,77 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
     def from_json(cls, data: dict[str, Any]) -> Godstorm:
         return cls(State.from_json(data))
 
+    # ---- text (``text.py``: functions that read the state, outside the rules) ---------------------------
+    def action_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        return text.action_path(self, seat, action, lang)
+
+    def panel_path(self, seat: int, action: Action, lang: str) -> list[str]:
+        return text.panel_path(self, seat, action, lang)
+
+    def panel_actions(self, seat: int, lang: str) -> list[Action]:
+        return text.panel_actions(self, seat, lang)
+
+    def event_text(self, event: Event, lang: str) -> str | None:
+        return text.event_text(self, event, lang)
+
     def side_name(self, side: int, lang: str) -> str:
-        """The pantheon (the player's name is shown beside it by the platform)."""
-        pid = self.s.players[side].pantheon if 0 <= side < len(self.s.players) else None
-        if pid:
-            return data.PANTHEONS[pid].name.get(lang, "")
-        return t("godstorm.player", lang, n=side + 1)
+        return text.side_name(self, side, lang)
+
+    def status_lines(self, lang: str) -> list[str]:
+        return text.status_lines(self, lang)
+
+    def private_text(self, seat: int, lang: str) -> str:
+        return text.private_text(self, seat, lang)
+
+    def standing_text(self, seat: int, lang: str) -> str:
+        return text.standing_text(self, seat, lang)
+
+    def prompt_text(self, seat: int, lang: str) -> str:
+        return text.prompt_text(self, seat, lang)
+
+    def _who(self, seat: int | None, lang: str) -> str:
+        """A seat as texts name it (its player and pantheon); kept for the end-to-end tests that read it."""
+        return text.who_name(self, seat, lang)
 
 
 # ---- the turn structure -------------------------------------------------------------------------
-Move = Callable[[Godstorm, int, Action], None]
+Move = Callable[[Godstorm, int, Any], None]
+"""What one answer does: a move of the rules mixins, typed with the action it takes (``actions.py``; ``apply``
+checked the action's shape before), its events collected in ``Godstorm._ev``."""
 
 
 @dataclass(frozen=True)
-class Decision:
-    """A kind of open decision: who acts, what they may do, and what each action type does (an action
-    type not listed here is refused as ``bad_action``). ``Godstorm.decision()`` names the open one."""
+class GodstormKind(DecisionKind[Godstorm]):
+    """A row of the table with one fact ``DecisionKind`` cannot hold: a deadline the game's options set
+    (``answer_window``), read from the game when the decision opens."""
 
-    who: Callable[[Godstorm], list[int]]
-    legal: Callable[[Godstorm, int], list[Action]]
-    moves: Mapping[str, Move]
+    deadline: Callable[[Godstorm], int | None] | None = None
+
+
+def _row(who: Callable[[Godstorm], list[int]], legal: Callable[[Godstorm, int], list[Action]],
+         moves: Mapping[str, Move], timeout: Callable[[Godstorm, int], Action | None] = Godstorm._first_legal,
+         simultaneous: bool = False, secret: bool = False,
+         deadline: Callable[[Godstorm], int | None] | None = None) -> GodstormKind:
+    return GodstormKind(who, legal, moves, simultaneous=simultaneous, secret=secret, timeout=timeout,
+                        deadline=deadline)
 
 
 _SETUP = (Godstorm._setup_actors, Godstorm._setup_legal)
-DECISIONS: dict[str, Decision] = {
+DECISIONS: dict[str, GodstormKind] = {
     # set-up, one seat at a time in set-up order
-    "pantheon": Decision(*_SETUP, {"pick_pantheon": Godstorm._act_pick_pantheon}),
-    "pile": Decision(*_SETUP, {"pick_pile": Godstorm._act_pick_pile}),
-    "claim": Decision(*_SETUP, {"place": Godstorm._act_claim}),
-    "setup_place": Decision(*_SETUP, {"place": Godstorm._act_setup_place, "place_all": Godstorm._act_setup_place_all,
-                                      "place_auto": Godstorm._act_setup_place_auto}),
-    "setup_neutral": Decision(*_SETUP, {"place_neutral": Godstorm._act_place_neutral}),
-    "setup_gods": Decision(*_SETUP, {"summon": Godstorm._act_setup_god, "build_temple": Godstorm._act_setup_god}),
+    "pantheon": _row(*_SETUP, {"pick_pantheon": Godstorm._act_pick_pantheon}),
+    "pile": _row(*_SETUP, {"pick_pile": Godstorm._act_pick_pile}),
+    "claim": _row(*_SETUP, {"place": Godstorm._act_claim}),
+    "setup_place": _row(*_SETUP, {"place": Godstorm._act_setup_place, "place_all": Godstorm._act_setup_place_all,
+                                  "place_auto": Godstorm._act_setup_place_auto}, Godstorm._timeout_setup_place),
+    "setup_neutral": _row(*_SETUP, {"place_neutral": Godstorm._act_place_neutral}),
+    "setup_gods": _row(*_SETUP, {"summon": Godstorm._act_setup_god, "build_temple": Godstorm._act_setup_god}),
     # each epoch: a secret simultaneous bid of faith, then the bidders pick their places in the turn order
-    "bid": Decision(Godstorm._bidders, Godstorm._bid_legal, {"bid": Godstorm._act_bid}),
-    "pick_order": Decision(Godstorm._order_picker, Godstorm._pick_legal, {"pick_order": Godstorm._act_pick_order}),
+    "bid": _row(Godstorm._bidders, Godstorm._bid_legal, {"bid": Godstorm._act_bid}, Godstorm._timeout_bid,
+                simultaneous=True, secret=True),
+    "pick_order": _row(Godstorm._order_picker, Godstorm._pick_legal, {"pick_order": Godstorm._act_pick_order}),
     # a player's turn, step by step (GODSTORM_STEPS / CLASSIC_STEPS in core.py)
-    "turn": Decision(Godstorm._turn_player, Godstorm._turn_legal, {
+    "turn": _row(Godstorm._turn_player, Godstorm._turn_legal, {
         "place": Godstorm._act_place,
         "resurrect": Godstorm._act_resurrect,
         "trade": Godstorm._act_trade,
@@ -301,24 +378,29 @@ DECISIONS: dict[str, Decision] = {
         "answer_pref": Godstorm._act_answer_pref,
         "hold_god": Godstorm._act_hold_god,
         "dice_pref": Godstorm._act_dice_pref,
-    }),
+    }, Godstorm._timeout_turn),
     # miracle cards: a response window (the defender's Sky answer to a declared attack, or a holder of the
     # Aegis answering a card just played), and the card taken after Visions Become Real
-    "answer": Decision(Godstorm.window_actors, Godstorm.window_legal, {
+    "answer": _row(Godstorm.window_actors, Godstorm.window_legal, {
         "play_card": Godstorm._act_play_card, "no_answer": Godstorm._act_no_answer,
-        "cancel_card": Godstorm._act_cancel_card, "answer_pref": Godstorm._act_answer_pref}),
-    "pick_card": Decision(Godstorm.pick_actors, Godstorm.pick_legal, {"take_card": Godstorm._act_take_card}),
-    # the defender who asked to choose their dice, before a roll against them ("ask me")
-    "defend": Decision(Godstorm.defend_actors, Godstorm.defend_legal,
-                       {"defend": Godstorm._act_defend, "dice_pref": Godstorm._act_defend_pref}),
+        "cancel_card": Godstorm._act_cancel_card, "answer_pref": Godstorm._act_answer_pref},
+        Godstorm._timeout_no_answer, deadline=Godstorm._answer_deadline),
+    "pick_card": _row(Godstorm.pick_actors, Godstorm.pick_legal, {"take_card": Godstorm._act_take_card}),
+    # the defender who asked to choose their dice, before a roll against them ("ask me"); in time, the most
+    "defend": _row(Godstorm.defend_actors, Godstorm.defend_legal,
+                   {"defend": Godstorm._act_defend, "dice_pref": Godstorm._act_defend_pref},
+                   deadline=Godstorm._defend_deadline),
     # inside a turn: a battle in progress (the attacker, then the defender, may call a champion god or
     # the attacker retreats), and the armies a won battle lets move in
-    "battle": Decision(Godstorm._battle_actors, Godstorm._battle_legal,
-                       {"champion": Godstorm._act_champion, "retreat": Godstorm._act_retreat}),
-    "move_in": Decision(Godstorm._turn_player, Godstorm._move_legal, {"move_in": Godstorm._act_move_in}),
+    "battle": _row(Godstorm._battle_actors, Godstorm._battle_legal,
+                   {"champion": Godstorm._act_champion, "retreat": Godstorm._act_retreat}, Godstorm._timeout_battle),
+    "move_in": _row(Godstorm._turn_player, Godstorm._move_legal, {"move_in": Godstorm._act_move_in},
+                    Godstorm._timeout_move_in),
 }
 
 # the standing preferences (``ChoiceMixin.standing_actions``), applied whoever is to act
 STANDING: dict[str, Move] = {"dice_pref": Godstorm._act_dice_pref, "answer_pref": Godstorm._act_answer_pref}
+Godstorm.DECISIONS = DECISIONS
+Godstorm.STANDING = STANDING
 
-__all__ = ["DECISIONS", "Godstorm", "NEUTRAL", "STANDING"]
+__all__ = ["DECISIONS", "Godstorm", "GodstormKind", "NEUTRAL", "STANDING"]

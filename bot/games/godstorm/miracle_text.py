@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING
 from bot.core.i18n import t
 from bot.games import narration
 from bot.games.base import Action, Event
-from bot.games.godstorm import board, data
+
+# ``text`` imports this module too (it dispatches here): its names are only read at call time
+from bot.games.godstorm import board, data, text
 from bot.games.godstorm.miracles import CARDS, card_of
 
 if TYPE_CHECKING:
-    from bot.games.godstorm.text import TextMixin
+    from bot.games.godstorm.game import Godstorm
 
 MIRACLE_EVENTS = frozenset({
     "card_private", "relic_in_play", "cards_read", "card_discarded", "card_played", "window_open", "no_answer",
@@ -45,11 +47,11 @@ def _place(where: str, lang: str) -> str:
     return where
 
 
-def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
+def event_text(g: Godstorm, e: Event, lang: str) -> str | None:
     kind = e["type"]
     key = f"godstorm.m.evt.{kind}"
-    who = g._who(e.get("seat"), lang)
-    to = g._who((e.get("to") or [None])[0], lang)  # a private event's seat, named in a replay (bot.games.narration)
+    who = text.who_name(g, e.get("seat"), lang)
+    to = text.who_name(g, (e.get("to") or [None])[0], lang)  # a private event's seat, named in a replay (bot.games.narration)
     if kind in ("card_private", "relic_in_play", "card_discarded", "relic_destroyed"):
         key = narration.key(key) if kind == "card_private" else key
         return t(key, lang, who=who, card=card_name(e["card"], lang), text=card_text(e["card"], lang), **narration.named(to))
@@ -68,7 +70,7 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
     if kind in ("invasion_stopped", "attack_called_off"):
         return t(key, lang, who=who, dst=_place(e["dst"], lang))
     if kind == "card_taken":
-        return t(key, lang, who=who, other=g._who(e["frm"], lang), deck=t(f"godstorm.deck.{e['kind']}", lang))
+        return t(key, lang, who=who, other=text.who_name(g, e["frm"], lang), deck=t(f"godstorm.deck.{e['kind']}", lang))
     if kind == "hand_shown":
         return t(key, lang, who=who, cards=", ".join(card_name(c, lang) for c in e["cards"]) or "—")
     if kind in ("tree_of_life", "relic_armies", "relic_faith", "faith_gained", "hand_discarded"):
@@ -86,7 +88,7 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
     if kind == "card_moved":  # keys of the god moves in godstorm.json (issue 26: name the god, no "0 armies")
         src, dst = _place(e["frm"], lang), _place(e["dst"], lang)
         owner = e.get("owner", e.get("seat"))
-        gods = ", ".join(g._god(owner, kind_, lang) for kind_ in e["gods"])
+        gods = ", ".join(text.god_name(g, owner, kind_, lang) for kind_ in e["gods"])
         if e["gods"] and not e["count"]:
             return t("godstorm.evt.card_god_moved", lang, who=who, gods=gods, src=src, dst=dst)
         if e["gods"]:
@@ -101,7 +103,7 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
     if kind == "emptied":
         return t(key, lang, where=_place(e["territory"], lang))
     if kind == "relic_stolen":
-        return t(key, lang, who=who, other=g._who(e["frm"], lang), card=card_name(e["card"], lang))
+        return t(key, lang, who=who, other=text.who_name(g, e["frm"], lang), card=card_name(e["card"], lang))
     if kind == "trojan":
         return t(key, lang, who=who, where=_place(e["territory"], lang), n=e["count"])
     if kind == "maelstrom":
@@ -111,7 +113,7 @@ def event_text(g: TextMixin, e: Event, lang: str) -> str | None:
     return None
 
 
-def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
+def action_path(g: Godstorm, seat: int, a: Action, lang: str) -> list[str]:
     kind = a["type"]
     L = lambda key, **kw: t("godstorm.m.act." + key, lang, **kw)  # noqa: E731
     if kind == "play_card":
@@ -129,9 +131,9 @@ def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
         if "territories" in a:
             path.append(", ".join(_place(x, lang) for x in a["territories"]))
         if "relic" in a:
-            path.append(f"{card_name(a['relic'], lang)} ({g._who(a['seat'], lang)})")
+            path.append(f"{card_name(a['relic'], lang)} ({text.who_name(g, a['seat'], lang)})")
         elif "seat" in a:
-            path.append(g._who(a["seat"], lang))
+            path.append(text.who_name(g, a["seat"], lang))
         if "deck" in a:
             path.append(" + ".join(t(f"godstorm.deck.{a[k]}", lang) for k in ("deck", "deck2")))
         if "god" in a:
@@ -148,7 +150,7 @@ def action_path(g: TextMixin, seat: int, a: Action, lang: str) -> list[str]:
     return [L(kind)]
 
 
-def prompt(g: TextMixin, seat: int, lang: str) -> str | None:
+def prompt(g: Godstorm, seat: int, lang: str) -> str | None:
     m = g.s.mir
     if m is None:
         return None
@@ -162,7 +164,7 @@ def prompt(g: TextMixin, seat: int, lang: str) -> str | None:
     return None
 
 
-def status_lines(g: TextMixin, lang: str) -> list[str]:
+def status_lines(g: Godstorm, lang: str) -> list[str]:
     """Public lines: the answer being waited for, relics in play, sunken Atlantis and the maelstrom."""
     m = g.s.mir
     if m is None:
@@ -170,10 +172,10 @@ def status_lines(g: TextMixin, lang: str) -> list[str]:
     out: list[str] = []
     if m.windows and m.windows[-1].seats:
         w = m.windows[-1]
-        out.append(t("godstorm.m.status.waiting", lang, who=g._who(w.seats[0], lang)))
+        out.append(t("godstorm.m.status.waiting", lang, who=text.who_name(g, w.seats[0], lang)))
     for i, relics in enumerate(m.relics):
         if relics:
-            out.append(t("godstorm.m.status.relics", lang, who=g._who(i, lang),
+            out.append(t("godstorm.m.status.relics", lang, who=text.who_name(g, i, lang),
                          relics=", ".join(card_name(r, lang) for r in relics)))
     if m.sunk:
         out.append(t("godstorm.m.status.sunk", lang))
@@ -182,7 +184,7 @@ def status_lines(g: TextMixin, lang: str) -> list[str]:
     return out
 
 
-def hand_text(g: TextMixin, seat: int, lang: str) -> str:
+def hand_text(g: Godstorm, seat: int, lang: str) -> str:
     """The seat's own cards (private text): hand and relics in play."""
     m = g.s.mir
     if m is None or not 0 <= seat < len(m.hands):

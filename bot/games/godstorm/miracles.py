@@ -21,6 +21,17 @@ from typing import Any
 from bot.core import paths
 from bot.games.base import Action, Rng
 from bot.games.godstorm import board, data
+from bot.games.godstorm import events as ev
+from bot.games.godstorm.actions import (
+    AnswerPrefAction,
+    BookOfTheDeadAction,
+    BuyCardsAction,
+    CancelCardAction,
+    NoAnswerAction,
+    PlaceAction,
+    PlayCardAction,
+    TakeCardAction,
+)
 from bot.games.godstorm.combat import CombatMixin
 from bot.games.godstorm.core import NEUTRAL, as_int
 from bot.games.godstorm.state import MiracleState, Territory, Window
@@ -162,13 +173,13 @@ class MiracleMixin(TurnMixin, CombatMixin):
         if not m.piles[kind]:
             return False
         inst = m.piles[kind].pop(0)
-        self._emit("card_gained", seat=seat, kind=kind, reason=reason)
+        self._emit(ev.CardGained(type="card_gained", seat=seat, kind=kind, reason=reason))
         if kind == "magic":
             m.relics[seat].append(inst)
-            self._emit("relic_in_play", seat=seat, card=inst)
+            self._emit(ev.RelicInPlay(type="relic_in_play", seat=seat, card=inst))
         else:
             m.hands[seat].append(inst)
-            self._emit("card_private", to=[seat], card=inst)
+            self._emit(ev.CardPrivate(type="card_private", to=[seat], card=inst))
         self._sync(seat)
         return True
 
@@ -184,7 +195,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
         return [{"type": "buy_cards", "deck": k, "count": c} for k in board.GOD_KINDS if k in gods
                 for c in range(1, min(room, s.decks[k]) + 1)]
 
-    def _act_buy_cards(self, seat: int, a: Action) -> None:
+    def _act_buy_cards(self, seat: int, a: BuyCardsAction) -> None:
         m = self.s.mir
         if m is None:
             super()._act_buy_cards(seat, a)
@@ -206,7 +217,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
         for _ in range(n):
             m.unread[seat].append(m.piles[kind].pop(0))
         self._sync(seat)
-        self._emit("cards_bought", seat=seat, kind=kind, count=n, cost=cost * n)
+        self._emit(ev.CardsBought(type="cards_bought", seat=seat, kind=kind, count=n, cost=cost * n))
         self._settle()
 
     def _read_cards(self, seat: int) -> None:
@@ -218,10 +229,10 @@ class MiracleMixin(TurnMixin, CombatMixin):
         for inst in cards:
             if card_of(inst).deck == "magic":
                 m.relics[seat].append(inst)
-                self._emit("relic_in_play", seat=seat, card=inst)
+                self._emit(ev.RelicInPlay(type="relic_in_play", seat=seat, card=inst))
             else:
                 m.hands[seat].append(inst)
-        self._emit("cards_read", to=[seat], cards=[c for c in cards if card_of(c).deck != "magic"])
+        self._emit(ev.CardsRead(type="cards_read", to=[seat], cards=[c for c in cards if card_of(c).deck != "magic"]))
         self._sync(seat)
 
     def _advance_step(self) -> bool:
@@ -243,7 +254,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
         m = self.mir
         m.hands[seat].remove(inst)
         m.gone.append(inst)
-        self._emit("card_discarded", seat=seat, card=inst)
+        self._emit(ev.CardDiscarded(type="card_discarded", seat=seat, card=inst))
         self._sync(seat)
 
     def _eliminate(self, seat: int, by: int) -> None:
@@ -272,15 +283,15 @@ class MiracleMixin(TurnMixin, CombatMixin):
                 self._draw_miracle(seat, rel["deck"], "relic")
             elif start == "armies":
                 self.s.pending += int(rel["n"])
-                self._emit("relic_armies", seat=seat, card=inst, n=int(rel["n"]))
+                self._emit(ev.RelicArmies(type="relic_armies", seat=seat, card=inst, n=int(rel["n"])))
             elif start == "armies_per_continent":
                 n = int(rel["n"]) * len(board.continents_held(self.owned(seat)))
                 if n:
                     self.s.pending += n
-                    self._emit("relic_armies", seat=seat, card=inst, n=n)
+                    self._emit(ev.RelicArmies(type="relic_armies", seat=seat, card=inst, n=n))
             elif start == "faith":
                 self.s.players[seat].faith += int(rel["n"])
-                self._emit("relic_faith", seat=seat, card=inst, n=int(rel["n"]))
+                self._emit(ev.RelicFaith(type="relic_faith", seat=seat, card=inst, n=int(rel["n"])))
             elif start == "pandora" and self._draw_miracle(seat, "death", "relic"):
                 drawn = m.hands[seat][-1]
                 if self._card_plays(seat, drawn, forced=True):
@@ -317,10 +328,10 @@ class MiracleMixin(TurnMixin, CombatMixin):
         spared = min(losses, p.faith)
         if spared:
             p.faith -= spared
-            self._emit("tree_of_life", seat=owner, n=spared)
+            self._emit(ev.TreeOfLife(type="tree_of_life", seat=owner, n=spared))
         return losses - spared
 
-    def _act_book(self, seat: int, a: Action) -> None:
+    def _act_book(self, seat: int, a: BookOfTheDeadAction) -> None:
         m = self.mir
         s = self.s
         if s.step != "raise" or m.book or not self.has_relic(seat, "book") or s.pending < 2:
@@ -328,10 +339,10 @@ class MiracleMixin(TurnMixin, CombatMixin):
         m.book = True
         s.pending -= 2
         s.players[seat].faith += 4
-        self._emit("book_of_the_dead", seat=seat)
+        self._emit(ev.BookOfTheDead(type="book_of_the_dead", seat=seat))
         self._settle()
 
-    def _act_place(self, seat: int, a: Action) -> None:
+    def _act_place(self, seat: int, a: PlaceAction) -> None:
         if self.s.mir is not None and self.s.mir.forced is not None:
             raise self._refuse("play_forced")
         super()._act_place(seat, a)
@@ -380,7 +391,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
         m = self.s.mir
         return m.windows[-1] if m is not None and m.windows else None
 
-    def _act_play_card(self, seat: int, a: Action) -> None:
+    def _act_play_card(self, seat: int, a: PlayCardAction) -> None:
         m = self.mir
         s = self.s
         cid = a.get("card")
@@ -414,12 +425,12 @@ class MiracleMixin(TurnMixin, CombatMixin):
         if forced:
             m.forced = None
         self._sync(seat)
-        self._emit("card_played", seat=seat, card=inst, cost=cost, args=dict(args))
+        self._emit(ev.CardPlayed(type="card_played", seat=seat, card=inst, cost=cost, args=dict(args)))
         holders = [i for i in self._order_from(seat) if i != seat and self.has_relic(i, "aegis") and not m.never[i]]
         if holders:
             m.windows.append(Window("aegis", holders, None if w is None else w.src, None if w is None else w.dst,
                                     card=inst, by=seat, args=dict(args)))
-            self._emit("window_open", kind="aegis", seat=holders[0], card=inst)
+            self._emit(ev.WindowOpen(type="window_open", kind="aegis", seat=holders[0], card=inst))
             return
         self._finish_play(seat, inst, args, w)
 
@@ -442,7 +453,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
             seat = w.seats[0]
             if stop:
                 self.mir.windows.remove(w)
-                self._emit("invasion_stopped", seat=s.current, frm=w.src, dst=w.dst)
+                self._emit(ev.InvasionStopped(type="invasion_stopped", seat=s.current, frm=w.src, dst=w.dst))
                 self._settle()
             elif not self._sky_answers(seat, w):
                 self.mir.windows.remove(w)
@@ -469,7 +480,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
             return False
         w = Window("sky", [dfd], src, dst, dice, until)
         m.windows.append(w)
-        self._emit("window_open", kind="sky", seat=dfd, frm=src, dst=dst)
+        self._emit(ev.WindowOpen(type="window_open", kind="sky", seat=dfd, frm=src, dst=dst))
         return True
 
     def _sky_answers(self, seat: int, w: Window) -> list[Action]:
@@ -496,28 +507,28 @@ class MiracleMixin(TurnMixin, CombatMixin):
         out = self._sky_answers(seat, w) if w.kind == "sky" else [{"type": "cancel_card"}]
         return out + [{"type": "no_answer"}, {"type": "no_answer", "never": True}]
 
-    def _act_no_answer(self, seat: int, a: Action) -> None:
+    def _act_no_answer(self, seat: int, a: NoAnswerAction) -> None:
         m = self.mir
         w = self._window()
         if w is None or w.seats[:1] != [seat]:
             raise self._refuse("not_now")
         if a.get("never") is True:
             m.never[seat] = True
-            self._emit("answer_pref", to=[seat], never=True)
+            self._emit(ev.AnswerPref(type="answer_pref", to=[seat], never=True))
         w.seats.pop(0)
-        self._emit("no_answer", seat=seat, kind=w.kind)
+        self._emit(ev.NoAnswer(type="no_answer", seat=seat, kind=w.kind))
         if w.kind == "sky":
             m.windows.pop()
             self._resume_attack(w)
             return
         if w.seats:
-            self._emit("window_open", kind="aegis", seat=w.seats[0], card=w.card)
+            self._emit(ev.WindowOpen(type="window_open", kind="aegis", seat=w.seats[0], card=w.card))
             return
         m.windows.pop()
         assert w.card is not None and w.by is not None, "an Aegis window holds the card played"
         self._finish_play(w.by, w.card, w.args, self._window())
 
-    def _act_cancel_card(self, seat: int, a: Action) -> None:
+    def _act_cancel_card(self, seat: int, a: CancelCardAction) -> None:
         m = self.mir
         w = self._window()
         if w is None or w.kind != "aegis" or w.seats[:1] != [seat]:
@@ -528,15 +539,15 @@ class MiracleMixin(TurnMixin, CombatMixin):
         assert w.card is not None
         m.gone.append(w.card)
         m.windows.pop()
-        self._emit("card_cancelled", seat=seat, card=w.card, by=w.by, aegis=aegis)
+        self._emit(ev.CardCancelled(type="card_cancelled", seat=seat, card=w.card, by=w.by, aegis=aegis))
         self._after_card(self._window())
 
-    def _act_answer_pref(self, seat: int, a: Action) -> None:
+    def _act_answer_pref(self, seat: int, a: AnswerPrefAction) -> None:
         never = a.get("never")
         if not isinstance(never, bool):
             raise self._refuse("bad_action")
         self.mir.never[seat] = never
-        self._emit("answer_pref", to=[seat], never=never)
+        self._emit(ev.AnswerPref(type="answer_pref", to=[seat], never=never))
 
     def _resume_attack(self, w: Window) -> None:
         """The attack the window held: rolled now (at least once) unless its armies can no longer attack."""
@@ -546,7 +557,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
         assert src is not None and dst is not None
         if (s.terr[src].owner != seat or s.terr[src].armies < 2 or s.terr[dst].owner in (None, seat)
                 or dst not in self._targets(seat, src)):
-            self._emit("attack_called_off", seat=seat, frm=src, dst=dst)
+            self._emit(ev.AttackCalledOff(type="attack_called_off", seat=seat, frm=src, dst=dst))
             self._settle()
             return
         dice = min(w.dice, s.terr[src].armies - 1)
@@ -566,7 +577,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
         ids = sorted({card_of(i).id for i in m.hands[int(m.pick["from"])]})
         return [{"type": "take_card", "card": c} for c in ids]
 
-    def _act_take_card(self, seat: int, a: Action) -> None:
+    def _act_take_card(self, seat: int, a: TakeCardAction) -> None:
         m = self.mir
         if m.pick is None or m.pick["seat"] != seat:
             raise self._refuse("not_now")
@@ -579,8 +590,8 @@ class MiracleMixin(TurnMixin, CombatMixin):
         m.pick = None
         self._sync(other)
         self._sync(seat)
-        self._emit("card_taken", seat=seat, frm=other, kind=card_of(inst).deck)
-        self._emit("card_private", to=[seat, other], card=inst)
+        self._emit(ev.CardTaken(type="card_taken", seat=seat, frm=other, kind=card_of(inst).deck))
+        self._emit(ev.CardPrivate(type="card_private", to=[seat, other], card=inst))
         self._settle()
 
     # ---- targets ------------------------------------------------------------------------
@@ -808,7 +819,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
         if sel == "@random_continent":
             conts = sorted(c for c in board.CONTINENTS if not (self.mir.sunk and set(board.CONTINENTS[c]) <= set(ATLANTIS)))
             cont = self.rng.choice(conts)
-            self._emit("continent_drawn", continent=cont)
+            self._emit(ev.ContinentDrawn(type="continent_drawn", continent=cont))
             return list(board.CONTINENTS[cont])
         raise ValueError(f"unknown selector {sel!r}")
 
@@ -821,7 +832,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
                 n = op["n"]
                 if n == "die":
                     n = self.rng.dice(1)[0]
-                    self._emit("die", seat=seat, value=n)
+                    self._emit(ev.Die(type="die", seat=seat, value=n))
                 elif n == "half_faith":
                     n = s.players[seat].faith // 2
                 self._gain(seat, t, int(n))
@@ -832,7 +843,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
                 n = op["n"]
                 if n in ("die", "die_each"):
                     n = self.rng.dice(1)[0]
-                    self._emit("die", seat=seat, value=n, territory=t)
+                    self._emit(ev.Die(type="die", seat=seat, value=n, territory=t))
                 elif n == "half":
                     n = v.armies // 2
                 elif n == "all":
@@ -843,31 +854,31 @@ class MiracleMixin(TurnMixin, CombatMixin):
         elif name == "faith":
             n = int(op["n"]) * len(self.temples_of(seat))
             s.players[seat].faith += n
-            self._emit("faith_gained", seat=seat, n=n)
+            self._emit(ev.FaithGained(type="faith_gained", seat=seat, n=n))
         elif name == "temple":
             t = self._where(seat, op["where"], args, w)[0]
             s.terr[t].temple = True
-            self._emit("temple_placed", seat=seat, territory=t)
+            self._emit(ev.TemplePlaced(type="temple_placed", seat=seat, territory=t))
         elif name == "temple_destroy":
             t = args["territory"]
             s.terr[t].temple = False
-            self._emit("temple_destroyed", seat=seat, territory=t)
+            self._emit(ev.TempleDestroyed(type="temple_destroyed", seat=seat, territory=t))
         elif name == "temple_move":
             s.terr[args["from"]].temple = False
             s.terr[args["to"]].temple = True
-            self._emit("temple_moved", seat=seat, frm=args["from"], dst=args["to"])
+            self._emit(ev.TempleMoved(type="temple_moved", seat=seat, frm=args["from"], dst=args["to"]))
         elif name == "draw":
             self._draw_miracle(seat, self._val(op["deck"], args), "card")
         elif name == "look_take":
             other = int(args["seat"])
             if m.hands[other]:
                 m.pick = {"seat": seat, "from": other}
-                self._emit("hand_shown", to=[seat], seat=other, cards=list(m.hands[other]))
+                self._emit(ev.HandShown(type="hand_shown", to=[seat], seat=other, cards=list(m.hands[other])))
         elif name == "swap":
             a, b = s.terr[args["a"]], s.terr[args["b"]]
             a.armies, b.armies = b.armies, a.armies
             a.gods, b.gods = b.gods, a.gods
-            self._emit("swapped", seat=seat, a=args["a"], b=args["b"])
+            self._emit(ev.Swapped(type="swapped", seat=seat, a=args["a"], b=args["b"]))
             for tid in (args["a"], args["b"]):  # gods carried into a plagued land are banished there
                 if s.terr[tid].plague and s.terr[tid].gods:
                     self._banish_all(tid, "plague")
@@ -881,7 +892,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
             for g in gods:
                 s.terr[src].gods.remove(g)
                 s.terr[dst].gods.append(g)
-            self._emit("card_moved", seat=seat, frm=src, dst=dst, count=n, gods=gods)
+            self._emit(ev.CardMoved(type="card_moved", seat=seat, frm=src, dst=dst, count=n, gods=gods))
             if gods and s.terr[dst].plague:  # gods carried into a plagued land are banished there
                 self._banish_all(dst, "plague")
         elif name == "move_god":
@@ -890,20 +901,20 @@ class MiracleMixin(TurnMixin, CombatMixin):
             s.terr[src].gods.remove(g)
             s.terr[dst].gods.append(g)
             # the card's player moves it (The Mighty Turn Meek: the defender); ``owner`` names whose god it is
-            self._emit("card_moved", seat=seat, owner=s.terr[src].owner, frm=src, dst=dst, count=0, gods=[g])
+            self._emit(ev.CardMoved(type="card_moved", seat=seat, owner=s.terr[src].owner, frm=src, dst=dst, count=0, gods=[g]))
             if s.terr[dst].plague:
                 self._banish_all(dst, "plague")
         elif name == "epoch_back":
             s.epoch = (s.epoch or 1) - 1
-            self._emit("epoch_back", seat=seat, epoch=s.epoch)
+            self._emit(ev.EpochBack(type="epoch_back", seat=seat, epoch=s.epoch))
         elif name == "unplague":
             s.terr[args["territory"]].plague = False
-            self._emit("plague_removed", territory=args["territory"])
+            self._emit(ev.PlagueRemoved(type="plague_removed", territory=args["territory"]))
         elif name == "plague":
             t = args["territory"]
             v = s.terr[t]
             v.plague = True
-            self._emit("plague_placed", territory=t)
+            self._emit(ev.PlaguePlaced(type="plague_placed", territory=t))
             if v.owner is not None:
                 self._destroy(t, v.armies // 2, False)
             if v.owner is not None:
@@ -914,30 +925,30 @@ class MiracleMixin(TurnMixin, CombatMixin):
             dst = self.rng.choice(free)
             s.terr[src].plague = False
             s.terr[dst].plague = True
-            self._emit("plague_moved", frm=src, dst=dst)
+            self._emit(ev.PlagueMoved(type="plague_moved", frm=src, dst=dst))
         elif name == "discard_hand":
             other = int(args["seat"])
             m.gone.extend(m.hands[other])
             n = len(m.hands[other])
             m.hands[other] = []
             self._sync(other)
-            self._emit("hand_discarded", seat=other, n=n)
+            self._emit(ev.HandDiscarded(type="hand_discarded", seat=other, n=n))
         elif name == "rise":
             sp, t, n = args["space"], args["to"], int(args["count"])
             s.uw[sp].armies -= n
             s.terr[t].armies += n
-            self._emit("dead_rise", seat=seat, space=sp, territory=t, count=n)
+            self._emit(ev.DeadRise(type="dead_rise", seat=seat, space=sp, territory=t, count=n))
         elif name == "banish_kinds":
             for t in board.TERR_IDS:
                 v = s.terr[t]
                 gone = [g for g in v.gods if g in op["kinds"]]
                 if gone:
                     v.gods = [g for g in v.gods if g not in op["kinds"]]
-                    self._emit("banished", seat=v.owner, gods=gone, territory=t, reason="miracle")
+                    self._emit(ev.Banished(type="banished", seat=v.owner, gods=gone, territory=t, reason="miracle"))
         elif name == "banish":
             t = self._where(seat, op["where"], args, w)[0]
             s.terr[t].gods.remove(args["god"])
-            self._emit("banished", seat=s.terr[t].owner, gods=[args["god"]], territory=t, reason="miracle")
+            self._emit(ev.Banished(type="banished", seat=s.terr[t].owner, gods=[args["god"]], territory=t, reason="miracle"))
         elif name == "halve_underworld":
             for sp in board.SPACE_IDS:
                 u = s.uw[sp]
@@ -945,7 +956,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
                     lost = u.armies // 2
                     u.armies -= lost
                     self._casualties(u.owner, lost, to_reserve=True)
-                    self._emit("card_losses", seat=u.owner, territory=sp, lost=lost)
+                    self._emit(ev.CardLosses(type="card_losses", seat=u.owner, territory=sp, lost=lost))
         elif name == "sink_atlantis":
             self._sink_atlantis(seat)
         elif name == "destroy_relic":
@@ -955,7 +966,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
                     if which == "@all" or (card_of(r).id == which and i == args.get("seat")):
                         m.relics[i].remove(r)
                         m.gone.append(r)
-                        self._emit("relic_destroyed", seat=i, card=r)
+                        self._emit(ev.RelicDestroyed(type="relic_destroyed", seat=i, card=r))
                         if which != "@all":
                             return False
         elif name == "steal_relic":
@@ -963,25 +974,25 @@ class MiracleMixin(TurnMixin, CombatMixin):
             r = next(x for x in m.relics[other] if card_of(x).id == args["relic"])
             m.relics[other].remove(r)
             m.relics[seat].append(r)
-            self._emit("relic_stolen", seat=seat, frm=other, card=r)
+            self._emit(ev.RelicStolen(type="relic_stolen", seat=seat, frm=other, card=r))
         elif name == "trojan":
             t = args["territory"]
             v = s.terr[t]
             old = v.owner
             assert old is not None
             self._casualties(old, v.armies, to_reserve=False)
-            self._emit("card_losses", seat=old, territory=t, lost=v.armies)
+            self._emit(ev.CardLosses(type="card_losses", seat=old, territory=t, lost=v.armies))
             self._banish_all(t, "miracle")
             n = self.rng.dice(1)[0]
-            self._emit("die", seat=seat, value=n, territory=t)
+            self._emit(ev.Die(type="die", seat=seat, value=n, territory=t))
             v.owner = seat
             self._take(seat, n)
             v.armies = n
-            self._emit("trojan", seat=seat, territory=t, previous=old, count=n)
+            self._emit(ev.Trojan(type="trojan", seat=seat, territory=t, previous=old, count=n))
             self._check_out(old)
         elif name == "maelstrom":
             m.maelstrom = sorted([args["a"], args["b"]])
-            self._emit("maelstrom", seat=seat, a=m.maelstrom[0], b=m.maelstrom[1])
+            self._emit(ev.Maelstrom(type="maelstrom", seat=seat, a=m.maelstrom[0], b=m.maelstrom[1]))
         elif name == "godswar_bonus":
             m.bonus[str(seat)] = m.bonus.get(str(seat), 0) + int(op["n"])
         elif name == "sacred":
@@ -998,7 +1009,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
             return
         self._take(seat, n)
         v.armies += n
-        self._emit("card_armies", seat=seat, territory=t, count=n)
+        self._emit(ev.CardArmies(type="card_armies", seat=seat, territory=t, count=n))
 
     def _destroy(self, t: str, n: int, to_reserve: bool) -> None:
         """Armies destroyed by a miracle (to the heavens unless the card says otherwise); an emptied
@@ -1010,11 +1021,11 @@ class MiracleMixin(TurnMixin, CombatMixin):
             return
         v.armies -= lost
         self._casualties(owner, lost, to_reserve=to_reserve)
-        self._emit("card_losses", seat=owner, territory=t, lost=lost)
+        self._emit(ev.CardLosses(type="card_losses", seat=owner, territory=t, lost=lost))
         if v.armies == 0:
             self._banish_all(t, "miracle")
             v.owner = None
-            self._emit("emptied", territory=t, previous=owner)
+            self._emit(ev.Emptied(type="emptied", territory=t, previous=owner))
             self._check_out(owner)
 
     def _check_out(self, owner: int) -> None:
@@ -1035,7 +1046,7 @@ class MiracleMixin(TurnMixin, CombatMixin):
                 self._banish_all(t, "miracle")
             v.owner, v.armies, v.temple = None, 0, False
         self.mir.sunk = True
-        self._emit("atlantis_sunk", seat=seat, territories=list(ATLANTIS))
+        self._emit(ev.AtlantisSunk(type="atlantis_sunk", seat=seat, territories=list(ATLANTIS)))
         for o in sorted(owners):
             self._check_out(o)
 

@@ -6,6 +6,17 @@ from typing import Any
 
 from bot.games.base import Action, Rng
 from bot.games.godstorm import board, data
+from bot.games.godstorm import events as ev
+from bot.games.godstorm.actions import (
+    BuildTempleAction,
+    PickPantheonAction,
+    PickPileAction,
+    PlaceAction,
+    PlaceAllAction,
+    PlaceAutoAction,
+    PlaceNeutralAction,
+    SummonAction,
+)
 from bot.games.godstorm.core import NEUTRAL, Core, as_int
 from bot.games.godstorm.state import Neutral, PlayerState, Space, State, Territory, TurnFlags
 
@@ -89,10 +100,10 @@ class SetupMixin(Core):
             plagued = [t for c in cards[: data.PLAGUES_AT_SETUP] if (t := board.CARD_TERR[c]) is not None]
             for t in plagued:
                 s.terr[t].plague = True
-            self._emit("plague_set", territories=sorted(plagued))
+            self._emit(ev.PlagueSet(type="plague_set", territories=sorted(plagued)))
         order, rolls = roll_order(self.rng, list(range(n)))
         s.setup_order = order
-        self._emit("order_roll", rolls=rolls, order=order)
+        self._emit(ev.OrderRoll(type="order_roll", rolls=rolls, order=order))
         if n == 2:
             s.neutral = Neutral(pantheon=None, heaven=0, reserve=0, supply=0,
                                    colour=list(board.NEUTRAL_CLASSIC_COLOUR))
@@ -100,7 +111,7 @@ class SetupMixin(Core):
                 pid = self.rng.choice(list(board.PANTHEON_IDS))
                 s.neutral.pantheon = pid
                 s.neutral.colour = list(data.PANTHEONS[pid].colour)
-                self._emit("neutral_pantheon", pantheon=pid)
+                self._emit(ev.NeutralPantheon(type="neutral_pantheon", pantheon=pid))
         if self.godstorm:
             s.phase = s.step = "pantheon"
             s.setup_idx = 0
@@ -114,14 +125,14 @@ class SetupMixin(Core):
             taken.add(self.s.neutral.pantheon)
         return [p for p in board.PANTHEON_IDS if p not in taken]
 
-    def _act_pick_pantheon(self, seat: int, a: Action) -> None:
+    def _act_pick_pantheon(self, seat: int, a: PickPantheonAction) -> None:
         pid = a.get("pantheon")
         if pid not in self._free_pantheons():
             raise self._refuse("bad_pantheon")
         p = self.s.players[seat]
         p.pantheon = pid
         p.colour = list(data.PANTHEONS[pid].colour)
-        self._emit("pantheon_picked", seat=seat, pantheon=pid)
+        self._emit(ev.PantheonPicked(type="pantheon_picked", seat=seat, pantheon=pid))
         self.s.setup_idx += 1
         if self.s.setup_idx >= len(self.s.players):
             self._deal()
@@ -148,7 +159,7 @@ class SetupMixin(Core):
                 s.piles = [sorted(str(t) for t in p) for p in piles]
                 s.phase = s.step = "pile"
                 s.setup_idx = 0
-                self._emit("piles_dealt")
+                self._emit(ev.PilesDealt(type="piles_dealt"))
                 return
             for t in piles[2]:
                 self._put(NEUTRAL, str(t), per)
@@ -160,7 +171,7 @@ class SetupMixin(Core):
             for i, t in enumerate(cards):
                 self._put(order[i % len(order)], str(t), 1)
         if s.placement == "random":
-            self._emit("dealt")
+            self._emit(ev.Dealt(type="dealt"))
             self._start_rounds()
         else:
             s.phase = s.step = "claim"
@@ -170,7 +181,7 @@ class SetupMixin(Core):
         piles = self.s.piles or []
         return [i for i, p in enumerate(piles) if self.s.terr[p[0]].owner is None]
 
-    def _act_pick_pile(self, seat: int, a: Action) -> None:
+    def _act_pick_pile(self, seat: int, a: PickPileAction) -> None:
         s = self.s
         i = a.get("pile")
         if not isinstance(i, int) or isinstance(i, bool) or i not in self._free_piles():
@@ -178,7 +189,7 @@ class SetupMixin(Core):
         assert s.piles is not None
         for t in s.piles[i]:
             self._put(seat, t, 1)
-        self._emit("pile_picked", seat=seat, pile=i + 1, territories=list(s.piles[i]))
+        self._emit(ev.PilePicked(type="pile_picked", seat=seat, pile=i + 1, territories=list(s.piles[i])))
         s.setup_idx += 1
         if s.setup_idx < len(s.setup_order):
             return
@@ -187,7 +198,7 @@ class SetupMixin(Core):
             for t in s.piles[j]:
                 self._put(NEUTRAL, t, per)
         s.piles = None
-        self._emit("dealt")
+        self._emit(ev.Dealt(type="dealt"))
         self._start_rounds()
 
     def _empty_territories(self) -> list[str]:
@@ -197,12 +208,12 @@ class SetupMixin(Core):
         order = self.s.setup_order
         return order[self.s.setup_idx % len(order)]
 
-    def _act_claim(self, seat: int, a: Action) -> None:
+    def _act_claim(self, seat: int, a: PlaceAction) -> None:
         t = a.get("territory")
-        if t not in self.s.terr or self.s.terr[t].owner is not None or int(a.get("count", 1)) != 1:
+        if t not in self.s.terr or self.s.terr[t].owner is not None or as_int(a.get("count", 1)) != 1:
             raise self._refuse("bad_territory")
         self._put(seat, t, 1)
-        self._emit("claimed", seat=seat, territory=t)
+        self._emit(ev.Claimed(type="claimed", seat=seat, territory=t))
         self.s.setup_idx += 1
         if not self._empty_territories():
             self._start_rounds()
@@ -232,14 +243,14 @@ class SetupMixin(Core):
                 return
         self._finish_placement()
 
-    def _act_setup_place(self, seat: int, a: Action) -> None:
+    def _act_setup_place(self, seat: int, a: PlaceAction) -> None:
         t, n = a.get("territory"), as_int(a.get("count"))
         if t not in self.s.terr or self.s.terr[t].owner != seat:
             raise self._refuse("bad_territory")
         if n is None or not 1 <= n <= self.s.round_left:
             raise self._refuse("bad_count")
         self._put(seat, t, n)
-        self._emit("placed", seat=seat, territory=t, count=n)
+        self._emit(ev.Placed(type="placed", seat=seat, territory=t, count=n))
         self.s.round_left -= n
         if self.s.round_left == 0:
             neutral = self.s.neutral
@@ -248,7 +259,7 @@ class SetupMixin(Core):
             else:
                 self._next_round_seat()
 
-    def _act_setup_place_all(self, seat: int, a: Action) -> None:
+    def _act_setup_place_all(self, seat: int, a: PlaceAllAction) -> None:
         """House convenience (issue 13): every army the seat has still to place goes on one of its
         territories at once, instead of round after round; the other seats go on placing in rounds."""
         t = a.get("territory")
@@ -256,10 +267,10 @@ class SetupMixin(Core):
             raise self._refuse("bad_territory")
         n = self.s.players[seat].reserve
         self._put(seat, t, n)
-        self._emit("placed", seat=seat, territory=t, count=n)
+        self._emit(ev.Placed(type="placed", seat=seat, territory=t, count=n))
         self._end_setup_round()
 
-    def _act_setup_place_auto(self, seat: int, a: Action) -> None:
+    def _act_setup_place_auto(self, seat: int, a: PlaceAutoAction) -> None:
         """House convenience (issue 13): the seat's remaining armies are spread for it, one by one, each on
         its thinnest territory that borders someone else's (all its territories if none does); ties by
         territory id, so the result follows from the state alone (no dice)."""
@@ -273,7 +284,7 @@ class SetupMixin(Core):
             where = min(border, key=lambda x: (s.terr[x].armies, x))
             self._put(seat, where, 1)
             counts[where] = counts.get(where, 0) + 1
-        self._emit("placed_auto", seat=seat, counts=dict(sorted(counts.items())), n=sum(counts.values()))
+        self._emit(ev.PlacedAuto(type="placed_auto", seat=seat, counts=dict(sorted(counts.items())), n=sum(counts.values())))
         self._end_setup_round()
 
     def _end_setup_round(self) -> None:
@@ -284,12 +295,12 @@ class SetupMixin(Core):
         else:
             self._next_round_seat()
 
-    def _act_place_neutral(self, seat: int, a: Action) -> None:
+    def _act_place_neutral(self, seat: int, a: PlaceNeutralAction) -> None:
         t = a.get("territory")
         if t not in self.s.terr or self.s.terr[t].owner != NEUTRAL:
             raise self._refuse("bad_territory")
         self._put(NEUTRAL, t, 1)
-        self._emit("placed_neutral", seat=seat, territory=t)
+        self._emit(ev.PlacedNeutral(type="placed_neutral", seat=seat, territory=t))
         self.s.neutral_due = False
         self._next_round_seat()
 
@@ -315,7 +326,7 @@ class SetupMixin(Core):
     def _setup_gods_needs(self, seat: int) -> tuple[bool, bool]:
         return "war" not in self.gods_on_board(seat), not self.temples_of(seat)
 
-    def _act_setup_god(self, seat: int, a: Action) -> None:
+    def _act_setup_god(self, seat: int, a: SummonAction | BuildTempleAction) -> None:
         need_god, need_temple = self._setup_gods_needs(seat)
         t = a.get("territory")
         if t not in self.s.terr or self.s.terr[t].owner != seat:
@@ -325,12 +336,12 @@ class SetupMixin(Core):
             if not need_god or a.get("god") != "war" or v.plague:
                 raise self._refuse("bad_god")
             v.gods.append("war")
-            self._emit("summoned", seat=seat, god="war", territory=t, cost=0)
+            self._emit(ev.Summoned(type="summoned", seat=seat, god="war", territory=t, cost=0))
         else:
             if not need_temple:
                 raise self._refuse("bad_temple")
             v.temple = True
-            self._emit("temple_built", seat=seat, territory=t, cost=0)
+            self._emit(ev.TempleBuilt(type="temple_built", seat=seat, territory=t, cost=0))
         if self._setup_gods_needs(seat) == (False, False):
             self.s.setup_idx += 1
             if self.s.setup_idx >= len(self.s.setup_order):

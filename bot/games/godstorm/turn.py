@@ -7,6 +7,20 @@ from itertools import combinations
 
 from bot.games.base import Action
 from bot.games.godstorm import board, data
+from bot.games.godstorm import events as ev
+from bot.games.godstorm.actions import (
+    BuildTempleAction,
+    BuyCardsAction,
+    DescendAction,
+    EndAttacksAction,
+    EndStepAction,
+    EndTurnAction,
+    FortifyAction,
+    PlaceAction,
+    ResurrectAction,
+    SummonAction,
+    TradeAction,
+)
 from bot.games.godstorm.core import CLASSIC_STEPS, GODSTORM_STEPS, NEUTRAL, Core, as_int
 from bot.games.godstorm.state import Arrow, TurnFlags
 
@@ -63,10 +77,10 @@ class TurnMixin(Core):
             for t in temples:
                 self._take(seat, 1)
                 s.terr[t].armies += 1
-            self._emit("income", seat=seat, armies=base + bonus, faith=faith, temples=len(temples),
-                       continents=conts)
+            self._emit(ev.Income(type="income", seat=seat, armies=base + bonus, faith=faith, temples=len(temples),
+                                 continents=conts))
         else:
-            self._emit("income", seat=seat, armies=base + bonus, faith=0, temples=0, continents=conts)
+            self._emit(ev.Income(type="income", seat=seat, armies=base + bonus, faith=0, temples=0, continents=conts))
         self._settle()
 
     def _relic_turn_start(self, seat: int) -> None:
@@ -114,9 +128,9 @@ class TurnMixin(Core):
         elif s.turn.conquered > 0 and s.tdeck:
             card = s.tdeck.pop(0)
             s.players[seat].tcards.append(card)
-            self._emit("tcard_drawn", seat=seat)
-            self._emit("tcard_private", to=[seat], card=card)
-        self._emit("turn_end", seat=seat)
+            self._emit(ev.TcardDrawn(type="tcard_drawn", seat=seat))
+            self._emit(ev.TcardPrivate(type="tcard_private", to=[seat], card=card))
+        self._emit(ev.TurnEnd(type="turn_end", seat=seat))
         s.step = "end"
         self._next_turn()
 
@@ -186,7 +200,7 @@ class TurnMixin(Core):
                     out += [{"type": "resurrect", "space": sp, "territory": t} for t in temples]
         return out
 
-    def _act_place(self, seat: int, a: Action) -> None:
+    def _act_place(self, seat: int, a: PlaceAction) -> None:
         s = self.s
         t, n = a.get("territory"), as_int(a.get("count"))
         if s.pending <= 0 or self._must_trade(seat):
@@ -198,7 +212,7 @@ class TurnMixin(Core):
         self._take(seat, n)
         s.terr[t].armies += n
         s.pending -= n
-        self._emit("placed", seat=seat, territory=t, count=n)
+        self._emit(ev.Placed(type="placed", seat=seat, territory=t, count=n))
         if s.pending == 0 and s.turn.forced_trade:
             s.turn.forced_trade = False
         self._settle()
@@ -218,9 +232,9 @@ class TurnMixin(Core):
         for t, n in placed.items():
             self._take(seat, n)
             s.terr[t].armies += n
-            self._emit("placed", seat=seat, territory=t, count=n)
+            self._emit(ev.Placed(type="placed", seat=seat, territory=t, count=n))
 
-    def _act_resurrect(self, seat: int, a: Action) -> None:
+    def _act_resurrect(self, seat: int, a: ResurrectAction) -> None:
         s = self.s
         sp, t = a.get("space"), a.get("territory")
         if s.step != "raise" or sp not in board.CRYPTS or sp in s.turn.crypts_used:
@@ -234,7 +248,7 @@ class TurnMixin(Core):
         u.armies -= n
         s.terr[t].armies += n
         s.turn.crypts_used.append(sp)
-        self._emit("resurrected", seat=seat, space=sp, territory=t)
+        self._emit(ev.Resurrected(type="resurrected", seat=seat, space=sp, territory=t))
         self._settle()
 
     def _trades_stopped(self, seat: int) -> bool:
@@ -270,7 +284,7 @@ class TurnMixin(Core):
                 out.append({"type": "trade", "cards": list(c)})
         return out
 
-    def _act_trade(self, seat: int, a: Action) -> None:
+    def _act_trade(self, seat: int, a: TradeAction) -> None:
         s = self.s
         p = s.players[seat]
         cards = a.get("cards")
@@ -295,7 +309,7 @@ class TurnMixin(Core):
             s.turn.match_bonus = True
             self._take(seat, 2)
             s.terr[bonus_t].armies += 2
-        self._emit("traded", seat=seat, cards=sorted(cards), armies=value, bonus_territory=bonus_t)
+        self._emit(ev.Traded(type="traded", seat=seat, cards=sorted(cards), armies=value, bonus_territory=bonus_t))
         self._settle()
 
     # ---- gods and temples ---------------------------------------------------------------
@@ -313,7 +327,7 @@ class TurnMixin(Core):
             out += [{"type": "build_temple", "territory": t} for t in mine if not s.terr[t].temple]
         return out
 
-    def _act_summon(self, seat: int, a: Action) -> None:
+    def _act_summon(self, seat: int, a: SummonAction) -> None:
         s = self.s
         kind, t = a.get("god"), a.get("territory")
         p = s.players[seat]
@@ -327,10 +341,10 @@ class TurnMixin(Core):
             raise self._refuse("no_faith")
         p.faith -= SUMMON_COST
         s.terr[t].gods.append(kind)
-        self._emit("summoned", seat=seat, god=kind, territory=t, cost=SUMMON_COST)
+        self._emit(ev.Summoned(type="summoned", seat=seat, god=kind, territory=t, cost=SUMMON_COST))
         self._settle()
 
-    def _act_build_temple(self, seat: int, a: Action) -> None:
+    def _act_build_temple(self, seat: int, a: BuildTempleAction) -> None:
         s = self.s
         t = a.get("territory")
         p = s.players[seat]
@@ -344,7 +358,7 @@ class TurnMixin(Core):
             raise self._refuse("no_temples")
         p.faith -= TEMPLE_COST
         s.terr[t].temple = True
-        self._emit("temple_built", seat=seat, territory=t, cost=TEMPLE_COST)
+        self._emit(ev.TempleBuilt(type="temple_built", seat=seat, territory=t, cost=TEMPLE_COST))
         self._settle()
 
     # ---- miracle cards ------------------------------------------------------------------
@@ -362,7 +376,7 @@ class TurnMixin(Core):
                         for c in range(1, min(room, s.decks[kind]) + 1)]
         return out
 
-    def _act_buy_cards(self, seat: int, a: Action) -> None:
+    def _act_buy_cards(self, seat: int, a: BuyCardsAction) -> None:
         s = self.s
         kind, n = a.get("deck"), as_int(a.get("count"))
         p = s.players[seat]
@@ -378,7 +392,7 @@ class TurnMixin(Core):
         s.turn.bought += n
         s.decks[kind] -= n
         p.cards[kind] += n
-        self._emit("cards_bought", seat=seat, kind=kind, count=n, cost=CARD_COST * n)
+        self._emit(ev.CardsBought(type="cards_bought", seat=seat, kind=kind, count=n, cost=CARD_COST * n))
         self._settle()
 
     def _miracle_actions(self, seat: int) -> list[Action]:
@@ -397,7 +411,7 @@ class TurnMixin(Core):
                 if loss:
                     v.armies -= loss
                     self._casualties(seat, loss, to_reserve=False)
-                    self._emit("plague_loss", seat=seat, territory=t, lost=loss)
+                    self._emit(ev.PlagueLoss(type="plague_loss", seat=seat, territory=t, lost=loss))
                 self._banish_all(t, "plague")
 
     # ---- fortify ------------------------------------------------------------------------
@@ -419,7 +433,7 @@ class TurnMixin(Core):
                     out.append({"type": "fortify", "from": a, "to": b, "count": movable, "gods": sorted(v.gods)})
         return out
 
-    def _act_fortify(self, seat: int, a: Action) -> None:
+    def _act_fortify(self, seat: int, a: FortifyAction) -> None:
         s = self.s
         src, dst, n = a.get("from"), a.get("to"), as_int(a.get("count"))
         gods = a.get("gods") or []
@@ -445,7 +459,7 @@ class TurnMixin(Core):
             s.terr[dst].gods.append(g)
         s.turn.fortified = True
         s.last = Arrow(src, dst)
-        self._emit("fortified", seat=seat, frm=src, dst=dst, count=n, gods=sorted(gods))
+        self._emit(ev.Fortified(type="fortified", seat=seat, frm=src, dst=dst, count=n, gods=sorted(gods)))
         self._settle()
 
     # ---- descend from the heavens -------------------------------------------------------
@@ -461,7 +475,7 @@ class TurnMixin(Core):
         return [{"type": "descend", "space": sp, "count": c}
                 for sp in self._descend_targets(seat) for c in small_counts(h)]
 
-    def _act_descend(self, seat: int, a: Action) -> None:
+    def _act_descend(self, seat: int, a: DescendAction) -> None:
         s = self.s
         sp, n = a.get("space"), as_int(a.get("count"))
         p = s.players[seat]
@@ -474,11 +488,11 @@ class TurnMixin(Core):
         p.heaven -= n
         s.uw[sp].owner = seat
         s.uw[sp].armies += n
-        self._emit("descended", seat=seat, space=sp, count=n)
+        self._emit(ev.Descended(type="descended", seat=seat, space=sp, count=n))
         self._settle()
 
     # ---- ending steps -------------------------------------------------------------------
-    def _act_end_step(self, seat: int, a: Action) -> None:
+    def _act_end_step(self, seat: int, a: EndStepAction | EndAttacksAction) -> None:
         s = self.s
         if a["type"] == "end_attacks" and s.step != "invade":
             raise self._refuse("not_now")
@@ -489,7 +503,7 @@ class TurnMixin(Core):
         if self._advance_step():
             self._settle()
 
-    def _act_end_turn(self, seat: int, a: Action) -> None:
+    def _act_end_turn(self, seat: int, a: EndTurnAction) -> None:
         """End the turn now: unplaced armies are spread automatically, plague still strikes."""
         s = self.s
         if self._must_trade(seat):
