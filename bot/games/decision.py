@@ -25,9 +25,10 @@ from bot.games.base import Action, Event, Game, IllegalAction, OpenDecision
 
 G = TypeVar("G", bound=Game)
 
-Move = Callable[[G, int, Action], "list[Event] | None"]
+Move = Callable[[G, int, Any], "list[Event] | None"]
 """``(game, seat, action) -> events``: what one answer does (a game collecting its events elsewhere
-returns None and overrides :meth:`DecisionGame.apply` to return them)."""
+returns None and overrides :meth:`DecisionGame.apply` to return them). The action is ``Any`` so a move
+may name its own typed action (a ``TypedDict``) without a cast."""
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,9 @@ class DecisionKind(Generic[G]):
     """Several seats answer at once without seeing each other's answers (bids, agent X)."""
     secret: bool = False
     """An answer is hidden until the decision resolves (the platform logs a failed one by type only)."""
-    deadline_s: int | None = None
-    """Seconds the rules themselves give (Pobeda's penalty card), whatever the game's pace says."""
+    deadline_s: int | Callable[[G], int | None] | None = None
+    """Seconds the rules themselves give (Pobeda's penalty card), whatever the game's pace says; a function
+    of the game when an option sets them (Godstorm's answer window)."""
     timeout: Callable[[G, int], Action | None] | None = None
     """The answer given for a seat whose deadline passed (None: the platform's default, nothing)."""
 
@@ -89,7 +91,7 @@ class DecisionGame(Game):
             seats = tuple(row.who(self))
             if seats:
                 out.append(OpenDecision(kind, seats, self.decision_key(kind), row.simultaneous, row.secret,
-                                        row.deadline_s))
+                                        self._deadline(kind)))
         return out
 
     def _kind_of(self, seat: int) -> str | None:
@@ -124,8 +126,11 @@ class DecisionGame(Game):
         return list(self.route(seat, action)(self, seat, action) or [])
 
     def forced_timeout(self) -> int | None:
-        spans = [self.DECISIONS[k].deadline_s for k in self.open_kinds()]
-        return max((s for s in spans if s), default=None)
+        return max((s for s in map(self._deadline, self.open_kinds()) if s), default=None)
+
+    def _deadline(self, kind: str) -> int | None:
+        deadline = self.DECISIONS[kind].deadline_s
+        return deadline(self) if callable(deadline) else deadline
 
     def is_simultaneous(self) -> bool:
         return any(self.DECISIONS[k].simultaneous for k in self.open_kinds())

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from bot.games.base import Action, Arrangement, Event, IllegalAction, OptionSpec, Player, Rng, state_text
-from bot.games.decision import DecisionGame, DecisionKind, OpenDecision
+from bot.games.decision import DecisionGame, DecisionKind
 from bot.games.godstorm import board, text
 from bot.games.godstorm.actions import well_formed
 from bot.games.godstorm.choices import DEFEND_WINDOW_S, ChoiceMixin
@@ -182,23 +181,10 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
         events, self._ev = self._ev, []
         return cast("list[Event]", events)  # the contract's plain JSON dicts (``events.py`` types them)
 
-    def forced_timeout(self) -> int | None:
-        """A response window (Sky answer, Aegis, "ask me" for the defence dice) lasts the game's
-        ``answer_window`` whatever the deadline option (``GodstormKind.deadline``)."""
-        return max((s for s in map(self._deadline_of, self.open_kinds()) if s), default=None)
-
-    def open_decisions(self) -> list[OpenDecision]:
-        """As :meth:`DecisionGame.open_decisions`, with the deadline a window's option sets."""
-        return [replace(d, deadline_s=self._deadline_of(d.kind)) for d in super().open_decisions()]
-
     def is_secret(self, seat: int, action: Action) -> bool:
         """While the bids are open, any seat's action is kept secret, also from a seat that has bid already
         (its bid stays hidden until all are revealed), as before issue 24."""
         return self.is_simultaneous() or super().is_secret(seat, action)
-
-    def _deadline_of(self, kind: str) -> int | None:
-        deadline = DECISIONS[kind].deadline
-        return None if deadline is None else deadline(self)
 
     # who acts, what a seat gives when its time is up, for the table below
     def _setup_actors(self) -> list[int]:
@@ -328,24 +314,18 @@ Move = Callable[[Godstorm, int, Any], None]
 checked the action's shape before), its events collected in ``Godstorm._ev``."""
 
 
-@dataclass(frozen=True)
-class GodstormKind(DecisionKind[Godstorm]):
-    """A row of the table with one fact ``DecisionKind`` cannot hold: a deadline the game's options set
-    (``answer_window``), read from the game when the decision opens."""
-
-    deadline: Callable[[Godstorm], int | None] | None = None
-
-
 def _row(who: Callable[[Godstorm], list[int]], legal: Callable[[Godstorm, int], list[Action]],
          moves: Mapping[str, Move], timeout: Callable[[Godstorm, int], Action | None] = Godstorm._first_legal,
          simultaneous: bool = False, secret: bool = False,
-         deadline: Callable[[Godstorm], int | None] | None = None) -> GodstormKind:
-    return GodstormKind(who, legal, moves, simultaneous=simultaneous, secret=secret, timeout=timeout,
-                        deadline=deadline)
+         deadline: Callable[[Godstorm], int | None] | None = None) -> DecisionKind[Godstorm]:
+    """A row whose deadline, if any, is a function of the game: a response window (Sky answer, Aegis, "ask
+    me" for the defence dice) lasts the game's ``answer_window`` whatever the deadline option."""
+    return DecisionKind(who, legal, moves, simultaneous=simultaneous, secret=secret, timeout=timeout,
+                        deadline_s=deadline)
 
 
 _SETUP = (Godstorm._setup_actors, Godstorm._setup_legal)
-DECISIONS: dict[str, GodstormKind] = {
+DECISIONS: dict[str, DecisionKind[Godstorm]] = {
     # set-up, one seat at a time in set-up order
     "pantheon": _row(*_SETUP, {"pick_pantheon": Godstorm._act_pick_pantheon}),
     "pile": _row(*_SETUP, {"pick_pile": Godstorm._act_pick_pile}),
@@ -403,4 +383,4 @@ STANDING: dict[str, Move] = {"dice_pref": Godstorm._act_dice_pref, "answer_pref"
 Godstorm.DECISIONS = DECISIONS
 Godstorm.STANDING = STANDING
 
-__all__ = ["DECISIONS", "Godstorm", "GodstormKind", "NEUTRAL", "STANDING"]
+__all__ = ["DECISIONS", "Godstorm", "NEUTRAL", "STANDING"]
