@@ -1,7 +1,8 @@
 """Shared drawing helpers: bundled fonts (full Cyrillic), PNG encoding, text fitting.
 
-Boards are encoded as 8-bit palette PNGs with a palette fixed per game (``render/palettes.py``,
-built once from the game's own renders by ``python -m tests.render.build_palettes``), mapped
+Boards are encoded as 8-bit palette PNGs with a palette fixed per game (``data/palettes/<game key>.txt``,
+built once from the game's own renders by ``python -m tests.render.build_palettes``; a game from another
+package builds its :class:`Palette` from bytes of its own), mapped
 without dithering. Anything that cannot be shown exactly by the game's palette (a colour the
 palette does not hold, such as a player colour from an unknown data file) falls back to a
 full-colour PNG. See ``PNG_LEVEL`` for how the zlib level was chosen. Palette PNGs are written by
@@ -102,11 +103,17 @@ class Palette:
         return rgb.quantize(palette=self.holder, dither=Image.Dither.NONE)
 
 
+PALETTE_DIR = DATA_DIR / "palettes"
+"""A game's fixed palette: ``<game key>.txt``, 768 bytes as hex (whitespace ignored)."""
+
+
 @lru_cache(maxsize=8)
 def palette(game: str) -> Palette:
-    from render.palettes import PALETTES
-
-    return Palette(bytes.fromhex(PALETTES[game]))
+    """The fixed palette of game ``game`` (its file in :data:`PALETTE_DIR`); KeyError when it has none."""
+    path = PALETTE_DIR / f"{game}.txt"
+    if not path.is_file():
+        raise KeyError(game)
+    return Palette(bytes.fromhex("".join(path.read_text(encoding="ascii").split())))
 
 
 def encode_png(image: Image.Image, pal: Palette | None = None, *, level: int = PNG_LEVEL,

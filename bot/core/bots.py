@@ -39,18 +39,69 @@ import asyncio
 import json
 import logging
 import os
-import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
 
 from bot.core import parse
+from bot.core.events import GameCommitted
 from bot.core.i18n import t
-from bot.core.store import Deadline, GameRow, GameSettings, LobbyEntry, SeatTimer, dumps
+from bot.core.session import (  # the seat facts live beside the session; callers keep reading them here
+    ActResult,
+    Session,
+    SessionError,
+    bot_levels,
+    bot_seats,
+    controlled,
+    humans_left,
+    is_bot,
+    missed,
+    note_acted,
+    note_missed,
+    seat_log,
+    set_bot_levels,
+)
+from bot.core.store import GameRow, GameSettings, LobbyEntry, Store
 from bot.games.ai import LEVELS, Policy, decide, policy_for, visible_events
 from bot.games.base import Action, Event, Game, rng_version
 
-if TYPE_CHECKING:
-    from bot.core.sessions import Session, SessionManager
+__all__ = [
+    "ABSENT_AFTER_CHOICES", "ABSENT_MODES", "ID_PREFIX", "BotDriver", "Manager", "absent_after", "absent_mode",
+    "absent_text", "add_bot", "bot_levels", "bot_name", "bot_seats", "control_id", "controlled", "decide_from_text",
+    "humans_left", "is_bot", "lobby_id", "mention", "missed", "next_bot_id", "note_acted", "note_missed",
+    "parse_id", "pause_seconds", "played_by", "policy", "reclaim", "reclaim_seats", "remove_bot", "seat_log",
+    "seat_log_lines", "set_absent", "split_options", "take_over",
+]
+
+
+class Manager(Protocol):
+    """What the bots use of the session manager (:class:`bot.core.sessions.SessionManager`), which
+    this module does not import: the manager knows nothing of bots either, and the driver hears of
+    its commits through :meth:`SessionManager.subscribe`."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def sessions(self) -> Mapping[int, Session]: ...
+
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    async def get(self, game_id: int, *, refresh: bool = True) -> Session: ...
+
+    async def act(self, game_id: int, user_id: int, seat: int, action: Action, stamp: int | None = None, *,
+                  expect_seq: int | None = None) -> ActResult: ...
+
+    async def abort(self, game_id: int, by: int | None = None) -> Session: ...
+
+    async def concede(self, game_id: int, user_id: int, *, how: str = "conceded") -> Session: ...
+
+    def changing(self, session: Session) -> AbstractAsyncContextManager[Session]: ...
+
+    async def save_seats(self, session: Session) -> None: ...
+
+    async def reclaim_seats(self, session: Session, user_id: int, seats: list[int]) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -70,43 +121,6 @@ HISTORY_ACTIONS = 30
 
 
 # ---- what the settings say -----------------------------------------------------------------
-def is_bot(user_id: int | None) -> bool:
-    return user_id is not None and user_id < 0
-
-
-def bot_levels(settings: GameSettings) -> dict[int, str]:
-    """Bot user id -> level."""
-    raw = settings.extra.get("bots") or {}
-    return {int(uid): str(level) for uid, level in raw.items()}
-
-
-def _set_levels(settings: GameSettings, levels: dict[int, str]) -> None:
-    settings.extra["bots"] = {str(uid): level for uid, level in sorted(levels.items(), reverse=True)}
-
-
-def bot_seats(row: GameRow) -> dict[int, int]:
-    """Seat -> the bot user that plays it (the seat's first bot user)."""
-    out: dict[int, int] = {}
-    for seat, users in enumerate(row.seat_users or []):
-        bots = [u for u in users if is_bot(u)]
-        if bots:
-            out[seat] = bots[0]
-    return out
-
-
-def controlled(row: GameRow, seat: int) -> bool:
-    users = (row.seat_users or [])[seat] if 0 <= seat < len(row.seat_users or []) else []
-    return any(is_bot(u) for u in users)
-
-
-def humans_left(session: Session) -> bool:
-    """Whether a seat still in the game has a player (a seat a bot took over counts: its player may
-    come back and reclaim it)."""
-    conceded = set(session.conceded)
-    return any(not is_bot(u) for seat, users in enumerate(session.row.seat_users or []) if seat not in conceded
-               for u in users)
-
-
 def absent_mode(settings: GameSettings) -> str:
     mode = settings.extra.get("absent")
     return mode if mode in ABSENT_MODES else DEFAULT_ABSENT
@@ -115,29 +129,6 @@ def absent_mode(settings: GameSettings) -> str:
 def absent_after(settings: GameSettings) -> int:
     value = settings.extra.get("absent_after")
     return value if isinstance(value, int) and value >= 1 else DEFAULT_ABSENT_AFTER
-
-
-def missed(settings: GameSettings) -> dict[int, int]:
-    return {int(s): int(n) for s, n in (settings.extra.get("missed") or {}).items()}
-
-
-def note_missed(settings: GameSettings, seat: int) -> int:
-    """One more missed deadline of ``seat`` (stored with the timeout move). Returns the count."""
-    counts = missed(settings)
-    counts[seat] = counts.get(seat, 0) + 1
-    settings.extra["missed"] = {str(s): n for s, n in sorted(counts.items())}
-    return counts[seat]
-
-
-def note_acted(settings: GameSettings, seat: int) -> None:
-    """The seat's player moved: its run of missed deadlines is over."""
-    counts = missed(settings)
-    if counts.pop(seat, 0):
-        settings.extra["missed"] = {str(s): n for s, n in sorted(counts.items())}
-
-
-def seat_log(settings: GameSettings) -> list[dict[str, Any]]:
-    return list(settings.extra.get("seat_log") or [])
 
 
 def bot_name(level: str, lang: str) -> str:
@@ -229,12 +220,10 @@ def parse_id(custom_id: str) -> tuple[str, int] | None:
 
 # ---- lobby ---------------------------------------------------------------------------------
 def _session_error(key: str, **params: Any) -> Exception:
-    from bot.core.sessions import SessionError
-
     return SessionError(key, **params)
 
 
-async def _host_lobby(manager: SessionManager, game_id: int, user_id: int) -> Session:
+async def _host_lobby(manager: Manager, game_id: int, user_id: int) -> Session:
     session = await manager.get(game_id)
     if session.broken is not None:
         raise _session_error("err.game_broken", id=session.id)
@@ -245,7 +234,7 @@ async def _host_lobby(manager: SessionManager, game_id: int, user_id: int) -> Se
     return session
 
 
-async def add_bot(manager: SessionManager, game_id: int, user_id: int, level: str) -> Session:
+async def add_bot(manager: Manager, game_id: int, user_id: int, level: str) -> Session:
     """The host seats a bot of ``level`` in the lobby."""
     if level not in LEVELS:
         raise _session_error("bots.err.level")
@@ -259,12 +248,12 @@ async def add_bot(manager: SessionManager, game_id: int, user_id: int, level: st
         row.lobby.append(LobbyEntry(user=uid, name=bot_name(level, row.lang), lang=None, team=None))
         levels = bot_levels(row.settings)
         levels[uid] = level
-        _set_levels(row.settings, levels)
+        set_bot_levels(row.settings, levels)
         await manager.store.update_lobby(row)
     return session
 
 
-async def remove_bot(manager: SessionManager, game_id: int, user_id: int, bot_id: int | None = None) -> Session:
+async def remove_bot(manager: Manager, game_id: int, user_id: int, bot_id: int | None = None) -> Session:
     """The host takes a bot (the last added, or ``bot_id``) out of the lobby."""
     session = await _host_lobby(manager, game_id, user_id)
     async with session.lock, manager.changing(session):
@@ -276,12 +265,12 @@ async def remove_bot(manager: SessionManager, game_id: int, user_id: int, bot_id
         row.lobby = [p for p in row.lobby if p.user != gone]
         levels = bot_levels(row.settings)
         levels.pop(gone, None)
-        _set_levels(row.settings, levels)
+        set_bot_levels(row.settings, levels)
         await manager.store.update_lobby(row)
     return session
 
 
-async def set_absent(manager: SessionManager, game_id: int, user_id: int, *, mode: str | None = None,
+async def set_absent(manager: Manager, game_id: int, user_id: int, *, mode: str | None = None,
                      after: int | None = None) -> Session:
     """The host chooses what happens to a player who misses deadlines (before the start)."""
     if mode is not None and mode not in ABSENT_MODES:
@@ -299,22 +288,7 @@ async def set_absent(manager: SessionManager, game_id: int, user_id: int, *, mod
 
 
 # ---- seats of a running game ---------------------------------------------------------------
-async def _save_seats(manager: SessionManager, session: Session) -> None:
-    """Seat users, lobby names, settings and deadlines of a running game, in one transaction."""
-    row = session.row
-    rows = [Deadline(seat, due, remind) for seat, (due, remind) in sorted(session.deadlines.items())]
-    async with manager.store.transaction() as db:
-        await db.execute("UPDATE games SET seat_users = ?, lobby = ?, settings = ?, updated_at = ? WHERE id = ?",
-                         (dumps(row.seat_users), dumps(row.lobby), dumps(row.settings),
-                          manager.store._stamp(row.id, time.time()), row.id))
-        await db.execute("DELETE FROM deadlines WHERE game_id = ?", (row.id,))
-        await db.executemany("INSERT INTO deadlines (game_id, seat, due_at, remind_at) VALUES (?, ?, ?, ?)",
-                             [(row.id, d.seat, d.due_at, d.remind_at) for d in rows])
-    if session.game is not None:
-        session.game.seat_names = session.seat_names()
-
-
-async def take_over(manager: SessionManager, session: Session, seat: int, level: str = TAKEOVER_LEVEL) -> bool:
+async def take_over(manager: Manager, session: Session, seat: int, level: str = TAKEOVER_LEVEL) -> bool:
     """A bot plays ``seat`` from now on (its players stay seated and may reclaim it). Returns
     whether anything changed."""
     async with session.lock, manager.changing(session):
@@ -328,16 +302,16 @@ async def take_over(manager: SessionManager, session: Session, seat: int, level:
         row.seat_users[seat].append(uid)
         levels = bot_levels(row.settings)
         levels[uid] = level
-        _set_levels(row.settings, levels)
+        set_bot_levels(row.settings, levels)
         row.settings.extra["seat_log"] = [*seat_log(row.settings), {"type": "platform.takeover", "seat": seat,
                                                                      "seq": row.seq, "users": humans, "bot": uid}]
         session.deadlines.pop(seat, None)
-        await _save_seats(manager, session)
+        await manager.save_seats(session)
     log.info("game %s: a bot (%s) takes over seat %s after missed deadlines", row.id, level, seat)
     return True
 
 
-async def reclaim(manager: SessionManager, game_id: int, user_id: int) -> tuple[Session, list[int]]:
+async def reclaim(manager: Manager, game_id: int, user_id: int) -> tuple[Session, list[int]]:
     """``user_id`` takes back every seat of theirs that a bot was playing."""
     session = await manager.get(game_id)
     if session.broken is not None:
@@ -352,27 +326,10 @@ async def reclaim(manager: SessionManager, game_id: int, user_id: int) -> tuple[
     return session, seats
 
 
-async def reclaim_seats(manager: SessionManager, session: Session, user_id: int, seats: list[int]) -> None:
-    """``user_id`` takes ``seats`` back from their bot (caller holds the lock): the seat log records
-    it, a seat whose move it is gets a fresh deadline, all in one transaction (or nothing changes).
-    ``/game reclaim``, its button, and a move made for a seat a bot plays (issue 23) come here."""
-    async with manager.changing(session):
-        row = session.row
-        assert row.seat_users is not None and session.game is not None
-        span = int(row.settings.deadline_s or 0)
-        now = manager.clock()
-        entries = seat_log(row.settings)
-        for seat in seats:
-            # the bot leaves the seat but stays in ``bots`` and the lobby: the log still names it, and the
-            # game stays one that had a bot player (unrated)
-            row.seat_users[seat] = [u for u in row.seat_users[seat] if not is_bot(u)]
-            note_acted(row.settings, seat)
-            entries.append({"type": "platform.reclaim", "seat": seat, "seq": row.seq, "users": [user_id]})
-            if span and seat in session.game.actors() and session.game.outcome() is None:
-                session.deadlines[seat] = SeatTimer(now + span, now + span / 2)
-        row.settings.extra["seat_log"] = entries
-        await _save_seats(manager, session)
-    log.info("game %s: user %s reclaims seats %s from the bot", session.id, user_id, seats)
+async def reclaim_seats(manager: Manager, session: Session, user_id: int, seats: list[int]) -> None:
+    """``user_id`` takes ``seats`` back from their bot (caller holds the lock):
+    :meth:`bot.core.sessions.SessionManager.reclaim_seats`."""
+    await manager.reclaim_seats(session, user_id, seats)
 
 
 # ---- deciding ------------------------------------------------------------------------------
@@ -412,10 +369,12 @@ Notice = Callable[["Session", str, int], Awaitable[None]]
 class BotDriver:
     """Plays the bot seats of every game after each committed change, and applies the absent rule.
 
-    Install ``on_change`` as the session manager's change hook: it forwards to ``publish`` (the
-    publisher's request) except while a bot turn is being played, and looks for work."""
+    Subscribe :meth:`committed` to the session manager (``SessionManager.subscribe``): it looks for
+    work after every committed change. While a bot turn is being played the game's publishing is held
+    (:meth:`holds`: the publisher's subscription skips it) and ``publish`` is called once the turn is
+    over, so the whole turn is one post."""
 
-    def __init__(self, sessions: SessionManager, *, publish: Callable[[int], None],
+    def __init__(self, sessions: Manager, *, publish: Callable[[int], None],
                  settled: Callable[[int], Awaitable[None]] | None = None, pause: float | None = None) -> None:
         self.sessions = sessions
         self.publish = publish
@@ -427,8 +386,20 @@ class BotDriver:
         self._again: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
 
+    def holds(self, game_id: int) -> bool:
+        """Whether a bot turn of ``game_id`` is being played (it is published once the turn is over)."""
+        return game_id in self._held
+
+    def committed(self, event: GameCommitted) -> None:
+        """A change is committed: a bot may have to move, or a seat may have missed too many deadlines
+        (a change made by the bot turn being played is looked at when the turn is over)."""
+        if not self.holds(event.game_id):
+            self.poke(event.game_id)
+
     def on_change(self, game_id: int) -> None:
-        if game_id in self._held:
+        """The driver as a change hook taking a game id (a test wiring the manager without the publisher's
+        subscription): forwards to ``publish`` unless a bot turn holds the game, then looks for work."""
+        if self.holds(game_id):
             return  # published once the bot's turn is over
         log.debug("game %s: change forwarded to the publisher", game_id)
         self.publish(game_id)
@@ -469,8 +440,6 @@ class BotDriver:
                 del self._tasks[game_id]
 
     async def step(self, game_id: int) -> None:
-        from bot.core.sessions import SessionError
-
         try:
             session = await self.sessions.get(game_id)
         except SessionError:
@@ -519,8 +488,6 @@ class BotDriver:
         return None
 
     async def _turn(self, game_id: int) -> int:
-        from bot.core.sessions import SessionError
-
         played = failures = 0
         while played < MAX_TURN_MOVES and failures < MAX_FAILURES:
             session = self.sessions.sessions.get(game_id)

@@ -72,7 +72,10 @@ def workers(env: dict[str, str] | Any = os.environ) -> int:
 
 def _worker_init(level: int, fmt: str | None) -> None:
     """In each worker: log like the bot (its DEBUG line per render counts in tests) to the inherited stderr,
-    and end with the bot process, however it ends (see :func:`_exit_with_parent`)."""
+    end with the bot process, however it ends (see :func:`_exit_with_parent`), and know the registered
+    games' strings (the registry hands them to :mod:`bot.core.i18n` as it loads)."""
+    import bot.games.registry  # noqa: F401  (games registered from elsewhere bring their own strings)
+
     logging.basicConfig(level=level, format=fmt or "%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("PIL").setLevel(max(logging.INFO, level))
     parent = multiprocessing.parent_process()

@@ -4,6 +4,9 @@ Each JSON file maps a dotted key to ``{"ru": "...", "en": "..."}``; the file nam
 namespace for humans (``core.json``, ``pobeda.json``...), keys must be unique across files.
 A game registered from another package brings its own catalogues (``i18n_files`` of its manifest,
 :mod:`bot.games.manifest`), each key within the game's domains (``i18n_domains``: its key prefixes).
+This module knows nothing of games: the registry, as it loads, hands it a source of those catalogues
+(:func:`add_source`), read whenever the catalogue is built again (``catalogue.cache_clear()``), so strings
+sit below the rules that use them and nothing here imports a game.
 Strings use ``str.format`` placeholders: ``t("lobby.players", "en", n=3, min=2, max=4)``.
 
 Grammar (CLDR rules through Babel), written inside a string so each language keeps its own forms:
@@ -40,28 +43,30 @@ DEFAULT_LANG = "en"
 I18N_DIR = DATA_DIR / "i18n"
 
 
-def _game_catalogues() -> list[tuple[str, tuple[str, ...], str]]:
-    """(where, key prefixes, JSON text) of the catalogues registered games bring (``i18n_files``)."""
-    from importlib import resources
+Catalogue = tuple[str, tuple[str, ...], str]
+"""A catalogue a game brings: (where, for errors; its key prefixes, without the dot; its JSON text)."""
+CatalogueSource = Callable[[], Iterable[Catalogue]]
 
-    from bot.games.registry import manifests  # noqa: PLC0415 (the registry is loaded only when needed)
+_SOURCES: list[CatalogueSource] = []
 
-    out = []
-    for manifest in manifests():
-        for ref in manifest.i18n_files:
-            package, _, name = ref.partition(":")
-            text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
-            out.append((ref, tuple(f"{d}." for d in manifest.domains()), text))
-    return out
+
+def add_source(source: CatalogueSource) -> None:
+    """Read ``source``'s catalogues too whenever the catalogue is built (:mod:`bot.games.registry` adds the
+    registered games' ``i18n_files``); every key of one must start with one of its prefixes."""
+    if source not in _SOURCES:
+        _SOURCES.append(source)
+    catalogue.cache_clear()
 
 
 @lru_cache(maxsize=1)
 def catalogue() -> dict[str, dict[str, str]]:
-    """Every string by key: ``data/i18n/*.json`` and the registered games' own catalogues."""
+    """Every string by key: ``data/i18n/*.json`` and the games' own catalogues (:func:`add_source`)."""
     merged: dict[str, dict[str, str]] = {}
-    sources: list[tuple[str, tuple[str, ...], str]] = [
+    sources: list[Catalogue] = [
         (path.name, (), path.read_text(encoding="utf-8")) for path in sorted(I18N_DIR.glob("*.json"))]
-    for where, domains, text in sources + _game_catalogues():
+    sources += [(where, tuple(f"{d}." for d in domains), text)
+                for source in _SOURCES for where, domains, text in source()]
+    for where, domains, text in sources:
         for key, value in json.loads(text).items():
             if key in merged:
                 raise ValueError(f"duplicate i18n key {key!r} in {where}")

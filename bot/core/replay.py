@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
+from bot.core import takeback
 from bot.core.store import ActionRow, Store
 from bot.games import narration
 from bot.games.base import RNG_VERSION, Game, rng_version
@@ -29,12 +30,28 @@ def replay(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, An
            actions: list[ActionRow] | list[tuple[int, dict[str, Any]]], *, rng: int = RNG_VERSION) -> Game:
     """A fresh game from ``seed`` (random generator version ``rng``) with every logged action
     applied in order."""
+    rows: Sequence[ActionRow | tuple[int, dict[str, Any]]] = actions
+    if any(isinstance(entry, ActionRow) and entry.seat == takeback.TAKEBACK_SEAT for entry in actions):
+        rows = takeback.effective([e for e in actions if isinstance(e, ActionRow)])  # issue 27
     with rng_version(rng):
         game = game_class(game_key).new(seat_info, options, seed)
-        for entry in actions:
+        for entry in rows:
             seat, action = (entry.seat, entry.action) if isinstance(entry, ActionRow) else entry
             game.apply(seat, action)
     return game
+
+
+def takeback_line(action: dict[str, Any], names: list[str], lang: str) -> str:
+    """A takeback entry of the log told in words (issue 27): who took back how many moves, with whose
+    agreement."""
+    from bot.core.i18n import t  # noqa: PLC0415 (only the text needs the catalogue)
+
+    seat = int(action.get("seat", -1))
+    who = names[seat] if 0 <= seat < len(names) else "—"
+    moves = action.get("moves", [])
+    if action.get("free"):
+        return "↩ " + t("takeback.log.undo", lang, who=who, n=len(moves), first=min(moves, default=0))
+    return "↩ " + t("takeback.log.agreed", lang, who=who, n=len(moves), first=min(moves, default=0))
 
 
 LOG_CHUNK = 2000
@@ -187,8 +204,17 @@ def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, A
         game.seat_names = names
         opening = _private_lines(game, names, lang)
         steps: list[Step] = []
+        done: list[ActionRow | LoggedAction] = []
         for row in actions:
             action = _action_of(row)
+            if takeback.is_takeback(row.seat, action):  # issue 27: the game as if those moves never were
+                done.append(row)
+                before = game.actors()
+                game = _rebuilt(game_key, seat_info, options, seed, done, names)
+                steps.append(Step(row.seq, row.seat, (takeback_line(action, names, lang),),
+                                  int(game.actors() != before)))
+                continue
+            done.append(row)
             before = game.actors()
             secret = row.seat >= 0 and game.is_secret(row.seat, action)
             path = " · ".join(game.action_path(row.seat, action, lang)) if secret else ""
@@ -216,11 +242,26 @@ def history(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, A
             game = game_class(game_key).new(seat_info, options, seed)
             game.seat_names = names
             views.append((0, game.view(None)))
+            done = []
             for row in actions:
-                game.apply(row.seat, _action_of(row))
+                done.append(row)
+                if takeback.is_takeback(row.seat, row.action):
+                    game = _rebuilt(game_key, seat_info, options, seed, done, names)
+                else:
+                    game.apply(row.seat, _action_of(row))
                 if row.seq in wanted:
                     views.append((row.seq, game.view(None)))
     return History(opening, steps, closing, views)
+
+
+def _rebuilt(game_key: str, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int,
+             rows: Sequence[ActionRow | LoggedAction], names: list[str]) -> Game:
+    """The game after ``rows`` with their takebacks carried out (the caller's generator version)."""
+    game = game_class(game_key).new(seat_info, options, seed)
+    game.seat_names = names
+    for row in takeback.effective(list(rows)):
+        game.apply(row.seat, _action_of(row))
+    return game
 
 
 def history_text(story: History, lang: str) -> str:

@@ -1,10 +1,11 @@
 """Sessions: which game lives in which channel, lobbies, seats, one lock per game, deadlines.
 
 This layer knows users and seats but nothing of Discord. Every accepted action goes
-game.apply -> Store.commit_action (one transaction) -> ``on_change(game_id)``, and only then may
-the delivery layer post anything. Whatever fails on the way (the rules raising, a bad event, the
-commit) restores the in-memory game from the last committed state before the lock is released,
-so memory never runs ahead of the database.
+game.apply -> Store.commit_action (one transaction) -> :class:`~bot.core.events.GameCommitted` to the
+subscribers (:meth:`SessionManager.subscribe`), and only then may the delivery layer post anything.
+Whom a move prompts comes from the game's open decisions before and after it (``Game.open_decisions``).
+Whatever fails on the way (the rules raising, a bad event, the commit) restores the in-memory game from
+the last committed state before the lock is released, so memory never runs ahead of the database.
 
 A game whose stored state cannot be loaded (bad JSON, an unknown shape, a state version the rules
 cannot migrate) is marked broken: it stays indexed so its channel stays busy and ``abort`` works,
@@ -13,7 +14,6 @@ every move is refused with a clear message, and no other game is affected.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import dataclasses
 import json
@@ -23,10 +23,22 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core import bots, config, reminders, votes
+from bot.core import config, reminders, takeback, votes
+from bot.core.events import GameCommitted, Subscriber
+from bot.core.session import (
+    ActResult,
+    Session,
+    SessionError,
+    UserInfo,
+    bot_levels,
+    controlled,
+    is_bot,
+    note_acted,
+    note_missed,
+    seat_log,
+)
 from bot.core.store import (
     ChannelBusy,
     Conflict,
@@ -39,11 +51,25 @@ from bot.core.store import (
     dumps,
 )
 from bot.games import registry
-from bot.games.base import ADMIN, RNG_VERSION, Action, Event, Game, IllegalAction, Player, Rng, rng_version
+from bot.games.base import (
+    ADMIN,
+    RNG_VERSION,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    OpenDecision,
+    Player,
+    Rng,
+    rng_version,
+)
+from bot.games.decision import newly_open
 from bot.games.registry import game_class
 
 log = logging.getLogger(__name__)
 
+TAKEBACK_TAIL = 16
+"""Log entries a takeback plan reads first (issue 27); the whole log only when its moves go further back."""
 MAX_AUTOPLAY = 500
 """Bound on consecutive automatic actions for conceded seats (a safety net, never reached in play)."""
 
@@ -57,16 +83,6 @@ def _log_text(value: Any) -> str:
         return dumps(value)[:500]
     except (TypeError, ValueError):
         return repr(value)[:500]
-
-
-class SessionError(Exception):
-    """A refusal by the platform (not the rules). ``key`` is an i18n key."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-
 
 def not_legal(game: Game, seat: int, action: Any) -> SessionError:
     """The refusal of an action ``seat`` may not take now: the game's reason when it has one (issue 25,
@@ -82,98 +98,32 @@ def not_legal(game: Game, seat: int, action: Any) -> SessionError:
     key, params = reason
     return SessionError(key, **params)
 
+@dataclasses.dataclass
+class TakebackPlan:
+    """What a takeback would undo (issue 27): the moves' sequence numbers, whether nobody need agree,
+    and the effective log it was planned on."""
 
-@dataclass(frozen=True)
-class UserInfo:
-    id: int
-    name: str
-    lang: str = "en"
-
-
-@dataclass(slots=True)  # 10,000 restored games: no per-instance dict
-class Session:
-    row: GameRow
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    game: Game | None = None
-    state_text: str | None = None
-    deadlines: dict[int, SeatTimer] = field(default_factory=dict)
-    broken: str | None = None
-    """Why the stored state cannot be loaded (None: the game is fine)."""
-
-    @property
-    def id(self) -> int:
-        return self.row.id
-
-    @property
-    def rng_version(self) -> int:
-        """Generator the game was created with (games stored before versioning used 1)."""
-        return self.row.settings.rng_version or 1
-
-    @property
-    def cls(self) -> type[Game]:
-        return game_class(self.row.game)
-
-    def seats_of(self, user_id: int) -> list[int]:
-        return [i for i, users in enumerate(self.row.seat_users or []) if user_id in users]
-
-    def check_seat(self, user_id: int, seat: int, stamp: int | None = None) -> None:
-        """The one check that ``user_id`` may act for ``seat`` now, with a control built at
-        ``stamp`` (the seat's action count then; None: a command, not a control). A control built
-        before the seat's latest action is stale, so a double click never applies twice."""
-        if self.row.status != "running" or self.game is None:
-            raise SessionError("err.not_running")
-        seats = self.seats_of(user_id)
-        if not seats:
-            raise SessionError("err.spectator")
-        if seat not in seats:
-            raise SessionError("err.not_your_seat")
-        if stamp is not None and self.row.seat_counts[seat] != stamp:
-            raise SessionError("err.stale")
-
-    def player(self, user_id: int) -> LobbyEntry | None:
-        return next((p for p in self.row.lobby if p.user == user_id), None)
-
-    def user_name(self, user_id: int) -> str:
-        p = self.player(user_id)
-        return p.name if p else str(user_id)
-
-    def user_lang(self, user_id: int) -> str:
-        p = self.player(user_id)
-        return (p.lang or self.row.lang) if p else self.row.lang
-
-    def seat_name(self, seat: int) -> str:
-        """The seat's players' names, escaped for a message (issue 23: a display name is user text, and
-        ``[Claim prize](https://…)`` must not become a link; :func:`bot.core.parse.escape`)."""
-        from bot.core.parse import escape  # noqa: PLC0415
-
-        users = (self.row.seat_users or [])[seat] if self.row.seat_users else []
-        return " & ".join(escape(self.user_name(u)) for u in users) or f"#{seat + 1}"
-
-    def seat_names(self) -> list[str]:
-        return [self.seat_name(i) for i in range(len(self.row.seat_users or []))]
-
-    @property
-    def conceded(self) -> list[int]:
-        return list(self.row.settings.conceded or [])
-
-    def outcome(self) -> dict[str, Any] | None:
-        forced = self.row.settings.outcome
-        if forced:
-            return forced
-        return self.game.outcome() if self.game is not None else None
-
-    def public_view(self) -> dict[str, Any]:
-        assert self.game is not None
-        view = self.game.view(None)
-        view["seat_names"] = self.seat_names()
-        return view
-
-
-@dataclass
-class ActResult:
-    session: Session
-    events: list[Event]
     seat: int
+    moves: list[int]
+    free: bool
+    log: list[takeback.Move]
+    whole: bool = True
+    """Whether ``log`` is the whole effective log (else only its tail, which holds every move taken back)."""
+    before_text: str | None = None
+    """The stored state before the first move taken back, once read (with its ``clocks``, None when rebuilt)."""
+    clocks: list[Deadline] | None = None
+
+
+@dataclasses.dataclass
+class TakebackResult:
+    """A takeback done (``done``), or a request waiting for answers (``request``), or declined."""
+
+    session: Session
+    done: bool
+    moves: list[int]
+    request: dict[str, Any] | None = None
+    events: list[Event] = dataclasses.field(default_factory=list)
+    declined: bool = False
 
 
 class SessionManager:
@@ -185,7 +135,10 @@ class SessionManager:
         self.limits = config.load_limits() if limits is None else limits
         """Caps on lobbies and games, the lobby expiry, the pause allowance, the deadline's range."""
         self.clock = clock
-        self.on_change = on_change or (lambda _gid: None)
+        self._subscribers: list[Subscriber] = []
+        self.on_change: Callable[[int], None] = on_change or (lambda _gid: None)
+        """Called with the game id after each committed change, after the :meth:`subscribe` subscribers
+        (kept for callers written before :class:`~bot.core.events.GameCommitted`; new code subscribes)."""
         self.on_broken: Callable[[Session], None] = lambda _session: None
         """Called once when a game is newly marked broken (the Discord layer tells its channel)."""
         self.on_end: Callable[[Session], None] = lambda _session: None
@@ -197,6 +150,27 @@ class SessionManager:
         self.channels: dict[int, int] = {}
         self._marked: set[int] = set()
         """Games marked broken in the database at start (cleared when one loads again)."""
+
+    # ---- the committed event ---------------------------------------------------------
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Hear of every committed change (:class:`~bot.core.events.GameCommitted`), in the order
+        subscribed; registered at start-up (the publisher, the bots' driver, the web page)."""
+        self._subscribers.append(subscriber)
+
+    def _committed(self, session: Session, events: list[Event] | None = None,
+                   prompted: list[int] | None = None) -> None:
+        """Tell the subscribers, outside the lock, that ``session``'s change is committed; its prompted
+        seats are those of ``events``' ``platform.prompt`` events (or ``prompted``)."""
+        seats = set(prompted or ())
+        for event in events or ():
+            if event.get("type") == "platform.prompt":
+                seats.update(event.get("seats") or ())
+        news = GameCommitted(session.id, session.row.seq, session.row.status, tuple(sorted(seats)))
+        for subscriber in (*self._subscribers, lambda e: self.on_change(e.game_id)):
+            try:
+                subscriber(news)
+            except Exception:  # the change is committed: one listener's bug must not undo the answer
+                log.exception("game %s: a subscriber of the committed change failed", session.id)
 
     # ---- index -----------------------------------------------------------------------
     async def restore(self) -> list[int]:
@@ -410,6 +384,44 @@ class SessionManager:
                 self._restore_committed(session)
             raise
 
+    async def save_seats(self, session: Session) -> None:
+        """Seat users, lobby names, settings and deadlines of a running game, in one transaction (a bot's
+        takeover, a reclaim); the caller holds the lock, inside :meth:`changing`."""
+        row = session.row
+        rows = self._deadline_rows(session.deadlines)
+        async with self.store.transaction() as db:
+            await db.execute("UPDATE games SET seat_users = ?, lobby = ?, settings = ?, updated_at = ? WHERE id = ?",
+                             (dumps(row.seat_users), dumps(row.lobby), dumps(row.settings),
+                              self.store._stamp(row.id, time.time()), row.id))
+            await db.execute("DELETE FROM deadlines WHERE game_id = ?", (row.id,))
+            await db.executemany("INSERT INTO deadlines (game_id, seat, due_at, remind_at) VALUES (?, ?, ?, ?)",
+                                 [(row.id, d.seat, d.due_at, d.remind_at) for d in rows])
+        if session.game is not None:
+            session.game.seat_names = session.seat_names()
+
+    async def reclaim_seats(self, session: Session, user_id: int, seats: list[int]) -> None:
+        """``user_id`` takes ``seats`` back from their bot (caller holds the lock): the seat log records
+        it, a seat whose move it is gets a fresh deadline, all in one transaction (or nothing changes).
+        ``/game reclaim``, its button (:func:`bot.core.bots.reclaim`), and a move made for a seat a bot
+        plays (issue 23) come here."""
+        async with self.changing(session):
+            row = session.row
+            assert row.seat_users is not None and session.game is not None
+            span = int(row.settings.deadline_s or 0)
+            now = self.clock()
+            entries = seat_log(row.settings)
+            for seat in seats:
+                # the bot leaves the seat but stays in ``bots`` and the lobby: the log still names it, and the
+                # game stays one that had a bot player (unrated)
+                row.seat_users[seat] = [u for u in row.seat_users[seat] if not is_bot(u)]
+                note_acted(row.settings, seat)
+                entries.append({"type": "platform.reclaim", "seat": seat, "seq": row.seq, "users": [user_id]})
+                if span and session.deciding(seat) and session.game.outcome() is None:
+                    session.deadlines[seat] = SeatTimer(now + span, now + span / 2)
+            row.settings.extra["seat_log"] = entries
+            await self.save_seats(session)
+        log.info("game %s: user %s reclaims seats %s from the bot", session.id, user_id, seats)
+
     async def channel_session(self, channel_id: int) -> Session | None:
         gid = self.channels.get(channel_id)
         if gid is None:
@@ -446,7 +458,7 @@ class SessionManager:
                 raise SessionError("err.cap_lobbies_server", n=caps.lobbies_per_server)
             if guild_id is not None and caps.games_per_server and counts.running >= caps.games_per_server:
                 raise SessionError("err.cap_games_server", n=caps.games_per_server)
-        if caps.games_per_user and not bots.is_bot(user_id):
+        if caps.games_per_user and not is_bot(user_id):
             playing = sum(1 for r in await self.store.games_of_user(user_id) if r.status == "running")
             if playing >= caps.games_per_user:
                 raise SessionError("err.cap_games_user", n=caps.games_per_user)
@@ -585,7 +597,8 @@ class SessionManager:
             row.status = "running"
             row.published_seq = -1
             state_text = game.to_json_text()
-            deadlines = self._deadlines_for(session, game, acting_seat=None)
+            decisions = game.open_decisions()
+            deadlines = self._deadlines_for(session, game, decisions, acting_seat=None)
             try:
                 await self.store.start_game(row, state_text, self._deadline_rows(deadlines))
             except BaseException:
@@ -594,23 +607,27 @@ class SessionManager:
                 raise
             session.game = game
             session.state_text = state_text
+            session.decisions, session.decided_on = decisions, state_text
             session.deadlines = deadlines
-        self.on_change(game_id)
+        self._committed(session, prompted=[s for d in session.open_decisions() for s in d.seats])
         return session
 
     # ---- play ------------------------------------------------------------------------
-    def _deadlines_for(self, session: Session, game: Game, acting_seat: int | None) -> dict[int, SeatTimer]:
-        """Deadlines of the seats that must act now; a seat still deciding keeps its old one."""
+    def _deadlines_for(self, session: Session, game: Game, decisions: list[OpenDecision],
+                       acting_seat: int | None) -> dict[int, SeatTimer]:
+        """Deadlines of the seats that hold an open decision; a seat still deciding keeps its old one.
+        A deadline the rules impose (``OpenDecision.deadline_s``, the longest of those open) overrides
+        the game's pace."""
         if game.outcome() is not None:
             return {}
         now = self.clock()
-        forced = game.forced_timeout()
+        forced = max((d.deadline_s for d in decisions if d.deadline_s), default=None)
         span = forced if forced else int(session.row.settings.deadline_s or 0)
         if not span:
             return {}
         result: dict[int, SeatTimer] = {}
-        for seat in game.actors():
-            if seat in session.conceded or bots.controlled(session.row, seat):
+        for seat in dict.fromkeys(s for d in decisions for s in d.seats):
+            if seat in session.conceded or controlled(session.row, seat):
                 continue  # a bot seat moves at once; an absent player's seat a bot plays has no deadline
             if seat != acting_seat and seat in session.deadlines:
                 result[seat] = session.deadlines[seat]
@@ -660,18 +677,11 @@ class SessionManager:
         secret = True  # until the game says otherwise, a failed action is logged by its type only
         try:
             secret = game.is_secret(seat, action)
-            before = set(game.actors())
-            # another seat that stays an actor is prompted again only if its decision changed
-            # (a moderator's penalty, say), not when a simultaneous choice of someone else lands
-            others = {s: dumps(game.legal_actions(s)) for s in before - {seat}}
-            # the acting seat's teammates must hear of its next decision too (the clicker sees it already)
-            shared = seat in before and len(self._users(session, seat)) > 1
-            own_before = dumps(game.legal_actions(seat)) if shared else None
+            before = session.open_decisions()  # of the committed state, before apply changes the game
             with rng_version(session.rng_version):
                 events = game.apply(seat, action)
             self._check_recipients(session, events)
-            return await self._store_move(session, seat, user_id, action, meta or [], events, before, others,
-                                          own_before, standing)
+            return await self._store_move(session, seat, user_id, action, meta or [], events, before, standing)
         except IllegalAction:
             self._restore_committed(session)  # a refusal should change nothing; make sure of it
             raise
@@ -689,22 +699,30 @@ class SessionManager:
             raise
 
     async def _store_move(self, session: Session, seat: int, user_id: int | None, action: Action,
-                          meta: list[Event], events: list[Event], before: set[int], others: dict[int, str],
-                          own_before: str | None, standing: bool = False) -> list[Event]:
-        """The second half of :meth:`_commit`: prompts, deadlines, the transaction, then the row."""
+                          meta: list[Event], events: list[Event], before: list[OpenDecision],
+                          standing: bool = False) -> list[Event]:
+        """The second half of :meth:`_commit`: prompts, deadlines, the transaction, then the row.
+
+        Who is prompted comes from the open decisions before and after the move
+        (:func:`bot.games.decision.newly_open`): a seat holding a decision it did not hold before. The
+        acting seat is left out (its panel answers the click in place), except a seat shared by a team
+        that is still deciding after a move of its own: its other members are told (the clicker,
+        ``skip_user``, is not)."""
         game = session.game
         assert game is not None
         row = session.row
         stored_events = meta + events
-        after = set(game.actors())
-        newly = (after - before) | {s for s in after & set(others) if dumps(game.legal_actions(s)) != others[s]}
+        after = game.open_decisions()
+        newly = newly_open(before, after) - {seat}
         prompt: Event = {"type": "platform.prompt", "seats": []}
-        if own_before is not None and seat in after and dumps(game.legal_actions(seat)) != own_before:
+        if not standing and len(self._users(session, seat)) > 1 and any(seat in d.seats for d in after):
             newly.add(seat)
             prompt["skip_user"] = user_id
         if newly and game.outcome() is None:
-            # seats that must now act: the delivery layer pings them and sends their panels
+            # seats that must now act: the delivery layer pings them and sends their panels; the open
+            # decisions ride along for the publisher and later tools (absent from logs written before)
             prompt["seats"] = sorted(newly)
+            prompt["decisions"] = [d.to_json() for d in after]
             stored_events.append(prompt)
         new_seq = row.seq + 1
         seat_counts = list(row.seat_counts)
@@ -712,7 +730,7 @@ class SessionManager:
             seat_counts[seat] += 1
         status = "finished" if session.outcome() is not None else row.status
         # a standing preference (issue 10) restarts nobody's clock, not even the setter's
-        deadlines = self._deadlines_for(session, game, acting_seat=None if standing else seat)
+        deadlines = self._deadlines_for(session, game, after, acting_seat=None if standing else seat)
         state_text = game.to_json_text()
         await self.store.commit_action(
             row.id, old_seq=row.seq, new_seq=new_seq, status=status, seat_counts=seat_counts,
@@ -723,6 +741,7 @@ class SessionManager:
         )
         row.seq, row.status, row.seat_counts = new_seq, status, seat_counts
         session.state_text = state_text
+        session.decisions, session.decided_on = after, state_text
         session.deadlines = deadlines
         return stored_events
 
@@ -751,7 +770,8 @@ class SessionManager:
         for _ in range(MAX_AUTOPLAY):
             if session.row.status != "running" or game.outcome() is not None:
                 break
-            seats = [s for s in game.actors() if s in session.conceded]
+            conceded = session.conceded
+            seats = [s for d in session.open_decisions() for s in d.seats if s in conceded]
             if not seats:
                 break
             seat = seats[0]
@@ -786,7 +806,7 @@ class SessionManager:
                 events = await self._act_checked(session, user_id, seat, action, stamp, expect_seq)
             events += await self._autoplay(session)
             self._drop_if_done(session)
-        self.on_change(game_id)
+        self._committed(session, events)
         return ActResult(session, events, seat)
 
     async def _act_shared(self, session: Session, user_id: int, seat: int, action: Action, stamp: int | None,
@@ -815,8 +835,8 @@ class SessionManager:
         session.check_seat(user_id, seat, stamp)
         game = session.game
         assert game is not None
-        actor = seat in game.actors()
-        listed = actor and game.is_listed(seat, action)
+        actor = session.deciding(seat)
+        listed = actor and game.is_listed(seat, action)  # the one legal list of this click
         # a standing preference (issue 10, ``Game.standing_actions``) is taken at any time
         standing = not listed and game.is_standing(seat, action)
         if not actor and not standing:
@@ -826,13 +846,13 @@ class SessionManager:
             raise not_legal(game, seat, action)
         if expect_seq is not None and session.row.seq != expect_seq:
             raise SessionError("err.stale")  # a bot decided on an older state
-        if not bots.is_bot(user_id):
-            if bots.controlled(session.row, seat):
+        if not is_bot(user_id):
+            if controlled(session.row, seat):
                 # issue 23: a player who moves for the seat a bot took over is back: the move reclaims
                 # the seat (as /game reclaim does), so the player and the bot never race for it
-                await bots.reclaim_seats(self, session, user_id, [seat])
+                await self.reclaim_seats(session, user_id, [seat])
                 self.on_reclaim(session, user_id, [seat])
-            bots.note_acted(session.row.settings, seat)  # stored with the move
+            note_acted(session.row.settings, seat)  # stored with the move
         return await self._commit(session, seat, user_id, action, standing=standing)
 
     async def act_admin(self, game_id: int, user_id: int, action: Action) -> ActResult:
@@ -850,7 +870,7 @@ class SessionManager:
                 raise SessionError("err.busy") from exc
             events += await self._autoplay(session)
             self._drop_if_done(session)
-        self.on_change(game_id)
+        self._committed(session, events)
         return ActResult(session, events, ADMIN)
 
     async def expire(self, game_id: int, seat: int) -> list[Event] | None:
@@ -870,13 +890,13 @@ class SessionManager:
             due = session.deadlines.get(seat)
             if due is not None and due.due_at > self.clock():
                 return None
-            action = game.timeout_action(seat) if seat in game.actors() and due is not None else None
+            action = game.timeout_action(seat) if due is not None and session.deciding(seat) else None
             if action is None:
                 session.deadlines.pop(seat, None)
                 await self.store.commit_deadlines(game_id, self._deadline_rows(session.deadlines))
                 return None
             meta = [{"type": "platform.timeout", "seat": seat}]
-            bots.note_missed(session.row.settings, seat)  # stored with the timeout move
+            note_missed(session.row.settings, seat)  # stored with the timeout move
             try:
                 events = await self._commit(session, seat, None, action, meta=meta)
             except Conflict:
@@ -886,7 +906,7 @@ class SessionManager:
                 return None
             events += await self._autoplay(session)
             self._drop_if_done(session)
-        self.on_change(game_id)
+        self._committed(session, events)
         return events
 
     async def concede(self, game_id: int, user_id: int, *, how: str = "conceded") -> Session:
@@ -896,10 +916,9 @@ class SessionManager:
             await self._current(session)
             async with self.changing(session):
                 ended = await self._concede_seats(session, user_id, how)
-            if not ended:
-                await self._autoplay(session)  # committed moves of their own, after the concession's
+            events = [] if ended else await self._autoplay(session)  # moves of their own, after the concession
             self._drop_if_done(session)
-        self.on_change(game_id)
+        self._committed(session, events)
         return session
 
     async def _concede_seats(self, session: Session, user_id: int, how: str) -> bool:
@@ -951,7 +970,7 @@ class SessionManager:
                 session.row.status = "aborted"
             self._forget(session)
             self.on_end(session)
-        self.on_change(game_id)
+        self._committed(session)
         return session
 
     @staticmethod
@@ -963,13 +982,232 @@ class SessionManager:
         if by is None or row.status != "running" or session.broken is not None:
             return
         if votes.abort_needs_vote(by, row.seat_users or [], row.seat_counts, session.conceded,
-                                  rated=not bots.bot_levels(row.settings)):
+                                  rated=not bot_levels(row.settings)):
             raise SessionError("err.abort_needs_vote")
 
     def _drop_if_done(self, session: Session) -> None:
         if session.row.status in ("finished", "aborted"):
             self._forget(session)
             self.on_end(session)
+
+    # ---- takebacks (issue 27) -------------------------------------------------------------
+    async def takeback_log(self, session: Session, tail: int | None = None) -> tuple[list[takeback.Move], bool]:
+        """The game's effective log (takeback entries and the moves they undid left out), or that of its
+        last ``tail`` entries only; with whether it is the whole log."""
+        rows = await self.store.moves(session.id, limit=tail)
+        moves = [takeback.Move(r.seq, r.seat, r.user_id, r.action) for r in takeback.effective(rows)]
+        return moves, tail is None or len(rows) < tail
+
+    async def _state_before(self, session: Session, moves: list[takeback.Move], whole: bool,
+                            first: int) -> tuple[str, list[Deadline] | None]:
+        """The stored state text just before move ``first`` with its clocks: the takeback point written with
+        that move when it is kept, else rebuilt from the seed and the effective log (clocks None)."""
+        point = await self.store.takeback_point(session.id, first)
+        if point is not None:
+            return point.state_text, point.clocks
+        if not whole:
+            moves, _ = await self.takeback_log(session)
+        row = session.row
+        game = takeback.rebuild(session.cls, row.seat_info or [], row.options, row.seed or 0,
+                                [m for m in moves if m.seq < first], rng=session.rng_version)
+        return game.to_json_text(), None
+
+    def _game_of(self, session: Session, text: str) -> Game:
+        with rng_version(session.rng_version):
+            return session.cls.from_json(json.loads(text))
+
+    async def plan_takeback(self, session: Session, seat: int, from_seq: int | None = None) -> TakebackPlan:
+        """What a takeback by ``seat`` would undo now: from ``from_seq`` (a move of its own; default its
+        most recent one) to the end of the effective log, and whether it needs nobody's agreement (all
+        those moves are the seat's own and none revealed anything). Caller holds the lock. Only the log's
+        tail is read when the moves lie in it (an undo of the last move reads a few rows, not the game)."""
+        moves, whole = await self.takeback_log(session, TAKEBACK_TAIL)
+        own = [m for m in moves if m.seat == seat and m.user_id is not None]
+        if not whole and (not own or (from_seq is not None and from_seq < own[0].seq)):
+            moves, whole = await self.takeback_log(session)
+            own = [m for m in moves if m.seat == seat and m.user_id is not None]
+        if from_seq is None:
+            if not own:
+                raise SessionError("takeback.err.nothing")
+            from_seq = own[-1].seq
+        elif all(m.seq != from_seq for m in own):
+            raise SessionError("err.stale")  # the move is no longer in the game (taken back already)
+        undo = [m for m in moves if m.seq >= from_seq]
+        if len(undo) > takeback.MAX_MOVES:
+            raise SessionError("takeback.err.too_far", n=takeback.MAX_MOVES)
+        run = takeback.own_run(moves, seat)
+        plan = TakebackPlan(seat, [m.seq for m in undo], False, moves, whole)
+        if run and run[0].seq <= from_seq:
+            plan.before_text, plan.clocks = await self._state_before(session, moves, whole, from_seq)
+            before = self._game_of(session, plan.before_text)
+            plan.free = len(takeback.free_moves(before, undo, seat, session.rng_version)) == len(undo)
+        return plan
+
+    def _takeback_checks(self, session: Session, user_id: int, seat: int, stamp: int | None) -> str:
+        """The game runs, ``user_id`` plays ``seat`` (at ``stamp``), takebacks are on: the game's mode."""
+        self._check_running(session)
+        session.check_seat(user_id, seat, stamp)
+        if session.outcome() is not None:
+            raise SessionError("err.not_running")
+        mode = takeback.mode_of(session.row.settings.takeback)
+        if mode == "off":
+            raise SessionError("takeback.err.off")
+        return mode
+
+    async def takeback(self, game_id: int, user_id: int, seat: int, *, from_seq: int | None = None,
+                       stamp: int | None = None) -> TakebackResult:
+        """``/game undo`` and the ↩ button: undo ``seat``'s moves from ``from_seq`` (default: its last)
+        at once when nothing was revealed since (:meth:`plan_takeback`); otherwise, where the game
+        allows it, ask every other human player (a request in the settings, answered with
+        :meth:`answer_takeback`; bots agree only when nothing random or hidden was revealed)."""
+        session = await self._locked_running(game_id)
+        async with session.lock:
+            await self._current(session)
+            mode = self._takeback_checks(session, user_id, seat, stamp)
+            plan = await self.plan_takeback(session, seat, from_seq)
+            if plan.free:
+                result = await self._apply_takeback(session, seat, user_id, plan, agreed=[])
+            else:
+                result = await self._ask_takeback(session, seat, user_id, plan, mode)
+            if result.done:
+                result.events += await self._autoplay(session)  # a conceded seat to move in the old position
+        if result.done:
+            self._committed(session, result.events)
+        return result
+
+    async def _ask_takeback(self, session: Session, seat: int, user_id: int, plan: TakebackPlan,
+                            mode: str) -> TakebackResult:
+        row = session.row
+        extra = row.settings.extra
+        now = self.clock()
+        if mode != "agree":
+            raise SessionError("takeback.err.own_turn_only")
+        if takeback.live_request(extra, row.seq, now) is not None:
+            raise SessionError("takeback.err.pending")
+        limit = takeback.limit_of(row.settings.takeback_limit)
+        if takeback.used(extra, user_id) >= limit:
+            raise SessionError("takeback.err.limit", n=limit)
+        asked = sorted(votes.voters(row.seat_users or [], session.conceded) - {user_id})
+        has_bots = bool(bot_levels(row.settings)) or any(
+            controlled(row, s) or any(is_bot(u) for u in users) for s, users in enumerate(row.seat_users or []))
+        if has_bots:
+            if plan.before_text is None:
+                plan.before_text, plan.clocks = await self._state_before(session, plan.log, plan.whole,
+                                                                         plan.moves[0])
+            before = self._game_of(session, plan.before_text)
+            undo = [m for m in plan.log if m.seq >= plan.moves[0]]
+            if not takeback.safe_for_bots(before, undo, session.rng_version):
+                raise SessionError("takeback.err.bot_declines")
+        async with self.changing(session):
+            takeback.count_request(extra, user_id)
+            if not asked:  # only bots to ask, and they agree
+                return await self._apply_takeback(session, seat, user_id, plan, agreed=[])
+            request = {"id": secrets.token_hex(4), "seq": row.seq, "seat": seat, "user": user_id,
+                       "moves": plan.moves, "asked": asked, "agreed": [], "at": now}
+            extra["takeback_request"] = request
+            await self.store.save_settings(session.id, row.settings)
+        return TakebackResult(session, done=False, request=request, moves=plan.moves)
+
+    async def answer_takeback(self, game_id: int, user_id: int, request_id: str, yes: bool) -> TakebackResult:
+        """A player's Accept or Decline of the takeback request ``request_id``: a decline ends it and
+        changes nothing else; the last acceptance applies the takeback (in the same transaction that
+        clears the request, so it is applied once)."""
+        session = await self._locked_running(game_id)
+        async with session.lock:
+            await self._current(session)
+            row = session.row
+            request = takeback.live_request(row.settings.extra, row.seq, self.clock())
+            if request is None or request.get("id") != request_id:
+                raise SessionError("takeback.err.no_request")
+            if user_id not in request.get("asked", []):
+                raise SessionError("takeback.err.not_asked")
+            if not yes:
+                async with self.changing(session):
+                    row.settings.extra.pop("takeback_request", None)
+                    await self.store.save_settings(session.id, row.settings)
+                return TakebackResult(session, done=False, request=request, moves=request["moves"], declined=True)
+            agreed = sorted({*request.get("agreed", []), user_id})
+            if set(agreed) < set(request["asked"]):
+                async with self.changing(session):
+                    request["agreed"] = agreed
+                    await self.store.save_settings(session.id, row.settings)
+                return TakebackResult(session, done=False, request=request, moves=request["moves"])
+            seat = int(request["seat"])
+            moves, _ = await self.takeback_log(session)
+            wanted = set(request["moves"])
+            if {m.seq for m in moves if m.seq >= min(wanted)} != wanted:
+                raise SessionError("takeback.err.no_request")  # the log changed under the request
+            plan = TakebackPlan(seat, sorted(wanted), False, moves, True)
+            result = await self._apply_takeback(session, seat, int(request["user"]), plan, agreed=agreed)
+        self._committed(session, result.events)
+        return result
+
+    async def _apply_takeback(self, session: Session, seat: int, user_id: int, plan: TakebackPlan,
+                              agreed: list[int]) -> TakebackResult:
+        """Rebuild the game without ``plan.moves`` and commit it with the takeback entry, in one
+        transaction (caller: the lock). Every seat's stamp moves on, so every older panel is refused."""
+        row = session.row
+        first = plan.moves[0]
+        if plan.before_text is None:
+            plan.before_text, plan.clocks = await self._state_before(session, plan.log, plan.whole, first)
+        text, clocks = plan.before_text, plan.clocks
+        game = self._game_of(session, text)
+        game.seat_names = session.seat_names()
+        if clocks is not None:
+            deadlines = {d.seat: SeatTimer(d.due_at, d.remind_at) for d in clocks}
+        else:
+            deadlines = self._deadlines_for(session, game, game.open_decisions(), acting_seat=None)
+        entry = takeback.entry(seat, plan.moves, agreed, free=plan.free)
+        events: list[Event] = [takeback.event(seat, plan.moves, agreed, free=plan.free)]
+        decisions = game.open_decisions()
+        prompted = sorted({s for d in decisions for s in d.seats} - set(session.conceded))
+        if prompted:
+            prompt: Event = {"type": "platform.prompt", "seats": prompted,
+                             "decisions": [d.to_json() for d in decisions]}
+            if plan.free:
+                prompt["skip_user"] = user_id  # the undoing player sees the panel in place (↩, /game undo)
+            events.append(prompt)
+        seat_counts = [c + 1 for c in row.seat_counts]
+        new_seq = row.seq + 1
+        async with self.changing(session):
+            row.settings.extra.pop("takeback_request", None)
+            try:
+                await self.store.commit_takeback(
+                    session.id, old_seq=row.seq, new_seq=new_seq, seat_counts=seat_counts, settings=row.settings,
+                    user_id=user_id, action=entry, events=events, state_text=text,
+                    deadlines=self._deadline_rows(deadlines), first=first,
+                    expect_updated=self._expected_stamp(session))
+            except Conflict as exc:
+                await self._refresh(session, force=True)
+                raise SessionError("err.busy") from exc
+        row.seq, row.seat_counts = new_seq, seat_counts
+        session.game, session.state_text, session.deadlines = game, text, deadlines
+        session.decisions, session.decided_on = decisions, text
+        log.info("game %s: seat %s took back moves %s (agreed: %s)", session.id, seat, plan.moves, agreed)
+        return TakebackResult(session, done=True, moves=plan.moves, events=events)
+
+    def takeback_request(self, session: Session) -> dict[str, Any] | None:
+        """The takeback request waiting for answers in ``session`` (None: none, or lapsed)."""
+        return takeback.live_request(session.row.settings.extra, session.row.seq, self.clock())
+
+    async def set_takebacks(self, game_id: int, user_id: int, mode: str, limit: int | None) -> Session:
+        """The host's per-game setting (issue 27): ``mode`` in :data:`bot.core.takeback.MODES` and the
+        requests each player may make (``limit``, None: unchanged); in the lobby or while running."""
+        session = await self.get(game_id)
+        if mode not in takeback.MODES or (limit is not None and not 0 <= limit <= takeback.MAX_LIMIT):
+            raise SessionError("takeback.err.bad_setting", max=takeback.MAX_LIMIT)
+        async with session.lock:
+            await self._refresh(session)
+            if session.row.status not in ("lobby", "running"):
+                raise SessionError("err.not_running")
+            if user_id != session.row.host_id:
+                raise SessionError("err.host_only")
+            async with self.changing(session):
+                session.row.settings.takeback = mode
+                if limit is not None:
+                    session.row.settings.takeback_limit = limit
+                await self.store.save_settings(session.id, session.row.settings)
+        return session
 
     # ---- helpers for the Discord layer ----------------------------------------------
     @staticmethod

@@ -25,17 +25,18 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
 
+from bot.core import takeback
 from bot.core.replay import LoggedAction, off_loop, read_log, stored_state
 from bot.core.store import GameRow, Store
 from bot.core.votes import bot_seats
 from bot.games.base import Game, rng_version
-from bot.games.registry import game_class
+from bot.games.registry import GAMES, game_class
 
 log = logging.getLogger(__name__)
 
@@ -120,15 +121,16 @@ def competition_places(scores: Sequence[float | None]) -> list[int]:
     return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]
 
 
-def side_places(outcome: dict[str, Any], sides: Sequence[int]) -> dict[int, int]:
+def side_places(outcome: Mapping[str, Any], sides: Sequence[int], score_field: str = "scores") -> dict[int, int]:
     """Place of each side from a game's outcome: winners first (together), then the others by the
-    score the outcome reports (``scores``: a list by side or a dict by seat; ``lines`` for Pobeda),
-    tied when it reports none. A draw without winners ties everyone."""
+    score the outcome reports (``scores``: a list by side or a dict by seat; failing that, the field its
+    game's manifest names, ``score_field``: Pobeda's ``lines``), tied when it reports none. A draw without
+    winners ties everyone."""
     sides = sorted(set(sides))
     winners = {int(w) for w in outcome.get("winners") or []}
     if not winners:
         return {s: 1 for s in sides}
-    raw = outcome.get("scores", outcome.get("lines"))
+    raw = outcome.get("scores", outcome.get(score_field))
     score: dict[int, float | None] = {}
     for s in sides:
         value: Any = None
@@ -256,7 +258,8 @@ def game_record(row: GameRow, game: Game | None,
     winners = {int(w) for w in (outcome or {}).get("winners") or []} if row.status == "finished" else set()
     if outcome is not None and row.status == "finished":
         all_sides = [side(s) for s in range(len(row.seat_users))]
-        places = side_places(outcome, all_sides)
+        known = GAMES.get(row.game)
+        places = side_places(outcome, all_sides, known.score_field if known is not None else "scores")
         # a side whose every seat conceded (its moves were then played automatically) comes last
         gone = {x for x in all_sides if x not in winners
                 and all(s in conceded for s in range(len(row.seat_users)) if side(s) == x)}
@@ -288,7 +291,7 @@ def record_of(row: GameRow, log_rows: Sequence[LoggedAction]) -> GameRecord | No
     """:func:`game_record` of a stored game and its undecoded log (the final state loaded from the
     row). Only the events of moves that asked seats to act are decoded: the others do not count."""
     actions = [(a.seat, a.user_id, json.loads(a.events) if "platform.prompt" in a.events else [], a.created_at)
-               for a in log_rows]
+               for a in takeback.effective(log_rows)]  # issue 27: taken-back moves do not count
     return game_record(row, final_game(row), actions)
 
 

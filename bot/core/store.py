@@ -124,6 +124,67 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "CREATE INDEX games_unpublished ON games(id) WHERE published_seq < seq",
     ],
+    # version 5 (issue 28): leagues and tournaments (bot/core/leagues/storage.py reads and writes them).
+    # A round's tables are written with the round's number in one transaction; a table's key is unique,
+    # so a round is paired once and a table opened once, whatever restarts in between.
+    [
+        """CREATE TABLE leagues (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            format TEXT NOT NULL,
+            status TEXT NOT NULL,
+            host_id INTEGER NOT NULL,
+            lang TEXT NOT NULL,
+            config TEXT NOT NULL,
+            round INTEGER NOT NULL DEFAULT 0,
+            round_due REAL,
+            signup_message_id INTEGER,
+            standings_message_id INTEGER,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        "CREATE INDEX leagues_open ON leagues(status) WHERE status IN ('signup', 'running', 'paused')",
+        "CREATE INDEX leagues_channel ON leagues(channel_id)",
+        """CREATE TABLE league_players (
+            league_id INTEGER NOT NULL REFERENCES leagues(id) ON DELETE CASCADE,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            rating REAL NOT NULL DEFAULT 0,
+            status TEXT NOT NULL DEFAULT 'active',
+            joined_at REAL NOT NULL,
+            PRIMARY KEY (league_id, user_id)
+        )""",
+        """CREATE TABLE league_tables (
+            league_id INTEGER NOT NULL REFERENCES leagues(id) ON DELETE CASCADE,
+            round INTEGER NOT NULL,
+            table_no INTEGER NOT NULL,
+            table_key TEXT NOT NULL UNIQUE,
+            seats TEXT NOT NULL,
+            status TEXT NOT NULL,
+            message_id INTEGER,
+            thread_id INTEGER,
+            game_id INTEGER,
+            result TEXT,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (league_id, round, table_no)
+        )""",
+        "CREATE INDEX league_tables_game ON league_tables(game_id)",
+    ],
+    # (issue 27): takeback points, the state and the clocks just before each move of the current run
+    # of one seat's moves (written with the move, pruned when another seat moves), so an undo within
+    # a turn restores both without replaying the whole log
+    [
+        """CREATE TABLE takeback_points (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            state TEXT,
+            clocks TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+    ],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -282,9 +343,15 @@ class GameSettings:
     """Seats that conceded (their moves are played automatically)."""
     outcome: dict[str, Any] | None = None
     """The result forced by concessions (the rules' outcome otherwise)."""
+    takeback: str | None = None
+    """Takebacks (issue 27, :data:`bot.core.takeback.MODES`): "off", "own" (undo within one's turn) or
+    "agree" (also with everyone's agreement); None: the default, "agree"."""
+    takeback_limit: int | None = None
+    """Takeback requests each player may make in this game (None: :data:`bot.core.takeback.DEFAULT_LIMIT`)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
-    KEYS: ClassVar[tuple[str, ...]] = ("deadline_s", "rng_version", "state_version", "conceded", "outcome")
+    KEYS: ClassVar[tuple[str, ...]] = ("deadline_s", "rng_version", "state_version", "conceded", "outcome",
+                                       "takeback", "takeback_limit")
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameSettings:
@@ -376,6 +443,17 @@ class GameRow:
         )
 
 
+class TakebackPoint(NamedTuple):
+    """The state and the deadlines just before one move (issue 27: an undo restores both)."""
+
+    state_text: str
+    clocks: list[Deadline]
+
+
+TAKEBACK_ENTRY_SEAT = -2
+"""The seat of a takeback entry in ``actions`` (``bot.core.takeback.TAKEBACK_SEAT``)."""
+
+
 @dataclass
 class ActionRow:
     seq: int
@@ -401,8 +479,20 @@ class Store:
         return self._COMMIT + (" AND updated_at = ?" if guard_updated else "")
     # a move that leaves the deadlines as they were, on PostgreSQL: the seq-checked update and the
     # action's row in one statement (its own transaction), one round trip instead of four
+    # the takeback point (issue 27): the state and clocks before the move, read from the statement's
+    # snapshot (so before the update), and the points of other seats' runs dropped
+    _POINT_PG = (
+        " pointed AS (INSERT INTO takeback_points (game_id, seq, seat, state, clocks)"
+        " SELECT g.id, CAST(? AS BIGINT), CAST(? AS BIGINT), g.state, COALESCE((SELECT CAST(json_agg("
+        "json_build_array(d.seat, d.due_at, d.remind_at) ORDER BY d.seat) AS TEXT) FROM deadlines d"
+        " WHERE d.game_id = g.id), '[]') FROM games g JOIN moved ON g.id = moved.id"
+        " ON CONFLICT (game_id, seq) DO UPDATE SET seat = excluded.seat, state = excluded.state,"
+        " clocks = excluded.clocks),"
+        " pruned AS (DELETE FROM takeback_points WHERE game_id IN (SELECT id FROM moved)"
+        " AND seat <> CAST(? AS BIGINT))"
+    )
     _COMMIT_ONE_PG = (
-        f"WITH moved AS ({_COMMIT}{{guard}} RETURNING id)"
+        f"WITH moved AS ({_COMMIT}{{guard}} RETURNING id),{_POINT_PG}"
         " INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
         " SELECT id, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT),"
         " CAST(? AS DOUBLE PRECISION) FROM moved RETURNING game_id"
@@ -411,7 +501,7 @@ class Store:
     # longer listed are deleted and the listed ones upserted (disjoint rows, so the order of the two
     # sub-statements does not matter); all of it only when the seq check let the update through
     _COMMIT_DEADLINES_PG = (
-        f"WITH moved AS ({_COMMIT}{{guard}} RETURNING id),"
+        f"WITH moved AS ({_COMMIT}{{guard}} RETURNING id),{_POINT_PG},"
         " acted AS (INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
         " SELECT id, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT),"
         " CAST(? AS DOUBLE PRECISION) FROM moved RETURNING game_id),"
@@ -723,7 +813,7 @@ class Store:
         if self.shared:
             # one statement, its own transaction: one round trip (a transaction takes four to six)
             params = (state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq,
-                      *guard, new_seq, seat, user_id, dumps(action), dumps(events), now)
+                      *guard, new_seq, seat, seat, new_seq, seat, user_id, dumps(action), dumps(events), now)
             if deadlines is not None:
                 rows = list(deadlines)
                 seats = [d.seat for d in rows]
@@ -735,6 +825,7 @@ class Store:
             self._announce(game_id)
             return
         async with self.transaction():  # SQLite: one connection, statements in the same process
+            await self._save_point(game_id, old_seq, new_seq, seat)
             cur = await self.db.execute(self._commit_sql(bool(guard)), (
                 state_text, new_seq, status, dumps(seat_counts), dumps(settings), now, game_id, old_seq, *guard))
             if cur.rowcount != 1:
@@ -746,6 +837,69 @@ class Store:
             )
             if deadlines is not None:
                 await self._replace_deadlines(game_id, deadlines)
+        self._stamp(game_id, now)
+        self._announce(game_id)
+
+    async def _save_point(self, game_id: int, old_seq: int, new_seq: int, seat: int) -> None:
+        """SQLite, inside a move's transaction: the takeback point of move ``new_seq`` (the state and
+        clocks before it) and the points of other seats dropped (issue 27)."""
+        await self.db.execute(
+            "INSERT OR REPLACE INTO takeback_points (game_id, seq, seat, state, clocks)"
+            " SELECT id, ?, ?, state, (SELECT json_group_array(json_array(seat, due_at, remind_at))"
+            " FROM deadlines WHERE game_id = games.id) FROM games WHERE id = ? AND seq = ?",
+            (new_seq, seat, game_id, old_seq))
+        await self.db.execute("DELETE FROM takeback_points WHERE game_id = ? AND seat <> ?", (game_id, seat))
+
+    async def moves(self, game_id: int, limit: int | None = None) -> list[ActionRow]:
+        """The log's entries (the last ``limit`` of them, if given) without their events, which a takeback
+        plan does not read (issue 27: a Godstorm turn's events are most of the log's bytes)."""
+        sql = "SELECT seq, seat, user_id, action FROM actions WHERE game_id = ?"
+        params: tuple[Any, ...] = (game_id,)
+        if limit is not None:
+            sql = f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) AS latest ORDER BY seq"
+            params = (game_id, limit)
+        else:
+            sql += " ORDER BY seq"
+        async with self.db.execute(sql, params) as cur:
+            rows = await cur.fetchall()
+        return [ActionRow(r[0], r[1], r[2], json.loads(r[3]), [], 0.0) for r in rows]
+
+    async def takeback_point(self, game_id: int, seq: int) -> TakebackPoint | None:
+        """The state and clocks stored just before move ``seq`` (None: not kept, e.g. another seat has
+        moved since, or the move was stored before takeback points existed)."""
+        async with self.db.execute(
+            "SELECT state, clocks FROM takeback_points WHERE game_id = ? AND seq = ?", (game_id, seq)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None or row[0] is None:
+            return None
+        clocks = sorted((Deadline(int(c[0]), float(c[1]), None if c[2] is None else float(c[2]))
+                         for c in json.loads(row[1] or "[]")), key=lambda d: d.seat)
+        return TakebackPoint(str(row[0]), clocks)
+
+    async def commit_takeback(self, game_id: int, *, old_seq: int, new_seq: int, seat_counts: list[int],
+                              settings: GameSettings, user_id: int | None, action: dict[str, Any],
+                              events: list[dict[str, Any]], state_text: str, deadlines: Iterable[Deadline],
+                              first: int, expect_updated: float | None = None) -> None:
+        """A takeback (issue 27) in one transaction: the rebuilt state, the takeback entry in the log
+        (seat ``TAKEBACK_SEAT``), the restored deadlines, and the takeback points from move ``first`` on
+        dropped. Raises :class:`Conflict` when the game moved since ``old_seq`` (nothing is written), so
+        a takeback is applied once, also across a crash and a second click."""
+        now = time.time()
+        guard = (expect_updated,) if expect_updated is not None else ()
+        async with self.transaction():
+            cur = await self.db.execute(
+                "UPDATE games SET state = ?, seq = ?, seat_counts = ?, settings = ?, updated_at = ?"
+                " WHERE id = ? AND seq = ? AND status = 'running'" + (" AND updated_at = ?" if guard else ""),
+                (state_text, new_seq, dumps(seat_counts), dumps(settings), now, game_id, old_seq, *guard))
+            if cur.rowcount != 1:
+                raise Conflict(game_id)
+            await self.db.execute(
+                "INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, new_seq, TAKEBACK_ENTRY_SEAT, user_id, dumps(action), dumps(events), now))
+            await self._replace_deadlines(game_id, deadlines)
+            await self.db.execute("DELETE FROM takeback_points WHERE game_id = ? AND seq >= ?", (game_id, first))
         self._stamp(game_id, now)
         self._announce(game_id)
 

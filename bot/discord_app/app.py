@@ -17,6 +17,7 @@ from bot.core.bots import BotDriver
 from bot.core.cluster import TIMER as TIMER_LEASE
 from bot.core.cluster import refresh_due, timer_lease_s
 from bot.core.config import Config, ConfigError
+from bot.core.events import GameCommitted
 from bot.core.health import HealthServer
 from bot.core.i18n import lang_of, t
 from bot.core.sessions import Session, SessionManager
@@ -343,7 +344,11 @@ class TabletopBot(commands.Bot):
         self.publisher = Publisher(self, self.sessions, self.store)
         self.publisher.publish_interval = self.config.publish_interval
         self.bots = BotDriver(self.sessions, publish=self.publisher.request, settled=self.publisher.settled)
-        self.sessions.on_change = self.bots.on_change  # bot seats move after each change; their turn is one post
+        # after each committed change (bot/core/events.GameCommitted): the publisher announces it, unless a
+        # bot turn is being played (the driver publishes the whole turn as one post); the driver looks for
+        # bot seats to move and absent seats
+        self.sessions.subscribe(self._publish_committed)
+        self.sessions.subscribe(self.bots.committed)
         self.sessions.on_broken = self.announce_broken
         self.stats = Stats(self.store)
         await self.stats.setup()
@@ -364,6 +369,7 @@ class TabletopBot(commands.Bot):
             await self.load_extension(ext)
         await self.load_extension("cogs.stats")  # adds /game replay to the game group
         await self.load_extension("cogs.bots")  # after cogs.game: it adds /game reclaim to that group
+        await self.load_extension("cogs.league")  # issue 28: /league, and the rounds that run themselves
         count, own = self.config.shard_count, self.config.own_shards
         self.downtime = Downtime(self.store, self.sessions, None if count is None or own is None else Shards(own, count))
         await self.downtime.started(time.time())
@@ -398,6 +404,10 @@ class TabletopBot(commands.Bot):
             except Exception:
                 if not self.is_closed():
                     raise
+
+    def _publish_committed(self, event: GameCommitted) -> None:
+        if not self.bots.holds(event.game_id):
+            self.publisher.request(event.game_id)
 
     def announce_broken(self, session: Session) -> None:
         """Tell a channel, once, that its game cannot be loaded and how to free the channel."""

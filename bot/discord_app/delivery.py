@@ -30,7 +30,7 @@ import os
 import random
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +46,7 @@ from bot.core.sessions import Session, SessionManager
 from bot.core.store import Store, StoredMessage
 from bot.discord_app import boards, lifecycle, limits
 from bot.discord_app.discordhttp import OWN_RETRIES, Postponed
+from bot.discord_app.lifecycle import nonce
 from bot.discord_app.livepanels import LivePanels
 from bot.discord_app.panels import (
     PRIVATE_ROOM,
@@ -128,12 +129,6 @@ def transient(exc: BaseException) -> bool:
     if isinstance(exc, discord.HTTPException):
         return exc.status >= 500 or exc.status == 429
     return isinstance(exc, (aiohttp.ClientError, OSError, asyncio.TimeoutError))
-
-
-def nonce(*parts: object) -> str:
-    """A deterministic message nonce (Discord allows 25 characters): the same announcement sent twice
-    within Discord's dedup window yields one message."""
-    return hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=12).hexdigest()[:25]
 
 
 def inert(view: discord.ui.View | None) -> discord.ui.View | None:
@@ -219,7 +214,7 @@ def end_reason(session: Session, lang: str) -> str:
         return t("end.reason.aborted", lang, who=_user_names(session, by)) if by else t("end.reason.platform", lang)
     if ending in ("voted_draw", "voted_end"):
         return t(f"end.reason.{ending}", lang)
-    outcome = session.outcome() or {}
+    outcome: Mapping[str, Any] = session.outcome() or {}
     if ending == "conceded" or outcome.get("conceded"):
         parts = [t(f"end.reason.{how}", lang, names=_user_names(session, users))
                  for how in ("conceded", "dropped") if (users := who(how))]
@@ -691,6 +686,9 @@ class Publisher:
                 kind = event.get("type")
                 if kind == "platform.timeout":
                     lines.append(t("notice.timeout", lang, name=session.seat_name(event["seat"])))
+                elif kind == "platform.takeback":  # issue 27: who took back how many moves
+                    key = "takeback.event.undo" if event.get("free") else "takeback.event.agreed"
+                    lines.append(t(key, lang, who=session.seat_name(int(event["seat"])), n=int(event["count"])))
                 elif kind == "platform.prompt":
                     seats = set(event.get("seats", []))
                     for seat in seats:

@@ -9,6 +9,7 @@ a vote in progress in the game's settings (``extra``), followers and DM choices 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -27,6 +28,13 @@ if TYPE_CHECKING:
     from bot.discord_app.delivery import Publisher
 
 log = logging.getLogger(__name__)
+
+
+def nonce(*parts: object) -> str:
+    """A deterministic message nonce (Discord allows 25 characters): the same announcement sent twice
+    within Discord's dedup window yields one message (the publisher's posts and these DMs alike)."""
+    return hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=12).hexdigest()[:25]
+
 
 PAUSED_KEY = "paused_at"
 PAUSED_TOTAL_KEY = "paused_total"
@@ -253,8 +261,6 @@ async def send_dm(publisher: Publisher, user_id: int, content: str, *, key: tupl
     """A plain DM (a reminder, a followed game's post) outside the game's panels: a closed DM is
     skipped quietly (the channel is not told, unlike a player's panel). ``file_png`` (name, bytes)
     is attached, re-wrapped for every attempt."""
-    from bot.discord_app.delivery import nonce
-
     if user_id in publisher.dm_closed:
         return False
     try:

@@ -42,7 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict, cast
 
 from bot.core import jsontext
 
@@ -51,6 +51,50 @@ ADMIN = -1
 
 Action = dict[str, Any]
 Event = dict[str, Any]
+
+
+class _Result(TypedDict):
+    """The keys every :class:`Outcome` has."""
+
+    winners: list[int]
+    """The winning *sides* (:meth:`Game.side_of`): several on a shared win, none on a draw without one."""
+    draw: bool
+
+
+class Outcome(_Result, total=False):
+    """A finished game's result (:meth:`Game.outcome`), as the platform reads it: the end post, the stats
+    and ratings, the arena. Only these keys are the platform's; anything else a game reports about its
+    ending goes under ``extra``, which no platform module reads.
+
+    Games stored before this record also carry keys of their own beside these (Pobeda's ``lines``, Cold
+    War's ``exhausted``, Godstorm's ``details``): they are kept as stored and read only by their game."""
+
+    reason: str
+    """Why the game ended, one word (``lines``, ``cards``, ``goal``, ``domination``...): the end post words
+    it through the game's manifest (``reason_key``)."""
+    reasons: list[str]
+    """Several reasons at once (By All Means: each side's winning conditions), instead of ``reason``."""
+    scores: list[int] | dict[str, int]
+    """What ranks the sides that did not win: a list by side, or a dict by seat number as text (the
+    stats place the losers by it; absent: the losers tie)."""
+    conceded: bool
+    """Set by the platform: the game ended because every other side conceded."""
+    voted: bool
+    """Set by the platform: the players agreed to a draw (``/game vote draw``)."""
+    extra: dict[str, Any]
+    """A game's own details of its ending (its texts and renderer read them; the platform never does)."""
+
+
+def as_outcome(data: Mapping[str, Any] | None) -> Outcome | None:
+    """A result kept as JSON (a game's state, a forced ending in the settings) as an :class:`Outcome`, a
+    copy; None stays None. Raises ValueError when its ``winners`` is not a list of integers or its ``draw``
+    not a boolean, so a malformed result is found where it is read, not in the stats."""
+    if data is None:
+        return None
+    winners, draw = data.get("winners"), data.get("draw")
+    if not isinstance(winners, list) or not all(type(w) is int for w in winners) or type(draw) is not bool:
+        raise ValueError(f"not a game's outcome: winners {winners!r}, draw {draw!r}")
+    return cast(Outcome, dict(data))
 
 
 def state_text(state: Any) -> str:
@@ -469,9 +513,43 @@ class Game(ABC):
         simultaneous choice is open."""
         return self.is_simultaneous()
 
+    def reveals(self, seat: int, action: Action, events: list[Event], before: Game, after: Game) -> bool:
+        """Whether ``seat``'s ``action`` (which turned ``before`` into ``after``, with ``events``) showed
+        anyone something a takeback could not hide again (issue 27: :mod:`bot.core.takeback`). A move that
+        reveals nothing can be undone by its player alone; past a revealing one, only with everyone's
+        agreement. The default: the game's random generator advanced (a die, a draw, a shuffle), any
+        private event went to anyone, a decision another seat was in was resolved or changed (their
+        answer, a simultaneous choice), the turn passed to a seat that was not acting, or the game ended.
+        A game overrides it (a small method at the end of its class) when the default is wrong for it."""
+        if after.outcome() is not None or any("to" in event for event in events):
+            return True
+
+        def generators(data: Any) -> list[tuple[Any, ...]]:
+            """Every stored generator in a state's JSON (``Rng.to_json``: seed and words used)."""
+            found: list[tuple[Any, ...]] = []
+            stack = [data]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, dict):
+                    if "seed" in item and "n" in item and set(item) <= {"seed", "n", "v"}:
+                        found.append((item.get("v"), item["seed"], item["n"]))
+                    else:
+                        stack.extend(item.values())
+                elif isinstance(item, list):
+                    stack.extend(item)
+            return sorted(found, key=repr)
+
+        if generators(before.to_json()) != generators(after.to_json()):
+            return True
+        acting_before, acting_after = set(before.actors()), set(after.actors())
+        if acting_after - acting_before - {seat}:
+            return True  # the turn passed: someone else is now asked to act
+        return any(other not in acting_after or before.legal_actions(other) != after.legal_actions(other)
+                   for other in acting_before - {seat})
+
     @abstractmethod
-    def outcome(self) -> dict[str, Any] | None:
-        """None while running; else ``{"winners": [side...], "draw": bool, ...}``."""
+    def outcome(self) -> Outcome | None:
+        """None while running; else the result (:class:`Outcome`: winning sides, a draw, why)."""
 
     # ---- views -------------------------------------------------------------------------
     @abstractmethod

@@ -75,6 +75,11 @@ class DecisionGame(Game):
 
     DECISIONS: ClassVar[Mapping[str, DecisionKind[Any]]] = {}
     STANDING: ClassVar[Mapping[str, Move[Any]]] = {}
+    CHECK_LISTED: ClassVar[bool] = False
+    """Refuse (:meth:`refuse`) an answer that is not one of the seat's :meth:`legal_actions` before its move
+    runs, so a move may trust its action's values. Off by default: the platform already refuses anything
+    unlisted before ``apply``, and some games' moves give refusals of their own words for what they do not
+    list; a game on which a replay, a test or a tool applies actions directly may turn it on."""
 
     @abstractmethod
     def open_kinds(self) -> list[str]:
@@ -117,6 +122,8 @@ class DecisionGame(Game):
         kind_type = action.get("type") if isinstance(action, dict) else None
         if isinstance(kind_type, str):
             if kind is not None and kind_type in self.DECISIONS[kind].moves:
+                if self.CHECK_LISTED and not self.is_listed(seat, action):
+                    raise self.refuse(seat, action, kind)
                 return self.DECISIONS[kind].moves[kind_type]
             if kind_type in self.STANDING and self.is_standing(seat, action):
                 return self.STANDING[kind_type]

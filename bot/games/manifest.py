@@ -208,6 +208,52 @@ class Conformance:
     """Actions that must be refused now and at every step (besides the generic ones)."""
 
 
+# ---- the benchmarks -----------------------------------------------------------------------------------
+BENCH_FIGURES = frozenset({"platform", "bots", "replay", "loop", "turn_bytes", "backlog", "web"})
+"""The optional measurements of ``python -m bot.bench`` a game can ask for (:attr:`Bench.figures`):
+
+- ``platform``: the game the platform figures play (steps, throughput, restore, PostgreSQL, publish retry,
+  the announcement after a fault); the first registered game that asks for it, else the first one;
+- ``bots``: its strong bot's decision time and win rate (``<key>_bot_move_ms_*``, per arena variant too);
+- ``replay``: ``/game replay``'s animated history of a whole random game, its largest :attr:`Bench.playouts` table;
+- ``loop``: the event loop while a very long finished game is replayed (:attr:`Bench.long_game`);
+- ``turn_bytes``: bytes uploaded to the channel per turn (``<key>_bytes_per_turn``), its strong bot playing;
+- ``backlog``: the publish backlog (a game of 1,000 unannounced moves);
+- ``web``: the web page with many viewers.
+
+A measurement the platform makes of one game takes the first registered game asking for it."""
+
+
+@dataclass(frozen=True)
+class Bench:
+    """What ``python -m bot.bench`` measures of a game besides its board figures (which come from
+    :attr:`GameManifest.bench_state`). Every per-game figure is named ``<key>_<figure>``, so its name
+    stays what CI and the issues read as long as the game's key does."""
+
+    figures: frozenset[str] = frozenset()
+    """The optional measurements that apply (see :data:`BENCH_FIGURES`)."""
+    playouts: tuple[Setup, ...] = ()
+    """Tables of whole random games (the conformance kit's choices), each timed as
+    ``<key>_playout_<players>p_s``."""
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    """A figure also reported under another name, both without the ``<key>_`` prefix
+    (``{"dm_board_render_ms_p50": "personal_render_ms_p50"}``)."""
+    ai_game: str | None = None
+    """A function ``(seed, clock=...) -> (game, [ms per apply])`` playing a whole game between its bots:
+    ``<key>_apply_ms_p50/_p99`` (instead of the random moves' apply figure) and ``<key>_ai_game_s``."""
+    long_game: Mapping[str, Any] = field(default_factory=dict)
+    """The options of the ``loop`` measurement's very long game."""
+    patient: frozenset[str] = frozenset()
+    """Action types the long game's players avoid while they have another choice (so it lasts)."""
+    turn_kind: str = "turn"
+    """The kind of open decision (:class:`bot.games.base.OpenDecision`) that is a player's turn (``turn_bytes``)."""
+
+    def __post_init__(self) -> None:
+        unknown = self.figures - BENCH_FIGURES
+        if unknown:
+            raise ValueError(f"unknown bench figures {sorted(unknown)}")
+
+
 # ---- the manifest ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GameManifest:
@@ -232,6 +278,10 @@ class GameManifest:
     game gives the game's own arena options."""
     bench_state: str | None = None
     """A function returning a deterministic crowded late-game state (``python -m bot.bench``)."""
+    bench: Bench = field(default_factory=Bench)
+    """What else ``python -m bot.bench`` measures of it (:class:`Bench`)."""
+    score_field: str = "scores"
+    """The outcome's field ranking the losers for the stats (a list by side or a dict by seat)."""
     cog: str | None = None
     """An extension module with the game's own slash commands, loaded by ``bot.discord_app.app`` after the core cogs."""
     i18n_domains: tuple[str, ...] = ()

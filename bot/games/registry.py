@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from importlib import resources
 
+from bot.core import i18n
 from bot.games.base import Game
 from bot.games.manifest import BoardFn, GameManifest, GameRenderer, load
 
@@ -53,8 +55,20 @@ def load_manifests(refs: list[str]) -> dict[str, GameManifest]:
     return out
 
 
+def strings() -> list[i18n.Catalogue]:
+    """The string catalogues the registered games bring (``i18n_files``), for :mod:`bot.core.i18n`."""
+    out = []
+    for game in GAMES.values():
+        for ref in game.i18n_files:
+            package, _, name = ref.partition(":")
+            out.append((ref, game.domains(), resources.files(package).joinpath(name).read_text(encoding="utf-8")))
+    return out
+
+
 GAMES: dict[str, GameManifest] = load_manifests([*BUILTIN, *extra_refs()])
-"""Every registered game's manifest, by key (tests may add one with ``monkeypatch.setitem``)."""
+"""Every registered game's manifest, by key (tests may add one with ``monkeypatch.setitem``, then
+``bot.core.i18n.catalogue.cache_clear()`` for its strings)."""
+i18n.add_source(strings)
 
 
 def manifest(key: str) -> GameManifest:

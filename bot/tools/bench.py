@@ -3,6 +3,11 @@
 ``--boards`` measures only the per-game board figures below (``<game>_render_*``, ``_draw_``/``_encode_``,
 the pool, personal boards and zooms), of every game or of the ``--game`` ones: a short run.
 
+Nothing here names a game: the per-game figures come from the manifests (``bench_state``, and ``bench``:
+:class:`bot.games.manifest.Bench`), each named ``<key>_...`` after the game's key, and each measurement of
+the platform plays the first game whose manifest asks for it (``platform``, ``bots``, ``replay``, ``loop``,
+``turn_bytes``, ``backlog``, ``web``). The names below are today's.
+
 Figures (keys of the JSON object):
 - ``step_commit_ms_p50`` / ``_p99``: one action through the session layer (lock, rules, one SQLite
   transaction with the new state) on a real file database;
@@ -22,26 +27,29 @@ Figures (keys of the JSON object):
   size of that process after drawing every game's boards;
 - ``pobeda_personal_render_ms_p50`` / ``_kb``: a seat's personal board (its hand's cells marked, in the
   seat's language); ``godstorm_dm_board_render_ms_p50``: Godstorm's (the DM panel's map of the seat's
-  territories and targets, with its miracle cards); per game offering zooms
-  ``<game>_zoom_render_ms_p50`` / ``_kb``: its slowest zoom;
-- ``godstorm_playout_3p_s`` / ``_5p_s``: a whole five-epoch Godstorm game of random legal actions;
-- ``byallmeans_apply_ms_p50`` / ``_p99``: one By All Means action over whole AI-against-AI games between
-  preset decks, and ``byallmeans_ai_game_s``: such a whole game, the bots' decisions included;
-  ``byallmeans_hand_render_ms_p50`` / ``_kb``: a seat's private hand picture (its render and PNG figures
-  ``byallmeans_render_ms_p50`` / ``_kb`` come with the other games');
-- per game (and ``risk``, Godstorm's classic ruleset) ``<game>_bot_move_ms_p50`` / ``_p99``: one decision
-  of the strong bot (``policy.choose`` on the seat's view), over two-player games against random
+  territories and targets, with its miracle cards: the personal figure again, an alias its manifest
+  declares); per game offering zooms ``<game>_zoom_render_ms_p50`` / ``_kb``: its slowest zoom;
+- ``<game>_playout_<n>p_s`` (``godstorm_playout_3p_s`` / ``_5p_s``): a whole game of random legal actions at
+  each table of the manifest's ``bench.playouts`` (a five-epoch Godstorm game);
+- ``<game>_apply_ms_p50`` / ``_p99`` for a game declaring ``bench.ai_game`` (By All Means): one action over
+  whole AI-against-AI games between preset decks, and ``<game>_ai_game_s``: such a whole game, the bots'
+  decisions included; ``<game>_hand_render_ms_p50`` / ``_kb`` for a renderer drawing a hand picture: a
+  seat's private hand (``byallmeans_hand_render_*``);
+- per game asking for ``bots`` (and its arena variants: ``risk``, Godstorm's classic ruleset)
+  ``<game>_bot_move_ms_p50`` / ``_p99``: one decision of the strong bot (``policy.choose`` on the seat's
+  view), over two-player games against random
   players and against the quick bot, and ``<game>_bot_winrate_vs_random`` from those games (a small
   arena run; ``python -m bot.tools.arena`` measures it properly);
 - ``replay_render_s`` / ``replay_gif_mb`` / ``replay_gif_frames``: ``/game replay``'s animated
-  board history of a whole finished five-player Godstorm game (replayed from its log, the moments
-  picked, drawn, scaled and encoded as a GIF opening on the final position), median seconds, its
+  board history of a whole finished game at the largest ``playouts`` table of the game asking for
+  ``replay`` (a five-player Godstorm game), replayed from its log (the moments picked, drawn, scaled and
+  encoded as a GIF opening on the final position), median seconds, its
   size in MB (aim ≤ 8, under Discord's 10 MiB) and its frames;
 - ``stats_query_ms_p99``: the reads behind ``/stats`` (a user's rows, the server's totals, the user's
   place per game) and ``/leaderboard``, over a database holding 100,000 recorded finished games;
-- ``godstorm_bytes_per_turn``: bytes uploaded to the channel for one Godstorm turn (a three-player
-  game played by the strong bot, moves 2.5 s apart on a virtual clock) through the real ``Publisher``,
-  with ``godstorm_uploads_per_turn`` and ``godstorm_moves_per_turn``; the ``_uncoalesced`` figures
+- ``<game>_bytes_per_turn`` of the game asking for ``turn_bytes`` (``godstorm_bytes_per_turn``): bytes uploaded
+  to the channel for one turn (a three-player game played by the strong bot, moves 2.5 s apart on a virtual
+  clock) through the real ``Publisher``, with ``_uploads_per_turn`` and ``_moves_per_turn``; the ``_uncoalesced`` figures
   are the same turns published as before issue 13 (an edit and a board upload after every move);
 - ``pg_step_commit_ms_p50`` / ``_p99``, ``pg_actions_per_s`` (issue 14): two bot processes sharing a
   throwaway PostgreSQL, 50 channels split between them (``python -m bot.bench_pg`` explains the phases),
@@ -52,7 +60,13 @@ Figures (keys of the JSON object):
   longest stall while a 25,000-action finished game is replayed and recorded (:mod:`bot.tools.bench_loop`);
 - ``publish_retry_ms_p50``: a Discord outage (every post refused with 503) while games publish, through
   the real ``Publisher`` with a stub channel: time from Discord answering again to each lost post
-  being delivered.
+  being delivered;
+- ``web_page_ms_p99`` and ``web_update_lag_ms_p99`` (issue 29): a game's web page with 100 viewers
+  (:mod:`bot.web.bench` explains them);
+- ``league_pairing_ms_p99`` and ``league_standings_render_ms_p50`` (issue 28): a 1,000-player Swiss round's
+  pairing, a 64-player league's standings image (:mod:`bot.tools.bench_league` explains them);
+- ``undo_ms_p50`` / ``undo_ms_p99`` and ``undo_replay_ms_p99`` (issue 27): taking back the last move of a
+  500-move game (:mod:`bot.tools.bench_takeback` explains them).
 """
 
 from __future__ import annotations
@@ -70,39 +84,50 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.core.sessions import SessionManager, UserInfo
+from bot.core.sessions import SessionManager
 from bot.core.store import Store, dumps
 from bot.games.base import Game
 from bot.games.registry import available, board_renderer, manifest, renderer
+from bot.tools.benchplay import (
+    bench_state,
+    games_with,
+    new_game,
+    percentile,
+    platform_game,
+    play_one,
+    playout,
+    random_action,
+    subject,
+)
 from render.common import clear_deflated
 
-BENCH_GAME = "pobeda"
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def bench_state(key: str) -> Game:
-    """The game's own crowded late-game state (``bench_state`` named by its manifest)."""
-    return manifest(key).make_bench_state()
-
-
-def random_action(game: Game, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
-    actors = game.actors()
-    if not actors:
-        return None
-    seat = rng.choice(actors)
-    legal = game.legal_actions(seat)
-    return (seat, rng.choice(legal)) if legal else None
+__all__ = ["bench_state", "board_views", "main", "new_game", "play_one", "random_action", "run", "run_boards"]
 
 
 # ---- per game ---------------------------------------------------------------------------
 def bench_game(key: str, repeats: int) -> dict[str, float]:
+    """Every figure of one game's own: its board's (:func:`bench_board`), its hand picture's, its declared
+    ``playouts`` and ``ai_game`` (:class:`bot.games.manifest.Bench`), and the aliases it declares."""
+    out = bench_board(key, repeats)
+    spec = manifest(key).bench
+    seeds = 3 if repeats < 10 else 11  # whole games: fewer than boards
+    out.update(bench_hand(key, 5 * seeds))
+    if spec.playouts:
+        out.update(bench_playouts(key, seeds))
+    if spec.ai_game is not None:
+        out.update(bench_ai_game(key, seeds))
+    return aliased(key, out)
+
+
+def aliased(key: str, figures: dict[str, float]) -> dict[str, float]:
+    """``figures`` with the aliases the game's manifest declares (``bench.aliases``) added."""
+    for alias, source in manifest(key).bench.aliases.items():
+        if f"{key}_{source}" in figures:
+            figures[f"{key}_{alias}"] = figures[f"{key}_{source}"]
+    return figures
+
+
+def bench_board(key: str, repeats: int) -> dict[str, float]:
     game = bench_state(key)
     render = renderer(key)
     render = getattr(render, "uncached", render)  # the work itself, not the reuse of identical boards
@@ -237,8 +262,6 @@ def bench_personal_and_zoom(key: str, game: Game, view: dict[str, Any], repeats:
             times.append((time.perf_counter() - start) * 1000)
         out[f"{key}_personal_render_ms_p50"] = round(statistics.median(times), 2)
         out[f"{key}_personal_render_kb"] = round(len(png) / 1024, 1)
-        if key == "godstorm":  # the personal board is the DM panel's map (issue 25)
-            out["godstorm_dm_board_render_ms_p50"] = out[f"{key}_personal_render_ms_p50"]
     choices, render_zoom = drawer.zoom_choices, drawer.zoom
     if choices is not None and render_zoom is not None:
         worst: tuple[float, int] = (0.0, 0)
@@ -257,29 +280,6 @@ def bench_personal_and_zoom(key: str, game: Game, view: dict[str, Any], repeats:
 
 
 # ---- platform ---------------------------------------------------------------------------
-async def new_game(sessions: SessionManager, channel: int, key: str, players: int) -> int:
-    users = [UserInfo(channel * 10 + i, f"p{i}") for i in range(players)]
-    session = await sessions.create(guild_id=1, channel_id=channel, host=users[0], game_key=key, options={})
-    for user in users[1:]:
-        await sessions.join(session.id, user)
-    await sessions.start(session.id, users[0].id, seed=channel)
-    return session.id
-
-
-async def play_one(sessions: SessionManager, game_id: int, rng: random.Random) -> bool:
-    session = await sessions.get(game_id)
-    if session.row.status != "running" or session.game is None:
-        return False
-    choice = random_action(session.game, rng)
-    if choice is None:
-        return False
-    seat, action = choice
-    assert session.row.seat_users is not None  # a running game has its seats
-    user = session.row.seat_users[seat][0]
-    await sessions.act(game_id, user, seat, action)
-    return True
-
-
 async def bench_steps(db: Path | str, key: str, steps: int) -> dict[str, float]:
     store = await Store.open(db)
     sessions = SessionManager(store)
@@ -411,24 +411,26 @@ async def bench_publish_retry(db: Path, key: str, games: int, rounds: int) -> di
     return {"publish_retry_ms_p50": round(percentile(samples, 0.5), 1)}
 
 
-async def bench_godstorm_bytes(db: Path, *, coalesce: bool, turns: int = 3, gap: float = 2.5,
-                               seed: int = 3) -> dict[str, float]:
-    """Bytes uploaded to the channel for a typical Godstorm turn, through the real ``Publisher``.
+async def bench_turn_bytes(db: Path, key: str, *, coalesce: bool, turns: int = 3, gap: float = 2.5,
+                           seed: int = 3) -> dict[str, float]:
+    """Bytes uploaded to the channel for a typical turn of game ``key``, through the real ``Publisher``.
 
     A three-player game is played by the strong bot through the session layer; the set-up is published
-    as it goes, then ``turns`` whole turns of the playing phase are measured: every upload (the new
-    post of a turn, each edit re-uploading the board) counted in bytes. Moves come ``gap`` seconds
-    apart on a virtual clock (a player on a phone), so coalescing is measured as it would happen without
-    the bench waiting for real. ``coalesce=False`` is the publishing of before issue 13: an edit and a
-    board after every move, whatever the board."""
+    as it goes, then ``turns`` whole turns are measured (a turn: while the seat of the open decision of the
+    manifest's ``turn_kind`` stays the same), every upload (the new post of a turn, each edit re-uploading
+    the board) counted in bytes. Moves come ``gap`` seconds apart on a virtual clock (a player on a
+    phone), so coalescing is measured as it would happen without the bench waiting for real.
+    ``coalesce=False`` is the publishing of before issue 13: an edit and a board after every move,
+    whatever the board. Figures ``<key>_bytes_per_turn``, ``<key>_uploads_per_turn``, ``<key>_moves_per_turn``
+    (``_uncoalesced`` without coalescing)."""
     from types import SimpleNamespace
 
     from bot.discord_app.delivery import Publisher
+    from bot.games.ai import policy_for
     from bot.games.base import Rng
-    from bot.games.godstorm.ai import GodstormBot
-    from bot.games.godstorm.game import Godstorm
 
     uploaded = {"bytes": 0, "files": 0}
+    turn_kind = manifest(key).bench.turn_kind
 
     def count(files: Any) -> None:
         for f in files or []:
@@ -467,8 +469,8 @@ async def bench_godstorm_bytes(db: Path, *, coalesce: bool, turns: int = 3, gap:
     if not coalesce:
         publisher.publish_interval = 0
         publisher.reuse_board = False
-    game_id = await new_game(sessions, 9000 + seed, "godstorm", 3)
-    bot, rng = GodstormBot("strong"), Rng(seed)
+    game_id = await new_game(sessions, 9000 + seed, key, 3)
+    bot, rng = policy_for(key, "strong"), Rng(seed)
 
     async def quiet() -> None:
         """Until the publisher has done what the last move asked (or holds it back to coalesce)."""
@@ -494,9 +496,9 @@ async def bench_godstorm_bytes(db: Path, *, coalesce: bool, turns: int = 3, gap:
 
     def turn_player() -> int | None:
         game = sessions.sessions[game_id].game
-        if not isinstance(game, Godstorm) or game.s.phase != "turn" or not game.actors():
+        if game is None or game.outcome() is not None:
             return None
-        return game.actors()[0]
+        return next((d.seats[0] for d in game.open_decisions() if d.kind == turn_kind and d.seats), None)
 
     publisher.request(game_id)
     await quiet()
@@ -514,9 +516,9 @@ async def bench_godstorm_bytes(db: Path, *, coalesce: bool, turns: int = 3, gap:
     await publisher.idle()
     await store.close()
     suffix = "" if coalesce else "_uncoalesced"
-    return {f"godstorm_bytes_per_turn{suffix}": round(uploaded["bytes"] / turns),
-            f"godstorm_uploads_per_turn{suffix}": round(uploaded["files"] / turns, 1),
-            f"godstorm_moves_per_turn{suffix}": round(moves / turns, 1)}
+    return {f"{key}_bytes_per_turn{suffix}": round(uploaded["bytes"] / turns),
+            f"{key}_uploads_per_turn{suffix}": round(uploaded["files"] / turns, 1),
+            f"{key}_moves_per_turn{suffix}": round(moves / turns, 1)}
 
 
 RESTORE_CHILD = """
@@ -552,15 +554,17 @@ def run_boards(quick: bool, games: list[str] | None = None) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for game in games or available():
         try:
-            result.update(bench_game(game, 5 if quick else 25))
+            result.update(aliased(game, bench_board(game, 5 if quick else 25)))
         except Exception as exc:  # a game without bench_state is reported, not fatal
             result[f"{game}_error"] = repr(exc)
     return result
 
 
 async def run(quick: bool) -> dict[str, Any]:
+    """Every figure: the platform's on the game asking for ``platform``, each game's own, and each
+    measurement a manifest asks for (:class:`bot.games.manifest.Bench`) on the first game asking."""
     games = available()
-    key = BENCH_GAME if BENCH_GAME in games else games[0]
+    key = platform_game(games)
     result: dict[str, Any] = {"bench_game": key}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
@@ -574,25 +578,37 @@ async def run(quick: bool) -> dict[str, Any]:
             result.update(bench_game(game, 5 if quick else 25))
         except Exception as exc:  # a game without bench_state is reported, not fatal
             result[f"{game}_error"] = repr(exc)
-    if "godstorm" in games:
-        result.update(bench_godstorm_playout(3 if quick else 11))
-        result.update(bench_replay_render(1 if quick else 3))
+    replayed = subject("replay", games)
+    if replayed is not None:
+        result.update(bench_replay_render(replayed, 1 if quick else 3))
+    looped = subject("loop", games)
+    if looped is not None:
         from bot.tools.bench_loop import bench_loop  # issue 22: the event loop during a very long replay
 
-        result.update(await bench_loop(2_000 if quick else 25_000))
+        result.update(await bench_loop(2_000 if quick else 25_000, key=looped))
     with tempfile.TemporaryDirectory() as tmp:
         result.update(await bench_stats_query(Path(tmp) / "stats.sqlite3", 100_000, 200 if quick else 1000))
-    result.update(bench_bots([g for g in ("pobeda", "coldwar", "godstorm") if g in games], 4 if quick else 20))
-    result.update(bench_byallmeans(3 if quick else 11))
+    result.update(bench_bots(games_with("bots"), 4 if quick else 20))
     with tempfile.TemporaryDirectory() as tmp:
         result.update(await bench_publish_retry(Path(tmp) / "retry.sqlite3", key, 10, 2 if quick else 6))
+    # issue 29: a game's web page with 100 viewers (web_page_ms_p99, web_update_lag_ms_p99)
+    from bot.web.bench import bench_web
+
+    result.update(await bench_web(subject("web", games) or key, quick))
+    from bot.tools.bench_league import bench_league  # issue 28: Swiss pairing of 1,000, standings of 64
+
+    result.update(bench_league(quick))
+    from bot.tools.bench_takeback import bench_takeback  # issue 27: the undo of a 500-move game's last move
+
+    result.update(await bench_takeback(quick))
     from bot.tools.bench_delivery import bench_delivery  # the real bot against the tests' fake Discord
 
     result.update(await bench_delivery(quick))
-    if "godstorm" in games:
+    for counted in games_with("turn_bytes")[:1]:
         with tempfile.TemporaryDirectory() as tmp:
             for coalesce in (False, True):
-                result.update(await bench_godstorm_bytes(Path(tmp) / f"bytes{coalesce}.sqlite3", coalesce=coalesce))
+                result.update(await bench_turn_bytes(Path(tmp) / f"bytes{coalesce}.sqlite3", counted,
+                                                     coalesce=coalesce))
     return result
 
 
@@ -621,12 +637,16 @@ async def bench_pg(key: str, quick: bool) -> dict[str, Any]:
             "pg_1proc_actions_per_s": tp["actions_per_s"], **cluster}
 
 
-def bench_byallmeans(seeds: int) -> dict[str, float]:
-    """By All Means rules and hand picture: ``byallmeans_apply_ms_p50`` is one action
-    (validated against the legal list, then applied) over whole AI-against-AI games between random preset
-    decks, and ``byallmeans_ai_game_s`` the median time of such a game, the bots' decisions included."""
-    from bot.games.byallmeans.bench import ai_game
+def bench_ai_game(key: str, seeds: int) -> dict[str, float]:
+    """Whole games between the game's bots (its manifest's ``bench.ai_game``): ``<key>_apply_ms_p50`` /
+    ``_p99`` is one action over those games (in place of the random moves' figure) and ``<key>_ai_game_s``
+    the median time of such a game, the bots' decisions included."""
+    from bot.games.manifest import load
 
+    ref = manifest(key).bench.ai_game
+    if ref is None:
+        return {}
+    ai_game = load(ref)
     applies: list[float] = []
     games: list[float] = []
     for seed in range(1, seeds + 1):
@@ -634,64 +654,67 @@ def bench_byallmeans(seeds: int) -> dict[str, float]:
         _, times = ai_game(seed, clock=time.perf_counter)
         games.append(time.perf_counter() - start)
         applies += times
-    return {"byallmeans_apply_ms_p50": round(statistics.median(applies), 4),
-            "byallmeans_apply_ms_p99": round(percentile(applies, 0.99), 4),
-            "byallmeans_ai_game_s": round(statistics.median(games), 4),
-            **bench_byallmeans_hand(5 * seeds)}
+    return {f"{key}_apply_ms_p50": round(statistics.median(applies), 4),
+            f"{key}_apply_ms_p99": round(percentile(applies, 0.99), 4),
+            f"{key}_ai_game_s": round(statistics.median(games), 4)}
 
 
-def bench_byallmeans_hand(repeats: int) -> dict[str, float]:
-    """``byallmeans_hand_render_ms_p50`` / ``_kb``: the private hand picture of the first seat on the bench
-    state (its personal board; the same figure as ``byallmeans_personal_render_*``, in Russian)."""
-    from bot.games.byallmeans import bench_state as bam_state
-    from bot.games.byallmeans.render import render_hand
-
-    draw = getattr(render_hand, "uncached", render_hand)
-    view = json.loads(json.dumps(bam_state().view(0)))
+def bench_hand(key: str, repeats: int) -> dict[str, float]:
+    """``<key>_hand_render_ms_p50`` / ``_kb``: the private hand picture of the first seat on the bench
+    state, in Russian, for games whose renderer draws one."""
+    hand = board_renderer(key).hand
+    if hand is None:
+        return {}
+    draw = getattr(hand, "uncached", hand)
+    view = json.loads(json.dumps(bench_state(key).view(0)))
     draw(view, "ru")
     times = []
     png = b""
     for _ in range(repeats):
         start = time.perf_counter()
-        png = draw(view, "ru")
+        png = draw(view, "ru") or b""
         times.append((time.perf_counter() - start) * 1000)
-    return {"byallmeans_hand_render_ms_p50": round(statistics.median(times), 2),
-            "byallmeans_hand_render_kb": round(len(png) / 1024, 1)}
+    return {f"{key}_hand_render_ms_p50": round(statistics.median(times), 2),
+            f"{key}_hand_render_kb": round(len(png) / 1024, 1)}
 
 
-def bench_godstorm_playout(seeds: int) -> dict[str, float]:
-    """A whole five-epoch Godstorm game of random legal actions (3 and 5 players), median seconds."""
-    from bot.games.godstorm.playout import random_playout
-
+def bench_playouts(key: str, seeds: int) -> dict[str, float]:
+    """A whole game of random legal actions at each table of the manifest's ``bench.playouts``, median
+    seconds: ``<key>_playout_<players>p_s``."""
     result = {}
-    for players in (3, 5):
+    for setup in manifest(key).bench.playouts:
         times = []
         for seed in range(seeds):
             start = time.perf_counter()
-            random_playout(seed, players)
+            playout(key, setup, seed)
             times.append(time.perf_counter() - start)
-        result[f"godstorm_playout_{players}p_s"] = round(statistics.median(times), 4)
+        result[f"{key}_playout_{len(setup[0])}p_s"] = round(statistics.median(times), 4)
     return result
 
 
-def bench_replay_render(repeats: int) -> dict[str, float]:
-    """``/game replay``'s animated history (a GIF) of a whole five-player Godstorm game (median of ``repeats``)."""
+def bench_replay_render(key: str, repeats: int) -> dict[str, float]:
+    """``/game replay``'s animated history (a GIF) of a whole random game of ``key`` at its largest
+    ``bench.playouts`` table (median of ``repeats``)."""
+    from bot.core.i18n import t
     from bot.core.replay import history
     from bot.core.store import ActionRow
     from bot.discord_app import limits
-    from bot.games.godstorm.playout import random_playout
     from render.replay import MAX_FRAMES, animate
 
-    names = ["Anna", "Boris", "Clara", "Dmitri", "Eve"]
-    playout = random_playout(7, 5)
-    rows = [ActionRow(i + 1, seat, None, action, [], 0.0) for i, (seat, action) in enumerate(playout.log)]
+    names = ["Anna", "Boris", "Clara", "Dmitri", "Eve", "Fyodor", "Galina", "Hugo"]
+    seat_info, options = max(manifest(key).bench.playouts, key=lambda setup: len(setup[0]))
+    names = names[:len(seat_info)]
+    seed = 7
+    played = playout(key, (seat_info, options), seed)
+    rows = [ActionRow(i + 1, seat, None, action, [], 0.0) for i, (seat, action) in enumerate(played.log)]
     times, size, frames = [], 0, 0
     for _ in range(repeats):
         start = time.perf_counter()
-        story = history("godstorm", [{} for _ in names], {"ruleset": "godstorm", "placement": "random"}, 7, rows,
-                        names=names, lang="ru", frames=MAX_FRAMES)
-        moments = [(f"Ход {seq} / {len(rows)}", {**view, "seat_names": names}) for seq, view in story.frames]
-        animation = animate("godstorm", moments, "ru", max_bytes=limits.ANIMATION)
+        story = history(key, [dict(s) for s in seat_info], dict(options), seed, rows, names=names, lang="ru",
+                        frames=MAX_FRAMES)
+        moments = [(t("replay.caption", "ru", n=seq, total=len(rows)), {**view, "seat_names": names})
+                   for seq, view in story.frames]
+        animation = animate(key, moments, "ru", max_bytes=limits.ANIMATION)
         times.append(time.perf_counter() - start)
         size, frames = len(animation.data), animation.frames
     return {"replay_render_s": round(statistics.median(times), 3), "replay_gif_mb": round(size / 1e6, 2),
@@ -707,13 +730,15 @@ async def bench_stats_query(db: Path, games: int, queries: int) -> dict[str, flo
     stats = Stats(store)
     await stats.setup()
     rng = random.Random(12)
-    keys = ["pobeda", "coldwar", "godstorm"]
+    keys = available()[:3]
+    ranges = {key: manifest(key).game_class().player_range({}) for key in keys}
     users: dict[tuple[int, int, str], list[float]] = {}
     game_rows, player_rows = [], []
     for gid in range(1, games + 1):
         guild = 1 if gid % 10 else 2 + gid % 7
-        key = keys[gid % 3]
-        seated = rng.sample(range(1, 2001), 2 if key == "coldwar" else rng.randint(2, 5))
+        key = keys[gid % len(keys)]
+        low, high = max(2, ranges[key][0]), min(5, ranges[key][1])
+        seated = rng.sample(range(1, 2001), low if low >= high else rng.randint(low, high))
         result = "finished" if gid % 17 else "aborted"
         game_rows.append((gid, guild, key, result, int(result == "finished"), len(seated), 80, gid * 60.0))
         for place, user in enumerate(seated, 1):
@@ -742,11 +767,11 @@ async def bench_stats_query(db: Path, games: int, queries: int) -> dict[str, flo
     times = []
     for i in range(queries):
         user = rng.randint(1, 2000)
-        game = keys[i % 3] if i % 2 else None
+        game = keys[i % len(keys)] if i % 2 else None
         start = time.perf_counter()
         if i % 4 == 3:
-            await stats.leaderboard(1, keys[i % 3], 25)
-            await stats.rank_of(1, keys[i % 3], user)
+            await stats.leaderboard(1, keys[i % len(keys)], 25)
+            await stats.rank_of(1, keys[i % len(keys)], user)
         else:
             rows = await stats.user_stats(1, user, game)
             await stats.totals(1, game)
@@ -759,8 +784,8 @@ async def bench_stats_query(db: Path, games: int, queries: int) -> dict[str, flo
 
 
 def bench_bots(games: list[str], per_match: int) -> dict[str, float]:
-    """The strong bot's decision time and its win rate against random players (``bot.tools.arena``), per game and
-    per arena variant of those games (``risk``: Godstorm's classic ruleset)."""
+    """The strong bot's decision time and its win rate against random players (``bot.tools.arena``), per game
+    asking for ``bots`` and per arena variant of those games (``risk``: Godstorm's classic ruleset)."""
     from bot.games.ai import policy_for
     from bot.tools.arena import match, percentile, resolve, variants
 

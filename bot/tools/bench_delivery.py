@@ -1,12 +1,13 @@
 """Delivery figures of ``python -m bot.bench`` (issue 22), measured on the real bot process against the
 fake Discord of the tests (tests/fake_discord, so they run from a checkout, not an installed wheel):
 
-- ``announce_after_fault_s_p50`` / ``_p99``: a two-player Pobeda game played through ``/game hand``;
-  before each move the fake answers the next five message edits with 500 (the previous panel's strip,
+- ``announce_after_fault_s_p50`` / ``_p99``: a two-player game (the platform benchmarks' game, Pobeda)
+  played through ``/game hand``; before each move the fake answers the next five message edits with 500 (the previous panel's strip,
   the cosmetic edit that used to hold the next post for 20 s or more); the time from the move's commit
   to the channel post that shows it;
-- ``publish_backlog_1k_s``: a database holding 1,000 moves no post has announced yet (a Godstorm game
-  played by random legal actions with nobody publishing, as after a crash), the bot started on it:
+- ``publish_backlog_1k_s``: a database holding 1,000 moves no post has announced yet (a game of the
+  first manifest asking for ``backlog``, Godstorm, played by random legal actions with nobody publishing,
+  as after a crash), the bot started on it:
   seconds from its ``ready`` to everything announced; ``publish_backlog_posts`` how many channel
   messages that took; ``publish_backlog_stalls`` the loop watchdog's warnings meanwhile;
 - ``publish_backlog_sigterm_s``: the same start, SIGTERM sent once the first post is out: seconds
@@ -26,12 +27,14 @@ from typing import Any
 
 from bot.core.sessions import SessionManager, UserInfo
 from bot.core.store import Store
+from bot.tools.benchplay import platform_game, play_one, subject
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_ENV = {"TIMER_INTERVAL": "0.5", "PUBLISH_INTERVAL": "0"}
 
 
 async def bench_announce_after_fault(moves: int) -> dict[str, float]:
+    """The ``announce_after_fault_*`` figures (the module's docstring) on the platform benchmarks' game."""
     from tests.e2e.gaps import GapMeter, step
     from tests.e2e.helpers import game_row, make_table, open_lobby, start_lobby
     from tests.fake_discord import FakeDiscord
@@ -39,8 +42,9 @@ async def bench_announce_after_fault(moves: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fake:
             table = await make_table(fake, Path(tmp), ["alice", "bob"])
+            key = platform_game()
             try:
-                lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+                lobby = await open_lobby(table, "alice", key, ["alice", "bob"])
                 await start_lobby(table, "alice", lobby)
                 row = await fake.wait_for(
                     lambda: (r := game_row(table.db, table.channel.id))["status"] == "running" and r, timeout=30)
@@ -50,7 +54,7 @@ async def bench_announce_after_fault(moves: int) -> dict[str, float]:
                 rnd = random.Random(5)
                 for _ in range(moves):
                     fake.fail_requests(500, "/channels/", method="PATCH", count=5)
-                    if not await step(table, "pobeda", rnd):
+                    if not await step(table, key, rnd):
                         break
                 await fake.wait_for(lambda: meter.caught_up(game_row(table.db, table.channel.id)["seq"]),
                                     timeout=60)
@@ -65,11 +69,11 @@ async def bench_announce_after_fault(moves: int) -> dict[str, float]:
 
 
 async def backlog_db(db: Path, guild_id: int, channel_ids: list[int], user_ids: list[int], moves: int,
-                     key: str = "godstorm") -> int:
-    """Games in ``channel_ids`` (one after another as each ends) holding ``moves`` actions that were
-    committed and never published; returns the number of games."""
-    from bot.tools.bench import play_one
-
+                     key: str | None = None) -> int:
+    """Games of ``key`` (default: the first game asking for the ``backlog`` measurement) in ``channel_ids``
+    (one after another as each ends) holding ``moves`` actions that were committed and never published;
+    returns the number of games."""
+    key = key or subject("backlog") or platform_game()
     store = await Store.open(db)
     sessions = SessionManager(store)
     rng = random.Random(11)

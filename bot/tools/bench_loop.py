@@ -13,10 +13,12 @@ never blocked"):
 - ``loop_gc_full_ms_max`` / ``loop_gc_full_count``: the full garbage collections meanwhile (each one
   stops every thread, the loop's too, for as long as the whole heap takes to scan).
 
-The game is realistic rather than synthetic: classic Godstorm (world domination) between five
-players who, for most of the game, attack one die roll at a time and reinforce cautiously (the way a
-game played over weeks by clicking piles up actions), then press on until one of them wins; every
-action goes through the rules, with the events they produce, a ``platform.prompt`` for the seats
+The game is realistic rather than synthetic: the first registered game asking for the ``loop``
+measurement (:class:`bot.games.manifest.Bench`), with its manifest's ``long_game`` options, between five
+players (classic Godstorm: world domination) who, for most of the game, avoid the manifest's ``patient``
+action types (Godstorm's players attack one die roll at a time, the way a game played over weeks by
+clicking piles up actions), then press on with the conformance kit's choices until one of them wins;
+every action goes through the rules, with the events they produce, a ``platform.prompt`` for the seats
 newly asked to act (as the session layer records) and timestamps 2-90 s apart. It is created through
 the session layer and its log written in one transaction, as a finished game is stored.
 """
@@ -34,9 +36,12 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
+from bot.core.i18n import t
 from bot.core.sessions import SessionManager, UserInfo
 from bot.core.store import Store, dumps
-from bot.games.base import Action
+from bot.games.base import Action, Game
+from bot.games.registry import available, manifest
+from bot.tools.benchplay import Chooser, chooser, platform_game, subject
 
 PLAYERS = 5
 TICK = 0.005
@@ -44,30 +49,31 @@ TICK = 0.005
 STATUS_EVERY = 0.02
 
 
-def cautious(game: Any, seat: int, legal: list[Action], rnd: random.Random) -> Action:
-    """The playout's random player, but attacking one roll at a time (``attack``, not ``attack_until``)."""
-    from bot.games.godstorm.playout import choose
+def patient(key: str) -> Chooser:
+    """The game's random player (:func:`bot.tools.benchplay.chooser`), but avoiding the manifest's
+    ``bench.patient`` action types while it has another choice."""
+    avoid = manifest(key).bench.patient
+    choose = chooser(manifest(key))
 
-    if any(a["type"] == "attack" for a in legal):
-        legal = [a for a in legal if a["type"] != "attack_until"] or legal
-    return choose(game, seat, legal, rnd)
+    def pick(game: Game, seat: int, legal: list[Action], rnd: random.Random) -> Action:
+        return choose(game, seat, [a for a in legal if a.get("type") not in avoid] or legal, rnd)
+
+    return pick
 
 
-async def finished_game(store: Store, actions: int, seed: int = 5, ruleset: str = "classic") -> int:
-    """A finished Godstorm game of at least ``actions`` actions (see the module's docstring; the
-    five-epoch ``godstorm`` ruleset ends within a few hundred, for quick tests)."""
-    from bot.games.godstorm.playout import choose
-
+async def finished_game(store: Store, actions: int, key: str, options: dict[str, Any], seed: int = 5) -> int:
+    """A finished game of ``key`` of at least ``actions`` actions (see the module's docstring; a game
+    that ends sooner, such as Godstorm's five-epoch ruleset, is for quick tests)."""
     sessions = SessionManager(store)
     users = [UserInfo(1000 + i, name) for i, name in enumerate(("Anna", "Boris", "Clara", "Dmitri", "Eve"))]
-    session = await sessions.create(guild_id=1, channel_id=77, host=users[0], game_key="godstorm",
-                                    options={"ruleset": ruleset, "placement": "random"})
+    session = await sessions.create(guild_id=1, channel_id=77, host=users[0], game_key=key, options=options)
     for user in users[1:PLAYERS]:
         await sessions.join(session.id, user)
     await sessions.start(session.id, users[0].id, seed=seed)
-    game: Any = session.game
+    game = session.game
     row = session.row
     assert game is not None and row.seat_users is not None
+    slow, choose = patient(key), chooser(manifest(key))
     rnd = random.Random(seed)
     clock = time.time() - 86400 * 30
     rows: list[tuple[Any, ...]] = []
@@ -76,7 +82,7 @@ async def finished_game(store: Store, actions: int, seed: int = 5, ruleset: str 
     while game.outcome() is None:
         seat = game.actors()[0]
         legal = game.legal_actions(seat)
-        action = (cautious if seq < actions else choose)(game, seat, legal, rnd)
+        action = (slow if seq < actions else choose)(game, seat, legal, rnd)
         events = list(game.apply(seat, action))
         now_acting = set(game.actors())
         if fresh := sorted(now_acting - asked):
@@ -94,11 +100,16 @@ async def finished_game(store: Store, actions: int, seed: int = 5, ruleset: str 
     return row.id
 
 
-async def bench_loop(actions: int = 25_000, db: Path | None = None, ruleset: str = "classic") -> dict[str, float]:
-    """The figures of the module's docstring, on a fresh database (in ``db``'s place or a temporary one)."""
+async def bench_loop(actions: int = 25_000, db: Path | None = None, key: str | None = None,
+                     **options: Any) -> dict[str, float]:
+    """The figures of the module's docstring, on a fresh database (in ``db``'s place or a temporary one),
+    for game ``key`` (default: the first asking for ``loop``) with its ``long_game`` options, ``options``
+    overriding them."""
+    if key is None:
+        key = subject("loop") or available()[0]
     if db is None:
         with tempfile.TemporaryDirectory() as tmp:
-            return await bench_loop(actions, Path(tmp) / "loop.sqlite3", ruleset)
+            return await bench_loop(actions, Path(tmp) / "loop.sqlite3", key, **options)
     from bot.core.loopwatch import LoopWatch
     from bot.core.stats import Stats
     from cogs.common import status_text
@@ -108,10 +119,11 @@ async def bench_loop(actions: int = 25_000, db: Path | None = None, ruleset: str
     try:
         stats = Stats(store)
         await stats.setup()
-        game_id = await finished_game(store, actions, ruleset=ruleset)
+        game_id = await finished_game(store, actions, key, {**manifest(key).bench.long_game, **options})
         sessions = SessionManager(store)
         host = UserInfo(1, "Host")
-        other = await sessions.create(guild_id=1, channel_id=5, host=host, game_key="pobeda", options={})
+        other_key = platform_game([k for k in available() if k != key] or [key])
+        other = await sessions.create(guild_id=1, channel_id=5, host=host, game_key=other_key, options={})
         for i in (2, 3):
             await sessions.join(other.id, UserInfo(i, f"Guest {i}"))
         await sessions.start(other.id, host.id, seed=3)
@@ -143,7 +155,7 @@ async def bench_loop(actions: int = 25_000, db: Path | None = None, ruleset: str
             assert row is not None
             pages = await cog._replay_pages(row, "ru")
             for page in range(len(pages)):  # every page, as the buttons ask for them
-                cog._page(pages, page, "Godstorm", game_id, "ru")
+                cog._page(pages, page, t(f"{key}.name", "ru"), game_id, "ru")
             animation = await cog._animation(row, "ru")
             return time.perf_counter() - start, len(pages), animation.frames
 

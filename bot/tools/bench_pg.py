@@ -54,6 +54,7 @@ from bot.core.sessions import SessionError, SessionManager, UserInfo
 from bot.core.store import Conflict, Store
 from bot.games.ai import policy_for
 from bot.games.base import Rng
+from bot.tools.benchplay import platform_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,7 +68,9 @@ def percentile(values: list[float], q: float) -> float:
 
 # ---- the parent: games, workers, phases -------------------------------------------------------------
 async def create_games(url: str, key: str, channels: int, per_channel: int, players: int) -> list[list[int]]:
-    """``per_channel`` started games for each channel (its queue, played in order), in one process."""
+    """``per_channel`` started games for each channel (its queue, played in order), in one process; each
+    game in a server of its own, so the per-server cap of running games (``TABLETOP_MAX_GAMES_PER_SERVER``)
+    does not stop the set-up."""
     store = await Store.open(url)
     sessions = SessionManager(store)
     queues: list[list[int]] = []
@@ -77,7 +80,7 @@ async def create_games(url: str, key: str, channels: int, per_channel: int, play
             for k in range(per_channel):
                 channel = 10_000 + c * 100 + k
                 users = [UserInfo(channel * 10 + i, f"p{i}") for i in range(players)]
-                session = await sessions.create(guild_id=1, channel_id=channel, host=users[0], game_key=key,
+                session = await sessions.create(guild_id=channel, channel_id=channel, host=users[0], game_key=key,
                                                 options={})
                 for user in users[1:]:
                     await sessions.join(session.id, user)
@@ -332,7 +335,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--worker", metavar="CONFIG", help="run as a worker (JSON config; driven over stdin)")
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--game", default="pobeda")
+    parser.add_argument("--game", help="the game played (default: the platform benchmarks' game)")
     parser.add_argument("--pool-size", type=int, help="connections per process (default: bot.core.db.POOL_SIZE)")
     parser.add_argument("--rate", type=float, default=1000.0, help="actions per second offered in the paced phase")
     parser.add_argument("--unix", action="store_true", help="connect through the server's Unix socket, not TCP")
@@ -347,7 +350,7 @@ def main() -> None:
         raise SystemExit(why)
     server = PgServer.start(bindir, durable=True)
     try:
-        print(json.dumps(asyncio.run(bench_cluster(server, args.game, seconds=args.seconds, rate=args.rate,
+        print(json.dumps(asyncio.run(bench_cluster(server, args.game or platform_game(), seconds=args.seconds, rate=args.rate,
                                                    pool_size=args.pool_size, unix_socket=args.unix))))
     finally:
         server.stop()

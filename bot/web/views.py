@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import importlib
 import json
 import logging
 import threading
@@ -26,9 +25,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core import drawing
+from bot.core import drawing, takeback
 from bot.core.i18n import t
-from bot.core.replay import LoggedAction, history, off_loop, read_log, stored_options
+from bot.core.replay import LoggedAction, history, off_loop, read_log, stored_options, takeback_line
 from bot.core.session import Session
 from bot.core.sessions import SessionManager
 from bot.core.store import ActionRow, GameRow
@@ -224,10 +223,7 @@ class GameViews:
     @staticmethod
     def _tell(game: Game, action: ActionRow, lang: str, seat: int | None, names: list[str]) -> str:
         """The log lines of one action for a reader: public events, and those sent to ``seat``."""
-        taken = _takeback()
-        if taken is not None and taken.is_takeback(action.seat, action.action):  # issue 27, as /game log tells it
-            from bot.core.replay import takeback_line  # noqa: PLC0415
-
+        if takeback.is_takeback(action.seat, action.action):  # issue 27, as /game log tells it
             return (f"<li data-seq=\"{action.seq}\"><span class=\"seq\">{action.seq}</span> "
                     f"{to_html(takeback_line(action.action, names, lang))}</li>")
         out = []
@@ -365,14 +361,13 @@ class GameViews:
         """(In a worker thread.) The public view after ``seq``, replayed from the nearest earlier
         position this game was replayed to (stepping forward costs one action per step)."""
         assert row.seed is not None
-        taken = _takeback()
         upto = [a for a in actions if a.seq <= seq]
         options = stored_options(row.game, row.options, row.settings.to_json())
         with self._cursor_lock, rng_version(row.settings.rng_version or 1):
-            if taken is not None and any(taken.is_takeback(a.seat, a.action) for a in upto):
+            if any(takeback.is_takeback(a.seat, a.action) for a in upto):
                 # a takeback (issue 27) undid earlier moves: the game as if they never were, from the seed
                 game = game_class(row.game).new(row.seat_info or [], options, row.seed)
-                for action in taken.effective(upto):
+                for action in takeback.effective(upto):
                     game.apply(action.seat, json.loads(action.action))
                 return self._public(game, row)
             cursor = self._cursors.get(game_id)
@@ -393,12 +388,6 @@ class GameViews:
         return view
 
 
-def _takeback() -> Any:
-    """:mod:`bot.core.takeback` (issue 27), or None in a tree without takebacks."""
-    try:
-        return importlib.import_module("bot.core.takeback")
-    except ImportError:
-        return None
 
 
 def _escaped(name: str) -> str:

@@ -15,7 +15,11 @@ from bot.games.godstorm.playout import choose
 from bot.games.godstorm.scenario import ledger_ok
 
 
-def _check_board(g: Godstorm) -> None:
+def _check_board(g: Godstorm, awaiting: set[str]) -> None:
+    """``awaiting``: territories whose gods a moved plague reached; they are banished at their owner's plague
+    step, not at once (rulebook, turn step 5: «Если у вас есть какие-либо боги в зараженных землях, изгоните их
+    сейчас»; only gods that *enter* a plagued land are banished at once: «Боги которые входят в зараженную
+    территорию автоматически изгоняются»)."""
     s = g.s
     move_to = s.move.dst if s.move else None
     dealt = s.phase not in ("setup", "pantheon", "pile", "claim")
@@ -26,7 +30,8 @@ def _check_board(g: Godstorm) -> None:
             emptied = s.mir is not None and v.owner is None and v.armies == 0 and not v.gods
             assert emptied or (v.owner is not None and v.armies >= 1), tid
         if v.gods:
-            assert v.owner is not None and v.owner >= 0 and not v.plague
+            assert v.owner is not None and v.owner >= 0
+            assert not v.plague or tid in awaiting, tid
     for sp, u in s.uw.items():
         if sp != move_to:
             assert (u.owner is None) == (u.armies == 0), sp
@@ -44,6 +49,7 @@ def test_random_games(players: int, ruleset: str, placement: str, seed: int) -> 
     g = Godstorm.new([{} for _ in range(players)], {"ruleset": ruleset, "placement": placement}, seed)
     rnd = random.Random(seed)
     steps = 0
+    awaiting: set[str] = set()
     while g.outcome() is None:
         steps += 1
         assert steps < 60_000, "the game must end"
@@ -58,8 +64,12 @@ def test_random_games(players: int, ruleset: str, placement: str, seed: int) -> 
             if "to" not in e:
                 assert e["type"] != "bid_secret" and "tcard_private" != e["type"]
         assert ledger_ok(g)
+        for e in events:
+            if e["type"] == "plague_moved" and g.s.terr[e["dst"]].gods:
+                awaiting.add(e["dst"])
+        awaiting = {t for t in awaiting if g.s.terr[t].plague and g.s.terr[t].gods}
         if g.outcome() is None:
-            _check_board(g)
+            _check_board(g, awaiting)
     assert g.actors() == []
     if ruleset == "godstorm":
         assert g.s.epoch == 5 or len(g.active_seats()) == 1

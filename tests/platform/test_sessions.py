@@ -135,7 +135,9 @@ async def test_act_commits_and_refuses(env) -> None:
     assert stored.seq == 1 and stored.state["total"] == 2 and stored.seat_counts[seat] == 1
     assert changed[-1] == session.id
     # the next seat is announced as newly prompted
-    assert {"type": "platform.prompt", "seats": [1 - seat]} in result.events
+    # (with the open decision it now holds: the toy's default, one "move" of the seat to act)
+    assert {"type": "platform.prompt", "seats": [1 - seat],
+            "decisions": [{"kind": "move", "seats": [1 - seat]}]} in result.events
     # a control built before the seat's last action is stale
     with pytest.raises(SessionError, match="err.stale"):
         await sessions.act(session.id, other_user, 1 - seat, {"type": "add", "n": 1}, stamp=5)

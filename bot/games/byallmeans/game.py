@@ -18,8 +18,10 @@ from bot.games.base import (
     Event,
     IllegalAction,
     OptionSpec,
+    Outcome,
     Player,
     Rng,
+    as_outcome,
     state_text,
 )
 from bot.games.byallmeans import data, decks, panel, phases, text, why
@@ -148,8 +150,8 @@ class ByAllMeans(DecisionGame):
     def reason_params(self, params: dict[str, Any], lang: str) -> dict[str, Any]:
         return why.localise(params)
 
-    def outcome(self) -> dict[str, Any] | None:
-        return None if self.s.result is None else dict(self.s.result)
+    def outcome(self) -> Outcome | None:
+        return as_outcome(self.s.result)
 
     # ---- views and state -------------------------------------------------------------------
     def view(self, seat: int | None) -> View:  # type: ignore[override]

@@ -1,6 +1,6 @@
 """By All Means as a plugin: what the platform finds of it (see :mod:`bot.games.manifest`)."""
 
-from bot.games.manifest import GameManifest, RendererSpec
+from bot.games.manifest import Bench, GameManifest, RendererSpec
 
 MANIFEST = GameManifest(
     key="byallmeans",
@@ -12,6 +12,7 @@ MANIFEST = GameManifest(
     reason_key="bam.reason.{}",
     arena={"byallmeans": {"decks": ["random", "random"]}},
     bench_state="bot.games.byallmeans.bench:bench_state",
+    bench=Bench(ai_game="bot.games.byallmeans.bench:ai_game"),
     cog="bot.games.byallmeans.cog",
     i18n_domains=("byallmeans", "bam"),
     conformance="bot.games.byallmeans.conformance:CONFORMANCE",

@@ -10,7 +10,7 @@
   (name, price, number, symbols, type, key stats, ability text), legible at a phone's 400 px width.
   It is the personal board of the seat's private panel (``bot/discord_app/boards.py``).
 
-Both are drawn in full colour and mapped onto the game's fixed palette (``render/palettes.py``).
+Both are drawn in full colour and mapped onto the game's fixed palette (``data/palettes/byallmeans.txt``).
 The zooms of ``/game board zoom:`` (the field's halves and the players, readable at 400 px) are drawn by
 ``bot.games.byallmeans.render_zoom`` from the public part of the view.
 """
@@ -23,31 +23,33 @@ from PIL import Image, ImageDraw
 
 from bot.core.i18n import t
 from bot.games.byallmeans import data
+from bot.games.byallmeans import render_zoom as zoomed
+from bot.games.byallmeans.render_style import (
+    BACK,
+    BG,
+    CARD,
+    CELL,
+    DARK,
+    GAME,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    PNG_LEVEL,
+    RED,
+    SEAT,
+    SEAT_DARK,
+    SYMBOL,
+    TYPE,
+    _name,
+    _tx,
+    public_part,
+)
+from bot.games.byallmeans.render_style import (
+    EXACT_COLOURS as EXACT_COLOURS,  # the palette builder reads it here
+)
 from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text, wrap
-
-BG = (24, 26, 34)
-PANEL = (36, 40, 52)
-CELL = (48, 53, 68)
-INK = (238, 238, 242)
-DARK = (28, 28, 34)
-MUTED = (156, 160, 176)
-GOLD = (238, 192, 70)
-RED = (214, 70, 62)
-GREEN = (72, 178, 96)
-CARD = (240, 234, 220)
-BACK = (92, 70, 120)
-SEAT = [(58, 128, 224), (222, 120, 40)]
-SEAT_DARK = [(30, 56, 100), (104, 56, 22)]
-TYPE = {"territory": (70, 140, 80), "agent": (60, 90, 160), "graffigent": (120, 80, 160),
-        "graffiti": (170, 90, 130), "plot": (150, 110, 50)}
-SYMBOL: dict[str, Colour] = {"mask": (192, 57, 43), "eye": (46, 134, 193), "coin": (212, 172, 13),
-                             "key": (39, 174, 96), "blade": (86, 101, 115), "fog": (179, 157, 219)}
-EXACT_COLOURS: tuple[Colour, ...] = (BG, PANEL, CELL, INK, DARK, MUTED, GOLD, RED, GREEN, CARD, BACK, *SEAT,
-                                     *SEAT_DARK, *TYPE.values(), *SYMBOL.values())
-GAME = "byallmeans"
-PNG_LEVEL = 3
-"""zlib level: the field is mostly flat colour, so level 3 is about half the deflate time of the
-platform's 6 (18 ms against 35 ms on the bench state) for 47 KB instead of 37 KB, far under 800 KB."""
 
 W = 1080
 HEAD_H = 96
@@ -63,16 +65,8 @@ HAND_HEAD = 76
 MAX_HAND_ROWS = 5
 
 
-def _name(code: str, lang: str) -> str:
-    return t(f"bam.card.{code}", lang)
-
-
 def _seat(view: dict[str, Any], seat: int, lang: str, limit: int = 22) -> str:
     return seat_label(view, seat, t("bam.seat", lang, n=seat + 1), limit=limit)
-
-
-def _tx(key: str, lang: str, **kw: Any) -> str:
-    return t(f"bam.r.{key}", lang, **kw)
 
 
 def _symbols(d: ImageDraw.ImageDraw, syms: list[str], x: float, y: float, r: int, lang: str,
@@ -240,11 +234,6 @@ def _draw_field(view: dict[str, Any], lang: str) -> Image.Image:
     return img
 
 
-def public_part(view: dict[str, Any]) -> dict[str, Any]:
-    """The view without ``me`` (the one private part): the field is drawn from this only."""
-    return {k: v for k, v in view.items() if k != "me"}
-
-
 def reference(view: dict[str, Any], lang: str) -> Image.Image:
     """The field in full colour, before the palette (palette building and tests)."""
     return _draw_field(public_part(view), lang)
@@ -363,12 +352,8 @@ render_personal = render_hand
 
 # ---- zooms (issue 13), drawn by bot.games.byallmeans.render_zoom ----------------------------------------------
 def zoom_choices(view: dict[str, Any], lang: str) -> list[tuple[str, str]]:
-    from bot.games.byallmeans.render_zoom import zoom_choices as choices  # noqa: PLC0415 (it imports this module)
-
-    return choices(view, lang)
+    return zoomed.zoom_choices(view, lang)
 
 
 def render_zoom(view: dict[str, Any], lang: str, zoom: str) -> bytes | None:
-    from bot.games.byallmeans.render_zoom import render_zoom as draw  # noqa: PLC0415
-
-    return draw(view, lang, zoom)
+    return zoomed.render_zoom(view, lang, zoom)

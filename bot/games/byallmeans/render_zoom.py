@@ -22,7 +22,7 @@ from PIL import Image
 
 from bot.core.i18n import t
 from bot.games.byallmeans import data
-from bot.games.byallmeans.render import (
+from bot.games.byallmeans.render_style import (
     BACK,
     BG,
     CARD,

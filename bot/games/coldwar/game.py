@@ -16,8 +16,10 @@ from bot.games.base import (
     Event,
     IllegalAction,
     OptionSpec,
+    Outcome,
     Player,
     Rng,
+    as_outcome,
     state_text,
 )
 from bot.games.coldwar import text, why
@@ -146,13 +148,13 @@ class ColdWar(DecisionGame):
     def reason_params(self, params: dict[str, Any], lang: str) -> dict[str, Any]:
         return why.localise(params, lang)
 
-    def outcome(self) -> dict[str, Any] | None:
+    def outcome(self) -> Outcome | None:
         """The stored result, with why it ended (``reason``: ``goal``, a score goal reached at a
         détente, or ``exhausted``, the target deck ran out) for the end announcement (issue 25)."""
         over = self.s.over
         if over is None:
             return None
-        return {**over.to_json(), "reason": "exhausted" if over.exhausted else "goal"}
+        return as_outcome({**over.to_json(), "reason": "exhausted" if over.exhausted else "goal"})
 
     # ---- views ---------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Cold War as a plugin: what the platform finds of it (see :mod:`bot.games.manifest`)."""
 
-from bot.games.manifest import GameManifest, RendererSpec
+from bot.games.manifest import Bench, GameManifest, RendererSpec
 
 MANIFEST = GameManifest(
     key="coldwar",
@@ -10,6 +10,7 @@ MANIFEST = GameManifest(
     ai="bot.games.coldwar.ai",
     catchup="bot.games.coldwar.catchup:CATCHUP",
     bench_state="bot.games.coldwar.bench:bench_state",
+    bench=Bench(figures=frozenset({"bots"})),
     i18n_domains=("coldwar",),
     moments=frozenset({"round", "report"}),
     conformance="bot.games.coldwar.conformance:CONFORMANCE",

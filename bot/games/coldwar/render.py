@@ -23,34 +23,32 @@ from typing import Any, cast
 from PIL import Image, ImageDraw
 
 from bot.core.i18n import t
+from bot.games.coldwar import render_zoom as zoomed
+from bot.games.coldwar.render_style import (
+    BG,
+    CARD,
+    FACTION,
+    FRAME,
+    GOLD,
+    INK,
+    MUTED,
+    PANEL,
+    SIDE,
+    SIDE_DARK,
+    P,
+    _tx,
+)
+from bot.games.coldwar.render_style import EXACT_COLOURS as EXACT_COLOURS  # the palette builder reads it here
 from bot.games.coldwar.view import ColdWarView, GroupView, SideView
-from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text, wrap
+from render.common import encode_png, font, palette, rendered_once, seat_label, text, wrap
 
 W, H = 1400, 926
-BG = (22, 27, 38)
-PANEL = (32, 39, 54)
-INK = (236, 238, 242)
-MUTED = (150, 158, 175)
-SIDE = [(64, 132, 230), (218, 62, 62)]
-SIDE_DARK = [(30, 58, 104), (100, 30, 34)]
-FACTION = {"military": (176, 96, 58), "economic": (212, 170, 48), "political": (140, 92, 196),
-           "media": (48, 166, 160)}
-GOLD = (240, 196, 64)
-CARD = (236, 228, 206)
-FRAME = (52, 60, 78)
-P = "coldwar."
-# Flat colours that must survive the palette exactly.
-EXACT_COLOURS: tuple[Colour, ...] = (BG, PANEL, INK, MUTED, *SIDE, *SIDE_DARK, *FACTION.values(), GOLD, CARD, FRAME)
 SIDE_SHAPES = ("disc", "square")
 """Each side's emblem shape (panel headers, score markers): the sides differ without colour too."""
 TARGET_BOX = (24, 112, 360, 676)
 """The target card, as tall as both side panels: an event's text is written inside it, dark on light."""
 PANEL_BOXES = ((408, 112, W - 408 - 24, 330), (408, 458, W - 408 - 24, 330))
 TRACK_BOX = (24, 806, W - 48)
-
-
-def _tx(key: str, lang: str, **kw: Any) -> str:
-    return t(P + key, lang, **kw)
 
 
 def _name(view: ColdWarView, seat: int, lang: str) -> str:
@@ -448,18 +446,12 @@ def render(view: ColdWarView, lang: str) -> bytes:
 
 # ---- zooms and the personal board (issue 13), drawn by bot.games.coldwar.render_zoom ------------------------
 def zoom_choices(view: ColdWarView, lang: str) -> list[tuple[str, str]]:
-    from bot.games.coldwar.render_zoom import zoom_choices as choices  # noqa: PLC0415 (it imports this module)
-
-    return choices(dict(view), lang)
+    return zoomed.zoom_choices(dict(view), lang)
 
 
 def render_zoom(view: ColdWarView, lang: str, zoom: str) -> bytes | None:
-    from bot.games.coldwar.render_zoom import render_zoom as draw  # noqa: PLC0415
-
-    return draw(dict(view), lang, zoom)
+    return zoomed.render_zoom(dict(view), lang, zoom)
 
 
 def render_personal(view: ColdWarView, lang: str) -> bytes | None:
-    from bot.games.coldwar.render_zoom import render_personal as draw  # noqa: PLC0415
-
-    return draw(dict(view), lang)
+    return zoomed.render_personal(dict(view), lang)

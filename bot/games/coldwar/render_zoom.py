@@ -21,7 +21,7 @@ from typing import Any
 from PIL import Image
 
 from bot.core.i18n import t
-from bot.games.coldwar.render import BG, CARD, FACTION, GOLD, INK, MUTED, PANEL, SIDE, SIDE_DARK, _tx
+from bot.games.coldwar.render_style import BG, CARD, FACTION, GOLD, INK, MUTED, PANEL, SIDE, SIDE_DARK, _tx
 from render.common import encode_png, palette, seat_label
 from render.phone_zoom import Block, Line, Sheet
 

@@ -7,9 +7,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.i18n import t
 from bot.games.base import Action, Event
-
-# ``text`` imports this module too (it dispatches here): its names are only read at call time
-from bot.games.godstorm import board, data, text
+from bot.games.godstorm import board, data, names
 
 if TYPE_CHECKING:
     from bot.games.godstorm.game import Godstorm
@@ -18,9 +16,7 @@ if TYPE_CHECKING:
 def _place(tid: str, lang: str) -> str:
     """A territory's name in an event's text: without the live army count, which a later state would
     change (the channel shows the text when the event happens; the log and checks rebuild it later)."""
-    from bot.games.godstorm.text import tname
-
-    return tname(tid, lang)
+    return names.tname(tid, lang)
 
 
 CHOICE_EVENTS = frozenset({"gods_held", "dice_pref", "defence_asked", "defence_chosen", "piles_dealt", "pile_picked"})
@@ -51,7 +47,7 @@ def action_path(g: Godstorm, seat: int, a: Action, lang: str) -> list[str]:
     if kind == "hold_god":
         tid = a["territory"]
         leaf = t("godstorm.ui.act.hold" if a["hold"] else "godstorm.ui.act.unhold", lang, god=_god(a["god"], lang))
-        return [t("godstorm.ui.act.gods_join", lang), text.tlabel(g, tid, lang), leaf]
+        return [t("godstorm.ui.act.gods_join", lang), names.tlabel(g, tid, lang), leaf]
     if kind == "dice_pref":
         return [t("godstorm.ui.act.dice_pref", lang), t(f"godstorm.ui.pref_{a['pref']}", lang)]
     if kind == "defend":
@@ -63,19 +59,19 @@ def event_text(g: Godstorm, e: Event, lang: str) -> str | None:
     kind = e["type"]
     if kind == "gods_held":
         key = "godstorm.ui.evt.held" if e["hold"] else "godstorm.ui.evt.unheld"
-        return t(key, lang, who=text.who_name(g, e["seat"], lang), god=_god(e["god"], lang), where=_place(e["territory"], lang))
+        return t(key, lang, who=names.who_name(g, e["seat"], lang), god=_god(e["god"], lang), where=_place(e["territory"], lang))
     if kind == "dice_pref":
         return t("godstorm.ui.evt.dice_pref", lang, pref=t(f"godstorm.ui.pref_{e['pref']}", lang))
     if kind == "defence_asked":
-        return t("godstorm.ui.evt.defence_asked", lang, who=text.who_name(g, e["seat"], lang), dst=_place(e["dst"], lang),
+        return t("godstorm.ui.evt.defence_asked", lang, who=names.who_name(g, e["seat"], lang), dst=_place(e["dst"], lang),
                  n=e["dice"])
     if kind == "piles_dealt":
         return t("godstorm.ui.evt.piles_dealt", lang)
     if kind == "pile_picked":
-        return t("godstorm.ui.evt.pile_picked", lang, who=text.who_name(g, e["seat"], lang), n=e["pile"],
+        return t("godstorm.ui.evt.pile_picked", lang, who=names.who_name(g, e["seat"], lang), n=e["pile"],
                  where=", ".join(_place(x, lang) for x in e["territories"]))
     if kind == "defence_chosen":
-        return t("godstorm.ui.evt.defence_chosen", lang, who=text.who_name(g, e["seat"], lang), n=e["dice"])
+        return t("godstorm.ui.evt.defence_chosen", lang, who=names.who_name(g, e["seat"], lang), n=e["dice"])
     return None
 
 
@@ -85,7 +81,7 @@ def pile_prompt(g: Godstorm, lang: str) -> str:
     lines = [t("godstorm.ui.prompt.pile", lang)]
     for i, pile in enumerate(piles):
         if g.s.terr[pile[0]].owner is None:
-            lines.append(t("godstorm.ui.pile_line", lang, n=i + 1, where=", ".join(text.tlabel(g, x, lang) for x in pile)))
+            lines.append(t("godstorm.ui.pile_line", lang, n=i + 1, where=", ".join(names.tlabel(g, x, lang) for x in pile)))
     return "\n".join(lines)
 
 
@@ -93,15 +89,15 @@ def prompt(g: Godstorm, seat: int, lang: str) -> str | None:
     d = g.s.defend
     if d is None or d["seat"] != seat:
         return None
-    return t("godstorm.ui.prompt.defend", lang, attacker=text.who_name(g, g.s.current, lang), src=text.tlabel(g, d["from"], lang),
-             dst=text.tlabel(g, d["to"], lang), n=d["dice"])
+    return t("godstorm.ui.prompt.defend", lang, attacker=names.who_name(g, g.s.current, lang), src=names.tlabel(g, d["from"], lang),
+             dst=names.tlabel(g, d["to"], lang), n=d["dice"])
 
 
 def status_lines(g: Godstorm, lang: str) -> list[str]:
     d = g.s.defend
     if d is None:
         return []
-    return [t("godstorm.ui.status.defend", lang, who=text.who_name(g, d["seat"], lang))]
+    return [t("godstorm.ui.status.defend", lang, who=names.who_name(g, d["seat"], lang))]
 
 
 def standing_text(g: Godstorm, seat: int, lang: str) -> str:

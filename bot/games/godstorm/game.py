@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from bot.games.base import Action, Arrangement, Event, IllegalAction, OptionSpec, Player, Rng, state_text
+from bot.games.base import (
+    Action,
+    Arrangement,
+    Event,
+    IllegalAction,
+    OptionSpec,
+    Outcome,
+    Player,
+    Rng,
+    as_outcome,
+    state_text,
+)
 from bot.games.decision import DecisionGame, DecisionKind
 from bot.games.godstorm import board, text
 from bot.games.godstorm.actions import well_formed
@@ -247,8 +258,8 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
         retreat: Action = {"type": "retreat"}
         return retreat if retreat in legal else (legal[0] if legal else None)
 
-    def outcome(self) -> dict[str, Any] | None:
-        return self.s.outcome
+    def outcome(self) -> Outcome | None:
+        return as_outcome(self.s.outcome)
 
     def why_not(self, seat: int, action: Any) -> tuple[str, dict[str, Any]] | None:
         """Why an attack, placement, move-in or fortification is not possible now (``why.py``)."""
@@ -259,7 +270,7 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
 
     # ---- views --------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        return cast("dict[str, Any]", build_view(self.s, seat))
+        return cast("dict[str, Any]", build_view(self.s, seat, self._targets))
 
     def place(self, where: str) -> PlaceView | None:
         """Public facts about one place (owner, armies, gods) for labels; see ``view.place``."""

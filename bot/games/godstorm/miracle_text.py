@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING
 from bot.core.i18n import t
 from bot.games import narration
 from bot.games.base import Action, Event
-
-# ``text`` imports this module too (it dispatches here): its names are only read at call time
-from bot.games.godstorm import board, data, text
+from bot.games.godstorm import board, data, names
 from bot.games.godstorm.miracles import CARDS, card_of
 
 if TYPE_CHECKING:
@@ -50,8 +48,8 @@ def _place(where: str, lang: str) -> str:
 def event_text(g: Godstorm, e: Event, lang: str) -> str | None:
     kind = e["type"]
     key = f"godstorm.m.evt.{kind}"
-    who = text.who_name(g, e.get("seat"), lang)
-    to = text.who_name(g, (e.get("to") or [None])[0], lang)  # a private event's seat, named in a replay (bot.games.narration)
+    who = names.who_name(g, e.get("seat"), lang)
+    to = names.who_name(g, (e.get("to") or [None])[0], lang)  # a private event's seat, named in a replay (bot.games.narration)
     if kind in ("card_private", "relic_in_play", "card_discarded", "relic_destroyed"):
         key = narration.key(key) if kind == "card_private" else key
         return t(key, lang, who=who, card=card_name(e["card"], lang), text=card_text(e["card"], lang), **narration.named(to))
@@ -70,7 +68,7 @@ def event_text(g: Godstorm, e: Event, lang: str) -> str | None:
     if kind in ("invasion_stopped", "attack_called_off"):
         return t(key, lang, who=who, dst=_place(e["dst"], lang))
     if kind == "card_taken":
-        return t(key, lang, who=who, other=text.who_name(g, e["frm"], lang), deck=t(f"godstorm.deck.{e['kind']}", lang))
+        return t(key, lang, who=who, other=names.who_name(g, e["frm"], lang), deck=t(f"godstorm.deck.{e['kind']}", lang))
     if kind == "hand_shown":
         return t(key, lang, who=who, cards=", ".join(card_name(c, lang) for c in e["cards"]) or "—")
     if kind in ("tree_of_life", "relic_armies", "relic_faith", "faith_gained", "hand_discarded"):
@@ -88,7 +86,7 @@ def event_text(g: Godstorm, e: Event, lang: str) -> str | None:
     if kind == "card_moved":  # keys of the god moves in godstorm.json (issue 26: name the god, no "0 armies")
         src, dst = _place(e["frm"], lang), _place(e["dst"], lang)
         owner = e.get("owner", e.get("seat"))
-        gods = ", ".join(text.god_name(g, owner, kind_, lang) for kind_ in e["gods"])
+        gods = ", ".join(names.god_name(g, owner, kind_, lang) for kind_ in e["gods"])
         if e["gods"] and not e["count"]:
             return t("godstorm.evt.card_god_moved", lang, who=who, gods=gods, src=src, dst=dst)
         if e["gods"]:
@@ -103,7 +101,7 @@ def event_text(g: Godstorm, e: Event, lang: str) -> str | None:
     if kind == "emptied":
         return t(key, lang, where=_place(e["territory"], lang))
     if kind == "relic_stolen":
-        return t(key, lang, who=who, other=text.who_name(g, e["frm"], lang), card=card_name(e["card"], lang))
+        return t(key, lang, who=who, other=names.who_name(g, e["frm"], lang), card=card_name(e["card"], lang))
     if kind == "trojan":
         return t(key, lang, who=who, where=_place(e["territory"], lang), n=e["count"])
     if kind == "maelstrom":
@@ -131,9 +129,9 @@ def action_path(g: Godstorm, seat: int, a: Action, lang: str) -> list[str]:
         if "territories" in a:
             path.append(", ".join(_place(x, lang) for x in a["territories"]))
         if "relic" in a:
-            path.append(f"{card_name(a['relic'], lang)} ({text.who_name(g, a['seat'], lang)})")
+            path.append(f"{card_name(a['relic'], lang)} ({names.who_name(g, a['seat'], lang)})")
         elif "seat" in a:
-            path.append(text.who_name(g, a["seat"], lang))
+            path.append(names.who_name(g, a["seat"], lang))
         if "deck" in a:
             path.append(" + ".join(t(f"godstorm.deck.{a[k]}", lang) for k in ("deck", "deck2")))
         if "god" in a:
@@ -172,10 +170,10 @@ def status_lines(g: Godstorm, lang: str) -> list[str]:
     out: list[str] = []
     if m.windows and m.windows[-1].seats:
         w = m.windows[-1]
-        out.append(t("godstorm.m.status.waiting", lang, who=text.who_name(g, w.seats[0], lang)))
+        out.append(t("godstorm.m.status.waiting", lang, who=names.who_name(g, w.seats[0], lang)))
     for i, relics in enumerate(m.relics):
         if relics:
-            out.append(t("godstorm.m.status.relics", lang, who=text.who_name(g, i, lang),
+            out.append(t("godstorm.m.status.relics", lang, who=names.who_name(g, i, lang),
                          relics=", ".join(card_name(r, lang) for r in relics)))
     if m.sunk:
         out.append(t("godstorm.m.status.sunk", lang))

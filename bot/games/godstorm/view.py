@@ -7,6 +7,7 @@ which only that seat's view carries. Renderers and cogs read these, never ``Gods
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict
 
 from bot.games.godstorm.state import State, json_copy
@@ -135,8 +136,13 @@ class PlaceView(TypedDict):
     gods: list[str]
 
 
-def build(s: State, seat: int | None) -> GodstormView:
-    """The view of ``seat`` (a seat number), or the public view (None or any other number)."""
+Targets = Callable[[int, str], list[str]]
+"""``(seat, from) -> places``: where the rules let ``seat`` attack from a place now (``Godstorm._targets``)."""
+
+
+def build(s: State, seat: int | None, targets: Targets) -> GodstormView:
+    """The view of ``seat`` (a seat number), or the public view (None or any other number); ``targets``
+    answers where an attack may go (the rules' own answer, passed in: the rules import this module)."""
     godstorm = s.ruleset == "godstorm"
     bidding = s.phase == "bid"
     held: dict[int | None, list[int]] = {}  # owner -> [territories, armies on the Ancient Earth]
@@ -219,19 +225,16 @@ def build(s: State, seat: int | None) -> GodstormView:
         if str(seat) in s.dice_pref:
             out["me"]["dice_pref"] = s.dice_pref[str(seat)]
         if not p.eliminated and s.phase == "turn" and s.outcome is None:
-            out["me"]["attacks"] = attacks(s, seat)
+            out["me"]["attacks"] = attacks(s, seat, targets)
     return out
 
 
-def attacks(s: State, seat: int) -> list[list[str]]:
+def attacks(s: State, seat: int, targets: Targets) -> list[list[str]]:
     """``[from, to]`` for every attack on the Ancient Earth ``seat`` could make from where its armies stand
     (see ``MeView.attacks``), in a stable order."""
-    from bot.games.godstorm.game import Godstorm  # noqa: PLC0415 (the game imports this module)
-
-    rules = Godstorm(s)
     out: list[list[str]] = []
     for src in sorted(t for t, v in s.terr.items() if v.owner == seat and v.armies >= 2):
-        out += [[src, dst] for dst in rules._targets(seat, src)]
+        out += [[src, dst] for dst in targets(seat, src)]
     return out
 
 

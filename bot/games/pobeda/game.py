@@ -22,8 +22,10 @@ from bot.games.base import (
     OptionSpec,
     Player,
     Rng,
+    as_outcome,
     state_text,
 )
+from bot.games.base import Outcome as Result
 from bot.games.decision import DecisionGame, DecisionKind, Move
 from bot.games.pobeda import data, lobby, texts
 from bot.games.pobeda import view as pview
@@ -336,8 +338,8 @@ class Pobeda(DecisionGame):
     def _turn_timeout(self, seat: int) -> Action:
         return {"type": "pass"}
 
-    def outcome(self) -> dict[str, Any] | None:
-        return None if self.s.outcome is None else dict(self.s.outcome.to_json())
+    def outcome(self) -> Result | None:
+        return None if self.s.outcome is None else as_outcome(self.s.outcome.to_json())
 
     # ---- apply -------------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:

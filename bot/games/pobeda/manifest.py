@@ -1,6 +1,6 @@
 """Pobeda as a plugin: what the platform finds of it (see :mod:`bot.games.manifest`)."""
 
-from bot.games.manifest import GameManifest, RendererSpec
+from bot.games.manifest import Bench, GameManifest, RendererSpec
 
 MANIFEST = GameManifest(
     key="pobeda",
@@ -10,6 +10,8 @@ MANIFEST = GameManifest(
     ai="bot.games.pobeda.ai",
     catchup="bot.games.pobeda.catchup:CATCHUP",
     bench_state="bot.games.pobeda.bench:bench_state",
+    bench=Bench(figures=frozenset({"platform", "bots"})),
+    score_field="lines",
     i18n_domains=("pobeda",),
     moments=frozenset({"line", "lines"}),
     conformance="bot.games.pobeda.conformance:CONFORMANCE",
