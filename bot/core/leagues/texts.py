@@ -1,0 +1,52 @@
+"""League texts that do not need Discord: the standings image's cells in the reader's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.i18n import t
+from bot.core.leagues.model import Format
+from bot.core.leagues.scheduler import total_rounds
+from bot.core.leagues.standings import Row, points_text
+from bot.core.leagues.storage import LeaguePlayer, LeagueRow
+
+
+def standings_doc(league: LeagueRow, players: list[LeaguePlayer], rows: list[Row], changes: dict[int, float],
+                  lang: str) -> dict[str, Any]:
+    """The standings image's cells, translated (``render.league.StandingsDoc``; the image is drawn in a
+    render process from this JSON-like dict)."""
+    names = {p.user_id: p.name for p in players}
+    total = total_rounds(league.format, len(players), league.config.rounds)
+    second = {Format.SWISS: "league.col.buchholz", Format.ROUND_ROBIN: "league.col.h2h",
+              Format.ELIMINATION: "league.col.round"}[league.format]
+    headers = [t("league.col.place", lang), t("league.col.player", lang), t("league.col.points", lang),
+               t(second, lang), t("league.col.wins", lang), t("league.col.rating", lang)]
+    cells: list[list[str]] = []
+    out: list[bool] = []
+    for row in rows:
+        tie = (points_text(row.buchholz) if league.format is Format.SWISS else points_text(row.head_to_head)
+               if league.format is Format.ROUND_ROBIN else str(row.reached))
+        change = changes.get(row.user_id)
+        cells.append([str(row.place), plain_name(names.get(row.user_id, str(row.user_id))),
+                      points_text(row.points), tie, str(row.wins), rating_change(change)])
+        out.append(row.dropped or row.out)
+    status = t(f"league.status.{league.status.value}", lang)
+    return {
+        "title": t("league.standings.title", lang, game=t(f"{league.game}.name", lang)),
+        "subtitle": t("league.standings.sub", lang, format=t(f"league.format.{league.format.value}", lang),
+                   round=league.round, total=total, status=status),
+        "headers": headers, "rows": cells, "out": out}
+
+
+def plain_name(name: str) -> str:
+    """A display name as typed (the image draws text, not markdown), on one line, without the
+    characters past the Basic Multilingual Plane (emoji: the bundled font has none)."""
+    return " ".join("".join(ch for ch in name if ord(ch) <= 0xFFFF).split())[:40] or "?"
+
+
+def rating_change(change: float | None) -> str:
+    if change is None:
+        return "—"
+    if abs(change) < 0.05:
+        return "0.0"
+    return f"+{change:.1f}" if change > 0 else f"−{abs(change):.1f}"
