@@ -8,6 +8,7 @@ that no longer exists or is no longer legal is answered "no longer available".
 
 from __future__ import annotations
 
+import hmac
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -33,12 +34,16 @@ from bot.discord_app.custom_ids import (
     OptionId,
     PanelId,
     PathSelectId,
+    TakebackAnswerId,
     TeamId,
+    UndoId,
 )
 from bot.discord_app.delivery import inert, mentions
 from bot.discord_app.discordhttp import Postponed
 from bot.discord_app.panels import (
     CONTROL_KEY_META,
+    add_undo,
+    answer_tag,
     build_panel,
     choices_under,
     confirmation,
@@ -46,6 +51,9 @@ from bot.discord_app.panels import (
     find_action,
     find_admin_action,
     set_control_key,
+    takeback_request_text,
+    takeback_view,
+    undo_tag,
 )
 from bot.games.base import Action
 from cogs.common import (
@@ -62,7 +70,7 @@ from cogs.common import (
     select_values,
     user_info,
 )
-from cogs.game import send_panel
+from cogs.game import post_takeback_request, send_panel
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +183,8 @@ class ControlsCog(commands.Cog):
         note = confirmation(game, result.events, seat, language, link=link)
         in_dm = interaction.guild_id is None  # a DM panel keeps its way back to the channel
         content, view = build_panel(result.session, seat, language, note=note, link=link if in_dm else None)
+        # issue 27: ↩ under the confirmation of the player's own move
+        add_undo(view, result.session, seat, await self.bot.store.last_seq_of_seat(session.id, seat), language)
         # an ephemeral panel drops its personal board with the move (a fresh /game hand draws one); a DM
         # panel gets the new one below (Pobeda; issue 13, see bot/discord_app/boards.py)
         if not in_dm and boards.has_personal_board(result.session):
@@ -280,6 +290,46 @@ class ControlsCog(commands.Cog):
             await reply(interaction, "⛔ " + t("panel.dms_still_closed", language))
 
     @moderator_control
+    # ---- takebacks (issue 27) ---------------------------------------------------------------
+    async def undo_control(self, interaction: discord.Interaction, session: Session, control: UndoId) -> None:
+        """↩ under a confirmation: the move is taken back at once when nothing was revealed since, else
+        the other players are asked in the channel; the panel shows the outcome in place."""
+        if not hmac.compare_digest(undo_tag(session.id, control.seat, control.stamp, control.seq), control.tag):
+            raise ValueError("a forged or garbled undo control")
+        language = lang(interaction)
+        sessions = self.bot.sessions
+        result = await sessions.takeback(session.id, interaction.user.id, control.seat, from_seq=control.seq,
+                                         stamp=control.stamp)
+        in_dm = interaction.guild_id is None
+        link = await self.bot.publisher.turn_link(result.session) if in_dm else None
+        if result.done:
+            note = t("takeback.done", language, n=len(result.moves))
+        else:
+            note = t("takeback.asked", language)
+            await post_takeback_request(self.bot, result.session)
+        content, view = build_panel(result.session, control.seat, language, note=note, link=link)
+        await edit(interaction, content=content, view=view)
+        self.bot.publisher.panels.answered(interaction, result.session, control.seat, in_place=True)
+
+    async def takeback_answer(self, interaction: discord.Interaction, session: Session,
+                              control: TakebackAnswerId) -> None:
+        """Accept or Decline under a takeback request: the request's message shows the answer."""
+        if not hmac.compare_digest(answer_tag(session.id, control.request, control.verb), control.tag):
+            raise ValueError("a forged or garbled takeback answer")
+        row_lang = session.row.lang
+        result = await self.bot.sessions.answer_takeback(session.id, interaction.user.id, control.request,
+                                                         control.verb == "y")
+        request = result.request or {}
+        if result.declined:
+            text = t("takeback.declined", row_lang, who=f"<@{interaction.user.id}>")
+            await edit(interaction, content=text, view=None, allowed_mentions=mentions([]))
+        elif result.done:
+            await edit(interaction, content=t("takeback.accepted", row_lang), view=None,
+                       allowed_mentions=mentions([]))
+        else:
+            await edit(interaction, content=takeback_request_text(result.session, request, row_lang),
+                       view=takeback_view(session.id, control.request, row_lang), allowed_mentions=mentions([]))
+
     async def admin_action(self, interaction: discord.Interaction, session: Session, control: AdminId) -> None:
         game = session.game
         if game is None:
@@ -316,6 +366,8 @@ HANDLERS: dict[type[ControlId], Handler] = {
     ConcedeId: ControlsCog.confirm_concede,
     AdminId: ControlsCog.admin_action,
     DmRetryId: ControlsCog.dms_reopened,
+    UndoId: ControlsCog.undo_control,
+    TakebackAnswerId: ControlsCog.takeback_answer,
 }
 """The router: one handler per kind of custom id (every kind of :mod:`bot.discord_app.custom_ids` has one)."""
 

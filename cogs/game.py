@@ -9,16 +9,17 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.core import bots
+from bot.core import bots, takeback
 from bot.core.cooldown import Cooldown, wait_text
 from bot.core.i18n import t
 from bot.core.reminders import PRESETS
+from bot.core.replay import takeback_line
 from bot.core.sessions import Session, SessionError
 from bot.discord_app import boards, limits, visibility
 from bot.discord_app.app import TabletopBot
 from bot.discord_app.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
-from bot.discord_app.delivery import render_board, result_line
-from bot.discord_app.panels import admin_hash, build_panel
+from bot.discord_app.delivery import mentions, render_board, result_line
+from bot.discord_app.panels import add_undo, admin_hash, build_panel, takeback_request_text, takeback_view
 from bot.games.base import ADMIN
 from bot.games.registry import GAMES, available, game_class
 from cogs.common import (
@@ -236,6 +237,50 @@ class GameCog(commands.Cog):
             return
         await send_panel(interaction, session)
 
+    @game.command(name="undo", description=_("Take back your last move (past a reveal, with the others' agreement)",
+                                             key="cmd.undo"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """Issue 27: the caller's last move taken back at once if nothing was revealed since, else a request
+        to the other players (Accept / Decline in the channel)."""
+        session = await self._session(interaction)
+        if session is None:
+            return
+        language = lang(interaction)
+        game = session.game
+        seats = session.seats_of(interaction.user.id)
+        if game is None or not seats:
+            raise SessionError("err.spectator" if game is not None else "err.not_running")
+        own = {s: await self.bot.store.last_seq_of_seat(session.id, s) for s in seats}
+        seat = max(own, key=lambda s: own[s])  # the seat of the caller's latest move
+        result = await self.bot.sessions.takeback(session.id, interaction.user.id, seat)
+        if result.done:  # the fresh panel, in place of a DM (skip_user of the takeback's prompt)
+            content, view = build_panel(result.session, seat, language,
+                                        note=t("takeback.done", language, n=len(result.moves)))
+            message = await reply(interaction, content, view=view)
+            self.bot.publisher.panels.answered(interaction, result.session, seat,
+                                               message.id if message is not None else None)
+            return
+        await post_takeback_request(self.bot, result.session)
+        await reply(interaction, t("takeback.asked", language))
+
+    @game.command(name="takebacks", description=_("Takebacks in this game: off, own turn only, or with agreement "
+                                                  "(host only)", key="cmd.takebacks"))
+    @app_commands.describe(mode=_("off, own or agree", key="cmd.takebacks.mode"),
+                           limit=_("How many takeback requests each player may make", key="cmd.takebacks.limit"))
+    @app_commands.choices(mode=[app_commands.Choice(name=_(t(f"takeback.mode.{m}", "en"), key=f"takeback.mode.{m}"),
+                                                    value=m) for m in takeback.MODES])
+    async def takebacks(self, interaction: discord.Interaction, mode: app_commands.Choice[str],
+                        limit: app_commands.Range[int, 0, 20] | None = None) -> None:
+        session = await self._session(interaction)
+        if session is None:
+            return
+        language = lang(interaction)
+        session = await self.bot.sessions.set_takebacks(session.id, interaction.user.id, mode.value, limit)
+        settings = session.row.settings
+        await reply(interaction, "↩ " + t("takeback.setting", language,
+                                           mode=t(f"takeback.mode.{takeback.mode_of(settings.takeback)}", language),
+                                           n=takeback.limit_of(settings.takeback_limit)))
+
     @game.command(name="log", description=_("The last moves (public information only)", key="cmd.log"))
     async def log_(self, interaction: discord.Interaction) -> None:
         if await self._cooling(interaction, "log"):
@@ -252,6 +297,9 @@ class GameCog(commands.Cog):
         for record in await self.bot.store.actions(session.id, 0, limit=40):
             while seat_changes and seat_changes[0][0] < record.seq:
                 lines.append(f"`{seat_changes[0][0]:>3}` {seat_changes.pop(0)[1]}")
+            if takeback.is_takeback(record.seat, record.action):  # issue 27: who took back which moves
+                lines.append(f"`{record.seq:>3}` {takeback_line(record.action, session.seat_names(), language)}")
+                continue
             by = bots.played_by(session, record.user_id, language)  # a bot's move names the bot
             for event in record.events:
                 if "to" in event or str(event.get("type", "")).startswith("platform."):
@@ -428,6 +476,9 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
         raise SessionError("err.spectator")
     seat = next((s for s in seats if s in session.game.actors()), seats[0])
     content, view = build_panel(session, seat, language)
+    last = await bot_of(interaction).store.last_seq_of_seat(session.id, seat)
+    if last == session.row.seq:  # issue 27: the seat's own move is the latest: ↩ can take it back
+        add_undo(view, session, seat, last, language)
     publisher = bot_of(interaction).publisher
     if interaction.user.id in publisher.dm_closed and len(view.children) < 25:
         # offer to try DMs again once the player has opened them
@@ -442,6 +493,18 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
         message = await reply(interaction, content, view=view)
     shown = message.id if message is not None else getattr(interaction, "extras", {}).get("response_message_id")
     publisher.panels.answered(interaction, session, seat, message.id if message is not None else None, shown=shown)
+
+
+async def post_takeback_request(bot: TabletopBot, session: Session) -> None:
+    """The channel post asking every other player to accept or decline a takeback (issue 27), mentioning
+    them; in the host's language like every channel post. The request itself is in the game's settings."""
+    request = bot.sessions.takeback_request(session)
+    if request is None:
+        return
+    language = session.row.lang
+    await bot.publisher.post(session.row.channel_id, takeback_request_text(session, request, language),
+                             view=takeback_view(session.id, str(request["id"]), language),
+                             allowed_mentions=mentions([int(u) for u in request.get("asked", [])]))
 
 
 async def setup(bot: TabletopBot) -> None:

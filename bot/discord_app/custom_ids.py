@@ -205,10 +205,50 @@ class DmRetryId(ControlId):
     OPENS_MESSAGE: ClassVar[bool] = True
 
 
+@dataclass(frozen=True)
+class UndoId(SeatControlId):
+    """The ↩ button on the confirmation of a player's own move (issue 27): take back the seat's moves
+    from ``seq`` on; refused once the seat's stamp moved on (another move, or the takeback itself)."""
+
+    KIND: ClassVar[str] = "u"
+    FIELDS: ClassVar[int] = 4
+    seq: int
+    tag: str
+
+    def build(self) -> str:
+        return _build(self.KIND, self.game_id, self.seat, self.stamp, self.seq, _token(self.tag, "tag"))
+
+    @classmethod
+    def _from(cls, game_id: int, rest: list[str]) -> UndoId:
+        return cls(game_id, _int(rest[0], "seat"), _int(rest[1], "stamp"), _int(rest[2], "seq"), rest[3])
+
+
+@dataclass(frozen=True)
+class TakebackAnswerId(ControlId):
+    """Accept (``y``) or Decline (``n``) under a takeback request (issue 27); ``request`` is the
+    request's random id, ``tag`` signs the three."""
+
+    KIND: ClassVar[str] = "k"
+    FIELDS: ClassVar[int] = 3
+    request: str
+    verb: str
+    tag: str
+
+    def build(self) -> str:
+        return _build(self.KIND, self.game_id, _token(self.request, "request"), _token(self.verb, "verb"),
+                      _token(self.tag, "tag"))
+
+    @classmethod
+    def _from(cls, game_id: int, rest: list[str]) -> TakebackAnswerId:
+        if rest[1] not in ("y", "n"):
+            raise MalformedId("a takeback answer is y or n")
+        return cls(game_id, rest[0], rest[1], rest[2])
+
+
 KINDS: dict[str, type[ControlId]] = {
     cls.KIND: cls
     for cls in (ActionId, PathSelectId, BackId, PanelId, LobbyId, TeamId, OptionId, ConcedeId, AbortId,
-                AdminId, DmRetryId)
+                AdminId, DmRetryId, UndoId, TakebackAnswerId)
 }
 
 

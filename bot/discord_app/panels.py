@@ -33,7 +33,7 @@ import discord
 from bot.core.i18n import t
 from bot.core.sessions import Session
 from bot.discord_app import limits
-from bot.discord_app.custom_ids import ActionId, BackId, PanelId, PathSelectId
+from bot.discord_app.custom_ids import ActionId, BackId, PanelId, PathSelectId, TakebackAnswerId, UndoId
 from bot.games.base import ADMIN, Action, Event, Game
 
 MAX_BUTTONS = 20
@@ -612,3 +612,52 @@ def _runs(items: list[Outcome], private_fits: bool, lang: str) -> list[str]:
     if not private_fits:
         lines.append("📩 " + t("panels.private_in_dm", lang))
     return lines
+
+
+# ---- takebacks (issue 27) ----------------------------------------------------------------
+def undo_tag(game_id: int, seat: int, stamp: int, seq: int) -> str:
+    """The keyed tag of a ↩ button: which game, seat, stamp and move it takes back."""
+    return _tag(f"u|{game_id}|{seat}|{stamp}|{seq}", TAG_HEX, None)
+
+
+def answer_tag(game_id: int, request: str, verb: str) -> str:
+    """The keyed tag of an Accept or Decline under a takeback request."""
+    return _tag(f"k|{game_id}|{request}|{verb}", TAG_HEX, None)
+
+
+def add_undo(view: discord.ui.View, session: Session, seat: int, seq: int, lang: str) -> None:
+    """The ↩ button under the confirmation of ``seat``'s own move ``seq`` (not when takebacks are off,
+    the game is over, or the panel is full)."""
+    from bot.core import takeback  # noqa: PLC0415
+
+    row = session.row
+    if (takeback.mode_of(row.settings.takeback) == "off" or row.status != "running" or seq <= 0
+            or len(view.children) >= 25 or not 0 <= seat < len(row.seat_counts)):
+        return
+    stamp = row.seat_counts[seat]
+    view.add_item(discord.ui.Button(
+        label=limits.button_label(t("takeback.button", lang)), style=discord.ButtonStyle.secondary,
+        custom_id=UndoId(session.id, seat, stamp, seq, undo_tag(session.id, seat, stamp, seq)).build(), row=4))
+
+
+def takeback_view(game_id: int, request: str, lang: str) -> discord.ui.View:
+    """Accept and Decline under a takeback request (the channel's language, both buttons signed)."""
+    view = discord.ui.View(timeout=None)
+    for verb, key, style in (("y", "takeback.accept", discord.ButtonStyle.success),
+                             ("n", "takeback.decline", discord.ButtonStyle.danger)):
+        view.add_item(discord.ui.Button(
+            label=limits.button_label(t(key, lang)), style=style,
+            custom_id=TakebackAnswerId(game_id, request, verb, answer_tag(game_id, request, verb)).build()))
+    view.stop()  # routed by its custom id (cogs/controls.py), never stored by discord.py
+    return view
+
+
+def takeback_request_text(session: Session, request: dict[str, object], lang: str) -> str:
+    """The channel's line asking every other player to agree to a takeback, with the answers so far."""
+    asked = [int(u) for u in request.get("asked", [])]  # type: ignore[attr-defined]
+    agreed = [int(u) for u in request.get("agreed", [])]  # type: ignore[attr-defined]
+    text = t("takeback.request", lang, who=session.seat_name(int(request["seat"])),  # type: ignore[call-overload]
+             n=len(request.get("moves", [])), asked=" ".join(f"<@{u}>" for u in asked))  # type: ignore[arg-type]
+    if agreed:
+        text += "\n" + t("takeback.request_progress", lang, yes=len(agreed), total=len(asked))
+    return text

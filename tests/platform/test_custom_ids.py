@@ -32,7 +32,6 @@ from cogs.common import Refused, channel_game, check_moderator, refusal_text
 from cogs.controls import ControlsCog
 from cogs.game import GameCog
 from cogs.tree import TabletopTree, answer_error
-from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 from tests.platform.toy import toy_manifest
 
@@ -42,7 +41,6 @@ def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.GAMES, "toy", toy_manifest())
 
 
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 
 @pytest.fixture
@@ -304,6 +302,8 @@ WIRE = [
     (custom_ids.AbortId(5), "tt:x:5"),
     (custom_ids.AdminId(5, "fedcba9876543210"), "tt:m:5:fedcba9876543210"),
     (custom_ids.DmRetryId(5), "tt:d:5"),
+    (custom_ids.UndoId(5, 1, 7, 42, "0123456789abcdef"), "tt:u:5:1:7:42:0123456789abcdef"),
+    (custom_ids.TakebackAnswerId(5, "a1b2c3d4", "y", "fedcba9876543210"), "tt:k:5:a1b2c3d4:y:fedcba9876543210"),
 ]
 
 
