@@ -3,7 +3,6 @@ per-game table left in the platform."""
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import subprocess
@@ -17,7 +16,6 @@ from bot.games.manifest import GameManifest, RendererSpec
 from tests.toygame import MANIFEST as TOY
 
 ROOT = Path(__file__).resolve().parents[2]
-OPERATOR_TOOLS = {"bench.py", "bench_delivery.py", "bench_loop.py", "bench_pg.py"}
 """Benchmarks name the games they measure (their defaults and game-specific figures), not a table the
 platform reads."""
 
@@ -60,24 +58,3 @@ def test_a_renderer_spec_names_functions_that_exist() -> None:
     odd = GameManifest(key="odd", rules="tests.toygame.render:render", renderer=RendererSpec("tests.toygame.render"))
     with pytest.raises(TypeError):
         odd.game_class()
-
-
-def test_no_platform_module_names_a_game() -> None:
-    """Every per-game table reads the manifests: outside ``bot/games/``, ``render/`` and the games' own cogs,
-    no module has a game's key as a string (operator benchmarks excepted, see :data:`OPERATOR_TOOLS`)."""
-    keys = set(registry.GAMES) | {TOY.key}
-    game_cogs = {m.cog.split(".")[-1] + ".py" for m in registry.GAMES.values() if m.cog}
-    files = [p for p in (ROOT / "bot").glob("*.py") if p.name not in OPERATOR_TOOLS]
-    files += [p for p in (ROOT / "cogs").glob("*.py") if p.name not in game_cogs]
-    named = []
-    for path in files:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                      and node.body and isinstance(node.body[0], ast.Expr)
-                      and isinstance(node.body[0].value, ast.Constant)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-                if node.value in keys:
-                    named.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
-    assert not named, named
