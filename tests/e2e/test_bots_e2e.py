@@ -149,7 +149,7 @@ async def play_practice(table: Table, user: Any, style: str = "quick", limit: in
         row, game = committed(table)
         seat = seat_of(row, user)
         action = choice(game, seat, row["seq"], style)
-        if panel is None or not custom_ids(panel, "tt:"):
+        if panel is None or not (custom_ids(panel, "tt:a:") or custom_ids(panel, "tt:n:")):  # ↩ alone is no panel
             r = await fake.slash(user, table.channel, "game hand")
             assert r.ephemeral
             panel = r.message
