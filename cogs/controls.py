@@ -42,7 +42,6 @@ from bot.discord_app.delivery import inert, mentions
 from bot.discord_app.discordhttp import Postponed
 from bot.discord_app.panels import (
     CONTROL_KEY_META,
-    add_undo,
     answer_tag,
     build_panel,
     choices_under,
@@ -50,6 +49,7 @@ from bot.discord_app.panels import (
     decode_prefix,
     find_action,
     find_admin_action,
+    offer_undo,
     set_control_key,
     takeback_request_text,
     takeback_view,
@@ -166,6 +166,7 @@ class ControlsCog(commands.Cog):
         # a DM panel keeps its way back to the channel while its levels (or its ⚙️ settings) are browsed
         link = await self.bot.publisher.turn_link(session) if interaction.guild_id is None else None
         content, view = build_panel(session, seat, language, prefix, link=link)
+        await offer_undo(self.bot.sessions, view, session, seat, interaction.user.id, language)  # issue 27
         await edit(interaction, content=content, view=view)
 
     async def panel_open(self, interaction: discord.Interaction, session: Session, control: PanelId) -> None:
@@ -183,8 +184,8 @@ class ControlsCog(commands.Cog):
         note = confirmation(game, result.events, seat, language, link=link)
         in_dm = interaction.guild_id is None  # a DM panel keeps its way back to the channel
         content, view = build_panel(result.session, seat, language, note=note, link=link if in_dm else None)
-        # issue 27: ↩ under the confirmation of the player's own move
-        add_undo(view, result.session, seat, await self.bot.store.last_seq_of_seat(session.id, seat), language)
+        # issue 27: ↩ under the confirmation of the player's own move, when it can be undone or asked for
+        await offer_undo(self.bot.sessions, view, result.session, seat, interaction.user.id, language, latest=False)
         # an ephemeral panel drops its personal board with the move (a fresh /game hand draws one); a DM
         # panel gets the new one below (Pobeda; issue 13, see bot/discord_app/boards.py)
         if not in_dm and boards.has_personal_board(result.session):
@@ -280,6 +281,7 @@ class ControlsCog(commands.Cog):
         await self.bot.store.clear_dm_closed(user_id)
         seat = next((s for s in seats if s in session.game.actors()), seats[0])
         content, view = build_panel(session, seat, language)
+        await offer_undo(publisher.sessions, view, session, seat, user_id, language)  # issue 27
         try:  # the answer waits for this DM: within the announcement budget, not for as long as Discord fails
             sent = await publisher.dm(session, user_id, content, inert(view), budget=publisher.announce_budget)
         except Postponed:
@@ -289,7 +291,6 @@ class ControlsCog(commands.Cog):
         else:
             await reply(interaction, "⛔ " + t("panel.dms_still_closed", language))
 
-    @moderator_control
     # ---- takebacks (issue 27) ---------------------------------------------------------------
     async def undo_control(self, interaction: discord.Interaction, session: Session, control: UndoId) -> None:
         """↩ under a confirmation: the move is taken back at once when nothing was revealed since, else
@@ -308,6 +309,8 @@ class ControlsCog(commands.Cog):
             note = t("takeback.asked", language)
             await post_takeback_request(self.bot, result.session)
         content, view = build_panel(result.session, control.seat, language, note=note, link=link)
+        if result.done:  # the seat's move before it, when now the latest, can be taken back in turn
+            await offer_undo(sessions, view, result.session, control.seat, interaction.user.id, language)
         await edit(interaction, content=content, view=view)
         self.bot.publisher.panels.answered(interaction, result.session, control.seat, in_place=True)
 
@@ -330,6 +333,7 @@ class ControlsCog(commands.Cog):
             await edit(interaction, content=takeback_request_text(result.session, request, row_lang),
                        view=takeback_view(session.id, control.request, row_lang), allowed_mentions=mentions([]))
 
+    @moderator_control
     async def admin_action(self, interaction: discord.Interaction, session: Session, control: AdminId) -> None:
         game = session.game
         if game is None:

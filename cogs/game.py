@@ -19,7 +19,7 @@ from bot.discord_app import boards, limits, visibility
 from bot.discord_app.app import TabletopBot
 from bot.discord_app.custom_ids import AbortId, AdminId, ConcedeId, DmRetryId
 from bot.discord_app.delivery import mentions, render_board, result_line
-from bot.discord_app.panels import add_undo, admin_hash, build_panel, takeback_request_text, takeback_view
+from bot.discord_app.panels import admin_hash, build_panel, offer_undo, takeback_request_text, takeback_view
 from bot.games.base import ADMIN
 from bot.games.registry import GAMES, available, game_class
 from cogs.common import (
@@ -476,9 +476,8 @@ async def send_panel(interaction: discord.Interaction, session: Session) -> None
         raise SessionError("err.spectator")
     seat = next((s for s in seats if s in session.game.actors()), seats[0])
     content, view = build_panel(session, seat, language)
-    last = await bot_of(interaction).store.last_seq_of_seat(session.id, seat)
-    if last == session.row.seq:  # issue 27: the seat's own move is the latest: ↩ can take it back
-        add_undo(view, session, seat, last, language)
+    # issue 27: ↩ while the seat's own move is the latest and can be taken back (or asked for)
+    await offer_undo(bot_of(interaction).sessions, view, session, seat, interaction.user.id, language)
     publisher = bot_of(interaction).publisher
     if interaction.user.id in publisher.dm_closed and len(view.children) < 25:
         # offer to try DMs again once the player has opened them

@@ -70,6 +70,8 @@ log = logging.getLogger(__name__)
 
 TAKEBACK_TAIL = 16
 """Log entries a takeback plan reads first (issue 27); the whole log only when its moves go further back."""
+UNDO_FREE_CACHE = 256
+"""Positions whose ↩ :meth:`SessionManager.undo_offer` remembers (whether the undo needs nobody's agreement)."""
 MAX_AUTOPLAY = 500
 """Bound on consecutive automatic actions for conceded seats (a safety net, never reached in play)."""
 
@@ -150,6 +152,8 @@ class SessionManager:
         self.channels: dict[int, int] = {}
         self._marked: set[int] = set()
         """Games marked broken in the database at start (cleared when one loads again)."""
+        self._undo_free: dict[tuple[int, int, int, int], bool] = {}
+        """(game, seq, seat, move) -> whether its ↩ undoes at once (issue 27, :meth:`undo_offer`)."""
 
     # ---- the committed event ---------------------------------------------------------
     def subscribe(self, subscriber: Subscriber) -> None:
@@ -1031,7 +1035,7 @@ class SessionManager:
                 raise SessionError("takeback.err.nothing")
             from_seq = own[-1].seq
         elif all(m.seq != from_seq for m in own):
-            raise SessionError("err.stale")  # the move is no longer in the game (taken back already)
+            raise SessionError("takeback.err.stale")  # the move is no longer in the game (taken back already)
         undo = [m for m in moves if m.seq >= from_seq]
         if len(undo) > takeback.MAX_MOVES:
             raise SessionError("takeback.err.too_far", n=takeback.MAX_MOVES)
@@ -1046,7 +1050,9 @@ class SessionManager:
     def _takeback_checks(self, session: Session, user_id: int, seat: int, stamp: int | None) -> str:
         """The game runs, ``user_id`` plays ``seat`` (at ``stamp``), takebacks are on: the game's mode."""
         self._check_running(session)
-        session.check_seat(user_id, seat, stamp)
+        session.check_seat(user_id, seat)
+        if stamp is not None and session.row.seat_counts[seat] != stamp:
+            raise SessionError("takeback.err.stale")  # a ↩ of an older panel: the seat moved, or a takeback
         if session.outcome() is not None:
             raise SessionError("err.not_running")
         mode = takeback.mode_of(session.row.settings.takeback)
@@ -1189,6 +1195,50 @@ class SessionManager:
     def takeback_request(self, session: Session) -> dict[str, Any] | None:
         """The takeback request waiting for answers in ``session`` (None: none, or lapsed)."""
         return takeback.live_request(session.row.settings.extra, session.row.seq, self.clock())
+
+    async def undo_offer(self, session: Session, seat: int, user_id: int, *, latest: bool = True) -> int | None:
+        """The move a ↩ shown to ``user_id`` on ``seat``'s panel takes back: the seat's most recent move of
+        its own in the effective log; with ``latest`` (a panel, not the confirmation of that very move) only
+        while it is the last move, so the panel is seen right after it. None when no ↩ applies: takebacks
+        off, the game over, no such move, or the move can neither be undone at once nor asked for (``own``
+        past a reveal; ``agree`` past a reveal with the caller's requests used up or another one waiting).
+        Reads the log's tail; plans (replays the seat's run) only when the answer depends on it, once per
+        position. Takes no lock: a panel built from a position that moves on meanwhile is refused by stamp."""
+        row = session.row
+        if (session.broken is not None or row.status != "running" or session.game is None
+                or session.outcome() is not None or seat not in session.seats_of(user_id)):
+            return None
+        mode = takeback.mode_of(row.settings.takeback)
+        if mode == "off":
+            return None
+        at_seq = row.seq
+        moves, _ = await self.takeback_log(session, TAKEBACK_TAIL)
+        own = [m for m in moves if m.seat == seat and m.user_id is not None]
+        if not own or (latest and own[-1] is not moves[-1]) or self._is_preference(session.game, seat, own[-1].action):
+            return None  # a standing preference is changed back by setting it again, not taken back
+        target = own[-1].seq
+        extra = row.settings.extra
+        if (mode == "agree" and takeback.used(extra, user_id) < takeback.limit_of(row.settings.takeback_limit)
+                and takeback.live_request(extra, at_seq, self.clock()) is None):
+            return target  # undone at once or asked for: either way the ↩ does something
+        key = (session.id, at_seq, seat, target)
+        free = self._undo_free.get(key)
+        if free is None:
+            try:
+                free = (await self.plan_takeback(session, seat, target)).free
+            except SessionError:
+                free = False
+            if len(self._undo_free) >= UNDO_FREE_CACHE:
+                self._undo_free.clear()
+            self._undo_free[key] = free
+        return target if free and row.seq == at_seq else None
+
+    @staticmethod
+    def _is_preference(game: Game, seat: int, action: Any) -> bool:
+        """Whether a logged action of ``seat`` is one of its standing preferences (issue 10)."""
+        action = json.loads(action) if isinstance(action, str) else action
+        kind = action.get("type") if isinstance(action, dict) else None
+        return kind is not None and kind in {a.get("type") for a in game.standing_actions(seat)}
 
     async def set_takebacks(self, game_id: int, user_id: int, mode: str, limit: int | None) -> Session:
         """The host's per-game setting (issue 27): ``mode`` in :data:`bot.core.takeback.MODES` and the

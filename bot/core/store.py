@@ -250,6 +250,10 @@ class Deadline(NamedTuple):
     due_at: float
     remind_at: float | None
 
+    def shifted(self, seconds: float) -> Deadline:
+        """The same deadline (and reminder) ``seconds`` later."""
+        return Deadline(self.seat, self.due_at + seconds, None if self.remind_at is None else self.remind_at + seconds)
+
 
 class SeatTimer(NamedTuple):
     """A seat's deadline as the session keeps it (by seat): when it expires and when to remind."""
@@ -277,13 +281,14 @@ class Shards(NamedTuple):
     def has(self, guild_id: int | None) -> bool:
         return ((guild_id or 0) >> 22) % self.total in self.ids
 
-    def where(self) -> tuple[str, tuple[int, ...]]:
-        """An SQL condition on a row of ``deadlines`` and its parameters (SQLite and PostgreSQL alike)."""
+    def where(self, table: str = "deadlines") -> tuple[str, tuple[int, ...]]:
+        """An SQL condition on a row of ``table`` (one with a ``game_id``: ``deadlines``, ``takeback_points``)
+        and its parameters (SQLite and PostgreSQL alike)."""
         if not self.ids:
             return "0 = 1", ()
         marks = ", ".join("?" * len(self.ids))
-        # correlated on the primary key: only the deadline rows already selected look up their game
-        return ("EXISTS (SELECT 1 FROM games AS g WHERE g.id = deadlines.game_id"
+        # correlated on the primary key: only the rows already selected look up their game
+        return (f"EXISTS (SELECT 1 FROM games AS g WHERE g.id = {table}.game_id"
                 f" AND ((COALESCE(g.guild_id, 0) >> 22) % ?) IN ({marks}))", (self.total, *self.ids))
 
 
@@ -448,6 +453,12 @@ class TakebackPoint(NamedTuple):
 
     state_text: str
     clocks: list[Deadline]
+
+
+def _point_clocks(raw: str | None) -> list[Deadline]:
+    """A takeback point's clocks (``[[seat, due, remind], ...]``, as written with the move), by seat."""
+    return sorted((Deadline(int(c[0]), float(c[1]), None if c[2] is None else float(c[2]))
+                   for c in json.loads(raw or "[]")), key=lambda d: d.seat)
 
 
 TAKEBACK_ENTRY_SEAT = -2
@@ -873,9 +884,20 @@ class Store:
             row = await cur.fetchone()
         if row is None or row[0] is None:
             return None
-        clocks = sorted((Deadline(int(c[0]), float(c[1]), None if c[2] is None else float(c[2]))
-                         for c in json.loads(row[1] or "[]")), key=lambda d: d.seat)
-        return TakebackPoint(str(row[0]), clocks)
+        return TakebackPoint(str(row[0]), _point_clocks(row[1]))
+
+    async def _reclock_points(self, change: Callable[[Deadline], Deadline], cond: str,
+                              params: tuple[Any, ...]) -> int:
+        """Inside a transaction: the clocks of every takeback point matching ``cond`` passed through
+        ``change``, as the game's deadlines were (issue 27: a pause or the bot's downtime after a move
+        moves the deadline an undo gives back too). Returns how many points changed."""
+        async with self.db.execute(f"SELECT game_id, seq, clocks FROM takeback_points WHERE {cond}", params) as cur:
+            rows = list(await cur.fetchall())
+        for game_id, seq, raw in rows:
+            clocks = [change(d) for d in _point_clocks(raw)]
+            await self.db.execute("UPDATE takeback_points SET clocks = ? WHERE game_id = ? AND seq = ?",
+                                  (dumps([[d.seat, d.due_at, d.remind_at] for d in clocks]), game_id, seq))
+        return len(rows)
 
     async def commit_takeback(self, game_id: int, *, old_seq: int, new_seq: int, seat_counts: list[int],
                               settings: GameSettings, user_id: int | None, action: dict[str, Any],
@@ -1135,13 +1157,17 @@ class Store:
                 f"UPDATE deadlines SET due_at = due_at + ?, remind_at = remind_at + ? WHERE {cond}",
                 (seconds, seconds, *params),
             )
+            moved = cur.rowcount
+            # the takeback points' clocks too (issue 27), so an undo keeps the time the bot was away
+            await self._reclock_points(lambda d: d.shifted(seconds),
+                                       *(shards.where("takeback_points") if shards is not None else ("1 = 1", ())))
             if self.shared:  # the other processes load the moved deadlines again
                 now = time.time()
                 async with db.execute("UPDATE games SET updated_at = ? WHERE id IN (SELECT game_id FROM deadlines"
                                       f" WHERE {cond}) RETURNING id", (now, *params)) as touched:
                     for row in await touched.fetchall():
                         self._stamp(int(row[0]), now)
-            return cur.rowcount
+            return moved
 
     # ---- install-wide settings ---------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:
@@ -1272,9 +1298,11 @@ class Store:
             await self._touch(game_id)
 
     async def save_settings(self, game_id: int, settings: GameSettings,
-                            deadlines: Iterable[Deadline] | None = None) -> None:
+                            deadlines: Iterable[Deadline] | None = None,
+                            reclock: Callable[[Deadline], Deadline] | None = None) -> None:
         """Replace a game's settings only (a paused clock, a vote in progress); with ``deadlines``,
-        its deadline rows too, in the same transaction (a resumed clock)."""
+        its deadline rows too, in the same transaction (a resumed clock), and with ``reclock`` the clocks
+        of its takeback points passed through it (issue 27: the deadlines a resumed clock moved)."""
         if deadlines is None:
             await self.write("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
                              (dumps(settings), self._stamp(game_id, time.time()), game_id))
@@ -1283,6 +1311,8 @@ class Store:
             await self.db.execute("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
                                   (dumps(settings), self._stamp(game_id, time.time()), game_id))
             await self._replace_deadlines(game_id, deadlines)
+            if reclock is not None:
+                await self._reclock_points(reclock, "game_id = ?", (game_id,))
 
     # ---- several processes on one PostgreSQL (issue 14) -----------------------------------------
     async def game_version(self, game_id: int) -> tuple[int, float, str] | None:

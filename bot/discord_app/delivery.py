@@ -54,6 +54,7 @@ from bot.discord_app.panels import (
     channel_view,
     has_controls,
     jump_url,
+    offer_undo,
     private_notes_fit,
 )
 from bot.games import registry
@@ -979,6 +980,8 @@ class Publisher:
             summary = await lifecycle.catchup_note(self.store, session, seat, lang)
             inline = "\n\n".join(p for p in (summary, inline) if p) or None
             content, view = build_panel(session, seat, lang, note=inline, link=await self.turn_link(session))
+            # issue 27: ↩ when the seat's own move is the latest (a teammate's, an undo's panel)
+            await offer_undo(self.sessions, view, session, seat, user_id, lang)
         elif inline:
             content, view = inline, None
         else:
@@ -1203,7 +1206,7 @@ class Publisher:
                 await self.panels.replacing(session.id, user_id)  # a crash after the send still strips it
                 message = await self.call(f"DM to user {user_id}", panel, budget=budget)
                 self._background(self.panels.dm_shown(session, user_id, panel_seat, channel, message.id,
-                                                      built_stamp))
+                                                      built_stamp, shown_at=time.monotonic()))
             else:
                 await self.call(f"DM to user {user_id}", lambda: dm_channel.send(content, **kwargs), budget=budget)
             return True

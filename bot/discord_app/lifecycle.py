@@ -116,7 +116,9 @@ async def resume(sessions: SessionManager, game_id: int, now: float) -> float:
         # the deadlines and the settings in one transaction: a refused write changes neither
         await sessions.store.save_settings(game_id, session.row.settings,
                                            deadlines=[Deadline(seat, due, remind)
-                                                      for seat, (due, remind) in sorted(moved.items())])
+                                                      for seat, (due, remind) in sorted(moved.items())],
+                                           reclock=lambda d: Deadline(d.seat, *reminders.resumed(  # issue 27
+                                               reminders.Timer(d.due_at, d.remind_at), span, since, now)))
         session.deadlines = moved
     return max(0.0, now - since)
 

@@ -111,20 +111,23 @@ class LivePanels:
             stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
             channel = interaction.channel if getattr(interaction.channel, "id", None) else \
                 SimpleNamespace(id=interaction.channel_id or 0)  # stored by id; fetched again to retire it
-            self.publisher._background(self.dm_shown(session, user_id, seat, channel, message.id, stamp))
+            self.publisher._background(self.dm_shown(session, user_id, seat, channel, message.id, stamp,
+                                                     shown_at=time.monotonic()))
         else:
             if shown is None:
                 shown = message.id if in_place and message is not None else message_id
             self.ephemeral_shown(session, user_id, seat, interaction, message_id, shown=shown)
 
     async def dm_shown(self, session: Session, user_id: int, seat: int, channel: Any, message_id: int,
-                       stamp: int | None = None) -> None:
+                       stamp: int | None = None, *, shown_at: float | None = None) -> None:
         """A DM panel was sent (or edited in place by a click on it): it is the live one. ``stamp``: the
         seat's count of actions when the panel was built; the game may have moved on while it was sent
-        (the player acting from an ephemeral meanwhile), and then it is brought up to date at once."""
+        (the player acting from an ephemeral meanwhile), and then it is brought up to date at once.
+        ``shown_at`` (``time.monotonic()``): when it was; an ephemeral panel shown after that, before this
+        bookkeeping ran, is the newer one and keeps its controls (its ↩ among them)."""
         async with self.lock(session.id, user_id):
             await self._set_dm(session, user_id, seat, channel, message_id, stamp)
-            await self._retire_ephemeral(session.id, user_id, keep=None)
+            await self._retire_ephemeral(session.id, user_id, keep=None, before=shown_at)
             await self._refresh_dm(session, user_id, seat)
 
     def ephemeral_shown(self, session: Session, user_id: int, seat: int,
@@ -218,8 +221,9 @@ class LivePanels:
 
     async def _refresh_dm(self, session: Session, user_id: int, seat: int) -> None:
         """Edit the stored DM panel to the seat's current panel (when its stamp is behind)."""
-        from bot.discord_app.panels import (
-            build_panel,  # bot.discord_app.panels imports the session layer, as this module's users do
+        from bot.discord_app.panels import (  # it imports the session layer, as this module's users do
+            build_panel,
+            offer_undo,
         )
 
         publisher = self.publisher
@@ -235,6 +239,9 @@ class LivePanels:
             return
         content, built = build_panel(session, seat, session.user_lang(user_id),
                                      link=await publisher.turn_link(session))
+        # issue 27: the player acted elsewhere (/game hand, a /risk command): their DM panel right after
+        # the move offers ↩ too, signed at the new stamp
+        await offer_undo(publisher.sessions, built, session, seat, user_id, session.user_lang(user_id))
         view = limits.fit_view(built) if built.children else None
         if view is not None:
             view.stop()
@@ -270,11 +277,14 @@ class LivePanels:
                 break
             del self._ephemeral[key]
 
-    async def _retire_ephemeral(self, game_id: int, user_id: int, keep: Ephemeral | None) -> None:
+    async def _retire_ephemeral(self, game_id: int, user_id: int, keep: Ephemeral | None,
+                                before: float | None = None) -> None:
         old = self._ephemeral.get((game_id, user_id))
         if old is None or (keep is not None and (old.key() == keep.key()
                                                  or (old.shown is not None and old.shown == keep.shown))):
             return  # nothing older, or the same message (a click on it answered in place)
+        if before is not None and old.at >= before:
+            return  # shown after the DM panel that retires it: it is the newer panel
         self._ephemeral.pop((game_id, user_id), None)
         if time.monotonic() - old.at > EPHEMERAL_TTL:
             return  # its token no longer edits it

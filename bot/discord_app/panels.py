@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.core.i18n import t
-from bot.core.sessions import Session
+from bot.core.sessions import Session, SessionManager
 from bot.discord_app import limits
 from bot.discord_app.custom_ids import ActionId, BackId, PanelId, PathSelectId, TakebackAnswerId, UndoId
 from bot.games.base import ADMIN, Action, Event, Game
@@ -627,7 +627,8 @@ def answer_tag(game_id: int, request: str, verb: str) -> str:
 
 def add_undo(view: discord.ui.View, session: Session, seat: int, seq: int, lang: str) -> None:
     """The ↩ button under the confirmation of ``seat``'s own move ``seq`` (not when takebacks are off,
-    the game is over, or the panel is full)."""
+    the game is over, or the panel is full), signed at the seat's current stamp: once the seat acts
+    again or anything is taken back, it answers "no longer available"."""
     from bot.core import takeback  # noqa: PLC0415
 
     row = session.row
@@ -635,9 +636,25 @@ def add_undo(view: discord.ui.View, session: Session, seat: int, seq: int, lang:
             or len(view.children) >= 25 or not 0 <= seat < len(row.seat_counts)):
         return
     stamp = row.seat_counts[seat]
-    view.add_item(discord.ui.Button(
+    in_last_row = sum(1 for item in view.children if getattr(item, "row", None) == 4)
+    button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
         label=limits.button_label(t("takeback.button", lang)), style=discord.ButtonStyle.secondary,
-        custom_id=UndoId(session.id, seat, stamp, seq, undo_tag(session.id, seat, stamp, seq)).build(), row=4))
+        custom_id=UndoId(session.id, seat, stamp, seq, undo_tag(session.id, seat, stamp, seq)).build(),
+        row=4 if in_last_row < 5 else None)
+    try:
+        view.add_item(button)
+    except ValueError:  # every row is full: the panel's own controls come first (/game undo still works)
+        pass
+
+
+async def offer_undo(sessions: SessionManager, view: discord.ui.View, session: Session, seat: int, user_id: int,
+                     lang: str, *, latest: bool = True) -> None:
+    """Issue 27: the ↩ on a panel ``user_id`` sees of ``seat``, when it applies
+    (:meth:`bot.core.sessions.SessionManager.undo_offer`: the seat's own move is the latest, or with
+    ``latest=False`` this is that move's confirmation; and it can be undone now or asked for)."""
+    seq = await sessions.undo_offer(session, seat, user_id, latest=latest)
+    if seq is not None:
+        add_undo(view, session, seat, seq, lang)
 
 
 def takeback_view(game_id: int, request: str, lang: str) -> discord.ui.View:

@@ -6,6 +6,8 @@
 * Pobeda: a card played on the wrong cell. Its draw is carried out in the same move (the rulebook's turn is
   "play, then draw"), so ↩ asks the other player; they accept in the channel, and the stored state is the
   one before the play, the drawn card back in the deck.
+* Godstorm again: the same kind of misclick made through ``/game hand`` and taken back with the ↩ of the DM
+  panel, which the publisher brought up to date after the move.
 * Cold War: a move taken back at one player's request and accepted by the other.
 In each game the replay of the log (with its takeback entry) equals the stored state, and the channel says
 who took back how many moves."""
@@ -61,10 +63,27 @@ def last_action(table: Table) -> tuple[int, int, dict[str, Any], list[Any]]:
     return int(seq), int(seat), json.loads(action), json.loads(events)
 
 
+async def settled(table: Table, user: Any) -> None:
+    """Everything committed is announced, and a DM panel sent to ``user`` is recorded as their live one:
+    its bookkeeping retires the ephemeral panels shown before it, so a ``/game hand`` opened while that
+    still runs could lose its controls (the click's ↩ among them) once answered."""
+    def done() -> bool:
+        row = game_row(table.db, table.channel.id)
+        if row["published_seq"] < row["seq"]:
+            return False
+        if not any(custom_ids(m, "tt:") for m in table.fake.dm_messages(user)):
+            return True
+        return bool(db_query(table.db, "SELECT 1 FROM messages WHERE game_id = ? AND purpose = ?",
+                             (row["id"], f"panel:{user.id}")))
+
+    await table.fake.wait_for(done, timeout=20)
+
+
 async def move(table: Table, key: str, pick: int = 0) -> tuple[Any, Any, str, int]:
     """The acting player opens ``/game hand`` and plays; returns the click's answer, the user, the state
     stored before the move and the seat."""
     seat, user = actor(table, key)
+    await settled(table, user)
     _, before = state_text(table)
     hand = await table.fake.slash(user, table.channel, "game hand")
     assert hand.ephemeral and hand.message is not None, hand.content
@@ -113,6 +132,52 @@ async def test_godstorm_misclick_taken_back_with_the_button(tmp_path: Path) -> N
             break
         else:
             raise AssertionError("no Godstorm move that revealed nothing came up")
+        await fake.wait_for(lambda: takeback_posts(table), timeout=20)
+        verify(table)
+        assert "Traceback" not in table.bot.output()
+
+
+def seat_stamp(table: Table, seat: int) -> tuple[int, int]:
+    """The game's id and ``seat``'s stamp (its count of actions) as stored."""
+    gid, counts = db_query(table.db, "SELECT id, seat_counts FROM games WHERE channel_id = ? ORDER BY id DESC"
+                                     " LIMIT 1", (table.channel.id,))[0]
+    return int(gid), int(json.loads(counts)[seat])
+
+
+async def test_godstorm_misclick_taken_back_from_the_dm_panel(tmp_path: Path) -> None:
+    """A move made elsewhere (``/game hand``) brings the player's DM panel up to date, with the ↩ of that
+    move (signed at the seat's new stamp); the ↩ used there takes the move back, and the panel, edited in
+    place, no longer offers it."""
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"alice": "ru"})
+        lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob"])
+        await start_lobby(table, "alice", lobby)
+        await fake.wait_for(lambda: game_row(table.db, table.channel.id)["seq"] >= 0, timeout=20)
+        for _ in range(150):
+            _, user, before, seat = await move(table, "godstorm")
+            _, acted_seat, action, events = last_action(table)
+            if acted_seat != seat or revealed("godstorm", before, state_text(table)[1], seat, action, events):
+                continue
+            if not any(custom_ids(m, "tt:") for m in fake.dm_messages(user)):
+                continue  # no DM panel of this player yet (it comes with their first prompt)
+            gid, stamp = seat_stamp(table, seat)
+            mine = f"tt:u:{gid}:{seat}:{stamp}:"
+
+            def dm_undo(user: Any = user, mine: str = mine) -> tuple[Any, str] | None:
+                for message in reversed(fake.dm_messages(user)):
+                    found = [c for c in custom_ids(message, "tt:u:") if c.startswith(mine)]
+                    if found:
+                        return message, found[0]
+                return None
+
+            panel, undo = await fake.wait_for(dm_undo, timeout=20)
+            back = await fake.click(user, panel, custom_id=undo)
+            assert back.answered.startswith("↩"), back.answered
+            assert state_text(table)[1] == before  # the position before the misclick, byte for byte
+            assert undo not in custom_ids(fake.message(panel.id), "tt:u:")  # the panel in place: ↩ gone
+            break
+        else:
+            raise AssertionError("no Godstorm move that revealed nothing came up after a DM panel")
         await fake.wait_for(lambda: takeback_posts(table), timeout=20)
         verify(table)
         assert "Traceback" not in table.bot.output()

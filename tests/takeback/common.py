@@ -9,9 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import discord
+
 from bot.core.session import Session
 from bot.core.sessions import SessionManager, UserInfo
 from bot.core.store import Store
+from bot.discord_app.custom_ids import UndoId, parse
+from bot.discord_app.panels import undo_tag
 from bot.games.base import Action, Game, rng_version
 
 GAMES = ("pobeda", "coldwar", "godstorm", "byallmeans")
@@ -113,3 +117,14 @@ async def stored(env: Env, session: Session) -> tuple[str, list[tuple[int, float
     assert loaded is not None
     row, text = loaded
     return text or "", [tuple(d) for d in await env.store.deadlines(session.id)], row.seq  # type: ignore[misc]
+
+
+def undo_buttons(view: discord.ui.View | None) -> list[UndoId]:
+    """The ↩ controls of a view, checked to carry the tag a ↩ is signed with."""
+    found: list[UndoId] = []
+    for item in view.children if view is not None else []:
+        control = parse(str(getattr(item, "custom_id", "") or ""))
+        if isinstance(control, UndoId):
+            assert control.tag == undo_tag(control.game_id, control.seat, control.stamp, control.seq)
+            found.append(control)
+    return found

@@ -45,3 +45,19 @@ async def test_undo_and_agreed_takeback_on_postgresql(env: Env) -> None:
     assert (await env.sessions.answer_takeback(session.id, asked.request["asked"][0], asked.request["id"], True)).done
     assert (await stored(env, session))[0] == before[0]
     assert await verify(env.store, session.id)
+
+
+async def test_an_undo_keeps_the_time_the_bot_was_away_on_postgresql(env: Env) -> None:
+    """The downtime's shift moves the takeback points' clocks in the same transaction as the deadlines
+    (PostgreSQL reads and writes them through the transaction's connection)."""
+    session = await start(env, "godstorm", mode="own")
+    found = await play_until(env, session, free_move)
+    assert found is not None
+    seat, action = found
+    before = await stored(env, session)
+    await env.sessions.act(session.id, user_of(session, seat), seat, action)
+    assert await env.store.shift_deadlines(700.0) > 0
+    assert (await env.sessions.takeback(session.id, user_of(session, seat), seat)).done
+    text, deadlines, _ = await stored(env, session)
+    assert text == before[0]
+    assert deadlines == [(s, due + 700.0, None if remind is None else remind + 700.0) for s, due, remind in before[1]]

@@ -200,7 +200,7 @@ async def test_an_older_panel_is_refused_after_a_takeback(env: Env) -> None:
     assert (await env.sessions.takeback(session.id, user, seat, stamp=stamp)).done
     with pytest.raises(SessionError) as stale:  # the same ↩ clicked twice: applied once
         await env.sessions.takeback(session.id, user, seat, stamp=stamp)
-    assert stale.value.key == "err.stale"
+    assert stale.value.key == "takeback.err.stale"
     with pytest.raises(SessionError):  # the move's own panel, built at the old stamp
         await env.sessions.act(session.id, user, seat, action, stamp - 1)
     assert json.loads(session.state_text or "{}")

@@ -27,7 +27,7 @@ from bot.core.i18n import LANGS, sort_key, t
 from bot.core.sessions import Session, SessionError
 from bot.discord_app import limits
 from bot.discord_app.app import TabletopBot
-from bot.discord_app.panels import build_panel, confirmation
+from bot.discord_app.panels import build_panel, confirmation, offer_undo
 from bot.games.base import Action, Event, Game, IllegalAction
 from bot.games.registry import available
 from cogs.common import defer, lang, reply
@@ -257,6 +257,8 @@ class RiskCog(commands.Cog):
         # every outcome, condensed per event when long (the full text is in the channel post)
         note = confirmation(game, events, seat, language, link=link)
         content, view = build_panel(session, seat, language, note=note)
+        # issue 27: ↩ under the confirmation of the caller's own move, when it can be undone or asked for
+        await offer_undo(self.bot.sessions, view, session, seat, interaction.user.id, language, latest=False)
         message = await reply(interaction, content, view=view)
         if publisher is not None:  # older panels (the DM one included) lose their controls, the DM is updated
             publisher.panels.answered(interaction, session, seat, message.id if message is not None else None)
