@@ -7,15 +7,30 @@
   spawns and each test worker, about 0.7 s of CPU apiece and a fifth of the suite's CPU in all. The
   suite lets them write bytecode under ``var/pycache`` (ignored by git), so each source is compiled
   once per run; what the processes do is unchanged.
+* One throwaway PostgreSQL server per test process (:func:`tests.pg_server.pg_server`), started the
+  first time a test asks for ``pg_server`` and shared by every module after it; each test takes a
+  fresh schema or database on it (:func:`tests.pg_server.new_pg_url`).
+* ``shared_bot``: one bot process against one fake Discord for all the tests of a module that need no
+  fresh process (see :mod:`tests.e2e.helpers`); such a module runs its tests on one event loop
+  (``pytest.mark.asyncio(loop_scope="module")``). After its last test the bot is stopped as Docker
+  stops it and its whole output must hold no traceback.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+import pytest_asyncio
+
+from tests.pg_server import pg_server
+
+if TYPE_CHECKING:
+    from tests.e2e.helpers import SharedBot
 
 PYCACHE = Path(__file__).resolve().parents[1] / "var" / "pycache"
 
@@ -23,6 +38,25 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 os.environ.setdefault("PYTHONPYCACHEPREFIX", str(PYCACHE))
 sys.dont_write_bytecode = False
 sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+
+__all__ = ["pg_server"]  # a fixture, for every test module
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    from tests.e2e.helpers import (  # imported here: after the bytecode set-up
+        assert_clean_output,
+        open_shared_bot,
+    )
+    from tests.fake_discord import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        shared = await open_shared_bot(fake, tmp_path_factory.mktemp("shared-bot"))
+        try:
+            yield shared
+        finally:
+            await shared.bot.stop()
+        assert_clean_output(shared.bot.output())
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

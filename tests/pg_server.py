@@ -15,7 +15,8 @@ __all__ = ["PgServer", "find_binaries", "new_pg_url", "pg_server"]
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer | None]:
     """The session's server (None, with the reason printed, when no PostgreSQL is installed); stopped
-    at the end. Import this fixture into a test module to use it."""
+    at the end. ``tests/conftest.py`` declares it for the whole suite, so one server serves every module of a
+    test process: a module must not import it again (its own copy would start a second server)."""
     bindir, why = find_binaries()
     if bindir is None:
         print(f"\nPostgreSQL tests skipped: {why}")

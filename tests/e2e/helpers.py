@@ -1,10 +1,20 @@
-"""Playing through the fake Discord as users would: lobby, DMs, panels, selects and buttons."""
+"""Playing through the fake Discord as users would: lobby, DMs, panels, selects and buttons.
+
+Bot processes: :func:`start_bot` starts one against the fake Discord with the tests' settings;
+:func:`make_table` gives a test a bot of its own (a fresh database, a guild, a channel, its users).
+Tests that need no fresh process (no restart, no settings of their own, nothing counted across the
+whole process) share one bot per module instead: the ``shared_bot`` fixture (``tests/conftest.py``)
+starts it once, and :func:`shared_table` lays each test its own channel and users in it, so games,
+panels and DMs of different tests never meet. A bot process costs about 2 s of CPU to start (imports,
+its render worker, the first boards' static layers) and 1-2 s to stop.
+"""
 
 from __future__ import annotations
 
 import io
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +24,10 @@ from PIL import Image
 from tests.fake_discord import BotProcess, FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
+
+TEST_ENV = {"TIMER_INTERVAL": "0.5", "PUBLISH_INTERVAL": "0"}
+"""The e2e settings: the timer loop ticks every 0.5 s, and every move is published at once (tests of
+coalescing set ``PUBLISH_INTERVAL`` themselves)."""
 
 
 @dataclass
@@ -25,6 +39,10 @@ class Table:
     channel: Any
     users: dict[str, Any] = field(default_factory=dict)
     used_panels: set[int] = field(default_factory=set)
+    shared: bool = False
+    """The bot is the module's (``shared_bot``): the test neither stops it nor reads what it logged before."""
+    log_from: int = 0
+    """Where this table's part of the bot's output begins."""
 
     def user(self, name: str) -> Any:
         return self.users[name]
@@ -32,22 +50,72 @@ class Table:
     def by_id(self, user_id: int) -> Any:
         return next(u for u in self.users.values() if u.id == user_id)
 
+    def output(self) -> str:
+        """What the bot logged since this table was laid (every run of a bot of its own)."""
+        return self.bot.output()[self.log_from:]
 
-async def make_table(fake: FakeDiscord, tmp_path: Path, names: list[str], *, locales: dict[str, str] | None = None,
-                     extra_env: dict[str, str] | None = None) -> Table:
-    guild = fake.create_guild("Tabletop test")
-    channel = fake.create_channel(guild, "games")
+    async def close(self) -> None:
+        """The end of the test: its own bot is stopped (SIGTERM, as Docker does); a shared one goes on,
+        and the fixture stops it after the module's last test and checks its whole output."""
+        if not self.shared:
+            await self.bot.stop()
+
+
+async def start_bot(fake: FakeDiscord, db: Path, guild_ids: list[int], *, extra_env: Mapping[str, str] | None = None,
+                    cwd: Path = ROOT, timeout: float = 60, **options: Any) -> BotProcess:
+    """A bot process (``python -m bot``) with the tests' settings (:data:`TEST_ENV`, then ``extra_env``),
+    started: it has IDENTIFYed and synced its commands. ``options``: more :class:`BotProcess` arguments."""
+    bot = BotProcess(fake, db, guild_ids=guild_ids, extra_env={**TEST_ENV, **(extra_env or {})}, cwd=cwd, **options)
+    await bot.start(timeout=timeout)
+    return bot
+
+
+def add_users(fake: FakeDiscord, guild: Any, names: list[str], locales: dict[str, str] | None) -> dict[str, Any]:
     users = {}
     for name in names:
         user = fake.create_user(name, locale=(locales or {}).get(name, "en-US"))
         fake.add_member(guild, user)
         users[name] = user
+    return users
+
+
+async def make_table(fake: FakeDiscord, tmp_path: Path, names: list[str], *, locales: dict[str, str] | None = None,
+                     extra_env: dict[str, str] | None = None) -> Table:
+    """A bot of the test's own, with a fresh database, a guild, its channel ``games`` and ``names`` as members."""
+    guild = fake.create_guild("Tabletop test")
+    channel = fake.create_channel(guild, "games")
+    users = add_users(fake, guild, names, locales)
     db = tmp_path / "bot.sqlite3"
-    # PUBLISH_INTERVAL 0: every move is published at once (tests of coalescing set it themselves)
-    env = {"TIMER_INTERVAL": "0.5", "PUBLISH_INTERVAL": "0", **(extra_env or {})}
-    bot = BotProcess(fake, db, guild_ids=[guild.id], extra_env=env, cwd=ROOT)
-    await bot.start(timeout=60)
+    bot = await start_bot(fake, db, [guild.id], extra_env=extra_env)
     return Table(fake, bot, db, guild, channel, users)
+
+
+@dataclass
+class SharedBot:
+    """One bot process serving every test of a module (the ``shared_bot`` fixture)."""
+    fake: FakeDiscord
+    bot: BotProcess
+    db: Path
+    guild: Any
+    tables: int = 0
+
+
+async def open_shared_bot(fake: FakeDiscord, folder: Path) -> SharedBot:
+    guild = fake.create_guild("Tabletop test")
+    db = folder / "bot.sqlite3"
+    return SharedBot(fake, await start_bot(fake, db, [guild.id]), db, guild)
+
+
+def shared_table(shared: SharedBot, names: list[str], *, locales: dict[str, str] | None = None) -> Table:
+    """A table at the module's bot: a channel and users of this test's own, in the bot's guild."""
+    shared.tables += 1
+    if not shared.bot.running:
+        raise AssertionError("the module's bot has exited:\n" + shared.bot.output()[-6000:])
+    fake = shared.fake
+    channel = fake.create_channel(shared.guild, f"games-{shared.tables}")
+    users = add_users(fake, shared.guild, names, locales)
+    return Table(fake, shared.bot, shared.db, shared.guild, channel, users, shared=True,
+                 log_from=len(shared.bot.output()))
 
 
 def custom_ids(message: Any, prefix: str) -> list[str]:

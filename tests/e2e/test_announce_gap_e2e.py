@@ -24,84 +24,83 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.gaps import FAULT_EVERY, POST_PATH_FAULTS, GapMeter, faults, step
-from tests.e2e.helpers import assert_clean_output, game_row, make_table, open_lobby, start_lobby
-from tests.fake_discord import FakeDiscord
+from tests.e2e.helpers import SharedBot, assert_clean_output, game_row, open_lobby, shared_table, start_lobby
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]  # one bot: the module's (shared_bot)
 
 MAX_GAP = 10.0
 BURST_SPAN = 5.0  # a burst on the post path not used up by then (no post was due) no longer holds the next
 
 
-async def play_with_faults(tmp_path: Path, key: str, players: list[str], steps: int, seed: int,
+async def play_with_faults(shared_bot: SharedBot, key: str, players: list[str], steps: int, seed: int,
                            **options: Any) -> None:
-    async with FakeDiscord() as fake:
-        table = await make_table(fake, tmp_path, players)
-        lobby = await open_lobby(table, players[0], key, players, **options)
-        await start_lobby(table, players[0], lobby)
-        row = await fake.wait_for(lambda: (r := game_row(table.db, table.channel.id))["status"] == "running" and r,
-                                  timeout=30)
-        meter = GapMeter(table.db, row["id"])
-        stop = asyncio.Event()
-        sampler = asyncio.create_task(meter.run(stop))
-        rnd = random.Random(seed)
-        switches = faults(fake, table.channel.id)
-        used, due = 0, False
-        pending: tuple[Any, float] | None = None  # the last burst on the post path and when it began
-        try:
-            for n in range(3 * steps):
-                if n >= steps and used >= len(switches):
-                    break  # at least ``steps`` moves, and every kind of fault met (a post burst waits for the last)
-                due = due or n % FAULT_EVERY == FAULT_EVERY - 1
-                loop_now = asyncio.get_running_loop().time()
-                on_post_path = used % len(switches) in POST_PATH_FAULTS
-                if due and on_post_path and pending is not None and pending[0].remaining > 0 \
-                        and loop_now - pending[1] < BURST_SPAN:
-                    pass  # the last post burst is not over: this one waits for it (see the docstring)
-                elif due:
-                    result = switches[used % len(switches)]()
-                    if asyncio.iscoroutine(result):
-                        await result
-                    if on_post_path:
-                        assert result.method == "POST" and "/channels/" in result.route_contains
-                        pending = (result, loop_now)
-                    used, due = used + 1, False
-                if not await step(table, key, rnd):
-                    break
-            # everything committed reaches the channel
-            await fake.wait_for(lambda: meter.caught_up(game_row(table.db, table.channel.id)["seq"]),
-                                timeout=30)
-        finally:
-            stop.set()
-            await sampler
-        gaps = meter.gaps()
-        worst = max(gaps.values())
-        slow = {seq: round(gap, 1) for seq, gap in gaps.items() if gap > MAX_GAP}
-        print(f"{key}: {len(gaps)} moves, {used} faults, worst commit-to-post gap {worst:.2f} s")
-        assert used >= min(len(switches), steps // FAULT_EVERY) and len(gaps) >= steps // 2
-        assert not slow, f"moves posted more than {MAX_GAP} s after their commit: {slow}\n" + "\n".join(
-            line for line in table.bot.output().splitlines()[-60:] if "DEBUG" not in line)
-        await table.bot.stop()
-        assert_clean_output(table.bot.output())
+    table = shared_table(shared_bot, players)
+    fake = table.fake
+    lobby = await open_lobby(table, players[0], key, players, **options)
+    await start_lobby(table, players[0], lobby)
+    row = await fake.wait_for(lambda: (r := game_row(table.db, table.channel.id))["status"] == "running" and r,
+                              timeout=30)
+    meter = GapMeter(table.db, row["id"])
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(meter.run(stop))
+    rnd = random.Random(seed)
+    switches = faults(fake, table.channel.id)
+    used, due = 0, False
+    pending: tuple[Any, float] | None = None  # the last burst on the post path and when it began
+    try:
+        for n in range(3 * steps):
+            if n >= steps and used >= len(switches):
+                break  # at least ``steps`` moves, and every kind of fault met (a post burst waits for the last)
+            due = due or n % FAULT_EVERY == FAULT_EVERY - 1
+            loop_now = asyncio.get_running_loop().time()
+            on_post_path = used % len(switches) in POST_PATH_FAULTS
+            if due and on_post_path and pending is not None and pending[0].remaining > 0 \
+                    and loop_now - pending[1] < BURST_SPAN:
+                pass  # the last post burst is not over: this one waits for it (see the docstring)
+            elif due:
+                result = switches[used % len(switches)]()
+                if asyncio.iscoroutine(result):
+                    await result
+                if on_post_path:
+                    assert result.method == "POST" and "/channels/" in result.route_contains
+                    pending = (result, loop_now)
+                used, due = used + 1, False
+            if not await step(table, key, rnd):
+                break
+        # everything committed reaches the channel
+        await fake.wait_for(lambda: meter.caught_up(game_row(table.db, table.channel.id)["seq"]),
+                            timeout=30)
+    finally:
+        stop.set()
+        await sampler
+    gaps = meter.gaps()
+    worst = max(gaps.values())
+    slow = {seq: round(gap, 1) for seq, gap in gaps.items() if gap > MAX_GAP}
+    print(f"{key}: {len(gaps)} moves, {used} faults, worst commit-to-post gap {worst:.2f} s")
+    assert used >= min(len(switches), steps // FAULT_EVERY) and len(gaps) >= steps // 2
+    assert not slow, f"moves posted more than {MAX_GAP} s after their commit: {slow}\n" + "\n".join(
+        line for line in table.output().splitlines()[-60:] if "DEBUG" not in line)
+    fake.clear_faults()
+    await table.close()
+    assert_clean_output(table.output())
 
 
-async def test_pobeda_three_players(tmp_path: Path) -> None:
-    await play_with_faults(tmp_path, "pobeda", ["alice", "bob", "carol"], steps=36, seed=1)
+async def test_pobeda_three_players(shared_bot: SharedBot) -> None:
+    await play_with_faults(shared_bot, "pobeda", ["alice", "bob", "carol"], steps=36, seed=1)
 
 
-async def test_coldwar(tmp_path: Path) -> None:
-    await play_with_faults(tmp_path, "coldwar", ["alice", "bob"], steps=36, seed=2)
+async def test_coldwar(shared_bot: SharedBot) -> None:
+    await play_with_faults(shared_bot, "coldwar", ["alice", "bob"], steps=36, seed=2)
 
 
-async def test_godstorm(tmp_path: Path) -> None:
-    await play_with_faults(tmp_path, "godstorm", ["alice", "bob", "carol"], steps=36, seed=3)
+async def test_godstorm(shared_bot: SharedBot) -> None:
+    await play_with_faults(shared_bot, "godstorm", ["alice", "bob", "carol"], steps=36, seed=3)
 
 
-async def test_byallmeans(tmp_path: Path) -> None:
-    await play_with_faults(tmp_path, "byallmeans", ["alice", "bob"], steps=36, seed=4)
+async def test_byallmeans(shared_bot: SharedBot) -> None:
+    await play_with_faults(shared_bot, "byallmeans", ["alice", "bob"], steps=36, seed=4)

@@ -25,6 +25,7 @@ from bot.games.base import Game
 from bot.games.registry import game_class
 from tests.e2e.coldwar_play import is_button_for
 from tests.e2e.helpers import (
+    SharedBot,
     Table,
     assert_clean_output,
     choice_ids,
@@ -32,11 +33,14 @@ from tests.e2e.helpers import (
     db_query,
     game_row,
     make_table,
+    shared_table,
     start_lobby,
 )
 from tests.fake_discord import FakeDiscord
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+SHARED_BOT_ENV = {"TABLETOP_BOT_PAUSE": "0.05"}
+"""The practice games share one bot process (``shared_bot``); the other test starts its own."""
 
 BOARD_SEQ = re.compile(r"-(\d+)-(\d+)\.png$")
 
@@ -231,29 +235,29 @@ def assert_replays(db: Path, game_id: int) -> None:
     ("godstorm", None),
     ("godstorm", "ruleset=classic"),
 ], ids=["pobeda", "coldwar", "godstorm", "risk"])
-async def test_practice_game_alone_against_a_bot(tmp_path: Path, game: str, options: str | None) -> None:
-    async with FakeDiscord() as fake:
-        table = await make_table(fake, tmp_path, ["alice"], extra_env={"TABLETOP_BOT_PAUSE": "0.05"})
-        alice = table.user("alice")
-        await open_practice(table, "alice", game, ["strong"], options)
-        gid = game_row(table.db, table.channel.id)["id"]
-        moves = await play_practice(table, alice, "passive" if options == "ruleset=classic" else "quick")
-        assert moves > 0
-        await fake.wait_for(lambda: (r := game_row(table.db, table.channel.id))["published_seq"] >= r["seq"],
-                            timeout=20)
-        row = game_row(table.db, table.channel.id)
-        assert row["status"] == "finished"
-        longest = assert_one_post_per_bot_turn(table, gid)
-        if game == "godstorm":
-            assert longest > 1  # a Risk turn is many moves, and it still went out as one post
-        # the bot's user is never mentioned nor sent anything
-        bot_ids = {u for users in row["seat_users"] for u in users if u < 0}
-        for message in fake.channel_messages(table.channel):
-            assert not set(message.mentions) & bot_ids
-            assert "<@-" not in message.text
-        assert_replays(table.db, gid)
-        await table.bot.stop()
-        assert_clean_output(table.bot.output())
+async def test_practice_game_alone_against_a_bot(shared_bot: SharedBot, game: str, options: str | None) -> None:
+    table = shared_table(shared_bot, ["alice"])  # the module's bot, with SHARED_BOT_ENV
+    fake = table.fake
+    alice = table.user("alice")
+    await open_practice(table, "alice", game, ["strong"], options)
+    gid = game_row(table.db, table.channel.id)["id"]
+    moves = await play_practice(table, alice, "passive" if options == "ruleset=classic" else "quick")
+    assert moves > 0
+    await fake.wait_for(lambda: (r := game_row(table.db, table.channel.id))["published_seq"] >= r["seq"],
+                        timeout=20)
+    row = game_row(table.db, table.channel.id)
+    assert row["status"] == "finished"
+    longest = assert_one_post_per_bot_turn(table, gid)
+    if game == "godstorm":
+        assert longest > 1  # a Risk turn is many moves, and it still went out as one post
+    # the bot's user is never mentioned nor sent anything
+    bot_ids = {u for users in row["seat_users"] for u in users if u < 0}
+    for message in fake.channel_messages(table.channel):
+        assert not set(message.mentions) & bot_ids
+        assert "<@-" not in message.text
+    assert_replays(table.db, gid)
+    await table.close()
+    assert_clean_output(table.output())
 
 
 async def test_absent_player_is_replaced_by_a_bot_then_reclaims(tmp_path: Path) -> None:

@@ -24,7 +24,6 @@ import asyncpg
 import pytest
 
 from bot.core.store import SCHEMA_VERSION, Store
-from tests import pg_server as pg
 from tests.e2e.helpers import (
     Table,
     actor_ids,
@@ -42,7 +41,6 @@ from tests.fake_discord import BotProcess, FakeDiscord
 from tests.pg_server import PgServer, new_pg_url
 
 pytestmark = pytest.mark.e2e
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 DEADLINE_HOURS = 0.01  # 36 s per move: moves (and the takeover of a killed publisher) come well within it
 SPAN = DEADLINE_HOURS * 3600

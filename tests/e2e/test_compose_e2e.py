@@ -47,7 +47,6 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from tests import pg_server as pg
 from tests.compose_file import (
     COMPOSE_STOP_GRACE,
     Stage,
@@ -62,10 +61,9 @@ from tests.e2e.helpers import Table, assert_clean_output, open_lobby, start_lobb
 from tests.e2e.shards import ROOT, ShardBot, free_port, guild_on_shard
 from tests.e2e.test_cluster_e2e import announced, game, move
 from tests.fake_discord import FakeDiscord
-from tests.pg_server import PgServer
+from tests.pg_server import PgServer, find_binaries
 
 pytestmark = pytest.mark.e2e
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 FAKE_TOKEN = "fake-token"  # BotProcess's default, the token the fake expects
 
@@ -172,7 +170,7 @@ def own_health_check(healthcheck: dict[str, Any], compose_port: str, port: int) 
 
 async def test_the_compose_deployment_rehearsed(tmp_path: Path, pg_server: PgServer | None) -> None:
     if pg_server is None:
-        _, why = pg.find_binaries()
+        _, why = find_binaries()
         pytest.skip(f"PostgreSQL not available: {why}")
     t_begin = time.monotonic()
     data = compose()

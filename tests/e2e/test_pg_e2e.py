@@ -12,7 +12,6 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from tests import pg_server as pg
 from tests.e2e.helpers import (
     assert_clean_output,
     last_turn_post,
@@ -27,7 +26,6 @@ from tests.fake_discord import FakeDiscord
 from tests.pg_server import PgServer, new_pg_url
 
 pytestmark = pytest.mark.e2e
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 
 async def game(url: str) -> tuple[int, int, int]:

@@ -19,7 +19,6 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests import pg_server as pg
 from tests.e2e.helpers import (
     Table,
     actor_ids,
@@ -37,7 +36,6 @@ from tests.fake_discord import FakeDiscord
 from tests.pg_server import PgServer, new_pg_url
 
 pytestmark = pytest.mark.e2e
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 
 async def readyz(port: int) -> tuple[int, dict[str, Any]]:

@@ -16,9 +16,17 @@ from typing import Any
 import pytest
 
 from bot.core.i18n import t
-from tests.e2e.helpers import ROOT, Table, assert_clean_output, custom_ids, db_query, open_lobby, start_lobby
+from tests.e2e.helpers import (
+    Table,
+    assert_clean_output,
+    custom_ids,
+    db_query,
+    open_lobby,
+    start_bot,
+    start_lobby,
+)
 from tests.e2e.test_pobeda_e2e import play_turn, wait_turn_post
-from tests.fake_discord import MEMBER_PERMISSIONS, BotProcess, FakeDiscord
+from tests.fake_discord import MEMBER_PERMISSIONS, FakeDiscord
 from tests.fake_discord.models import MANAGE_THREADS
 
 pytestmark = pytest.mark.e2e
@@ -33,13 +41,6 @@ async def world(fake: FakeDiscord, tmp_path: Path) -> tuple[Any, dict[str, Any],
     for name, user in users.items():
         fake.add_member(guild, user, roles=[thread_mods] if name == "dave" else [])
     return guild, users, public
-
-
-async def start_bot(fake: FakeDiscord, tmp_path: Path, guild: Any) -> BotProcess:
-    bot = BotProcess(fake, tmp_path / "bot.sqlite3", guild_ids=[guild.id], cwd=ROOT,
-                     extra_env={"TIMER_INTERVAL": "0.5", "PUBLISH_INTERVAL": "0"})
-    await bot.start(timeout=60)
-    return bot
 
 
 async def play_and_draw(table: Table, moves: int = 0) -> int:
@@ -83,7 +84,7 @@ async def test_a_private_channels_game_is_not_shown_to_who_cannot_see_it(tmp_pat
         alice, bob, carol = users["alice"], users["bob"], users["carol"]
         secret = fake.create_private_channel(guild, "secret", members=[alice, bob])
         assert not fake.can_view(carol, secret) and fake.can_view(bob, secret)
-        bot = await start_bot(fake, tmp_path, guild)
+        bot = await start_bot(fake, tmp_path / "bot.sqlite3", [guild.id])
         table = Table(fake, bot, tmp_path / "bot.sqlite3", guild, secret, users)
         gid = await play_and_draw(table, moves=12)  # enough moves for a replay of several pages
         hidden_ru = t("visibility.no_such_game", "ru", id=gid)
@@ -145,7 +146,7 @@ async def test_a_private_threads_game_is_seen_only_by_its_members_and_thread_mod
         alice, bob, carol, dave = users["alice"], users["bob"], users["carol"], users["dave"]
         thread = fake.create_thread(public, "our game", owner=alice, private=True, members=[bob])
         assert fake.can_view(carol, public) and not fake.can_view(carol, thread) and fake.can_view(dave, thread)
-        bot = await start_bot(fake, tmp_path, guild)
+        bot = await start_bot(fake, tmp_path / "bot.sqlite3", [guild.id])
         table = Table(fake, bot, tmp_path / "bot.sqlite3", guild, thread, users)
         gid = await play_and_draw(table)
         hidden_ru = t("visibility.no_such_game", "ru", id=gid)

@@ -96,6 +96,7 @@ class BotProcess:
                 self._chunks.append(decoder.decode(b"", final=True))
                 return
             self._chunks.append(decoder.decode(chunk))
+            self.fake.changed()  # a wait on the output looks again
 
     async def start(self, timeout: float = 30.0) -> None:
         if self.running:

@@ -19,6 +19,7 @@ Design notes (the why):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -247,6 +248,7 @@ class FakeDiscord:
         self.faults_injected: list[RecordedRequest] = []  # requests refused by a fault switch
         self._nonces: dict[tuple[int, str], tuple[float, int]] = {}  # (author, nonce) -> (time, message id)
         self._last_request_at = time.monotonic()
+        self._waiters: list[asyncio.Future[None]] = []  # wait_for calls to wake at the next change
 
         self._sessions: dict[str, _Session] = {}
         self._current: dict[int, _Session] = {}  # shard id -> its latest IDENTIFYed session
@@ -592,18 +594,43 @@ class FakeDiscord:
             return [s for s in self._current.values() if s.shard_id == 0]
         return [s for s in self._current.values() if s.shard_id == (guild_id >> 22) % s.shard_count]
 
+    def changed(self) -> None:
+        """Wake every :meth:`wait_for`: the bot did something the fake saw (a request, a gateway
+        message, a line of output), which may have made its condition true."""
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
     async def wait_for(
-        self, predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02
+        self, predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02, poll: float = 0.05
     ) -> Any:
-        """Poll ``predicate`` until it returns something truthy; return that value."""
+        """Check ``predicate`` until it returns something truthy; return that value.
+
+        It is checked again as soon as the bot does something the fake sees (:meth:`changed`), but at
+        most once every ``interval`` seconds, and at least every ``poll`` seconds (a condition on the
+        bot's database or the clock can come true with nothing sent to the fake)."""
+        loop = asyncio.get_running_loop()
         deadline = time.monotonic() + timeout
         while True:
+            checked = time.monotonic()
             value = predicate()
             if value:
                 return value
-            if time.monotonic() > deadline:
+            if checked > deadline:
                 raise TimeoutError(f"condition not met within {timeout}s")
-            await asyncio.sleep(interval)
+            waiter = loop.create_future()
+            self._waiters.append(waiter)
+            try:
+                await asyncio.wait({waiter}, timeout=max(0.0, min(poll, deadline - time.monotonic())))
+            finally:
+                if not waiter.done():
+                    waiter.cancel()
+                    with contextlib.suppress(ValueError):
+                        self._waiters.remove(waiter)
+            rest = interval - (time.monotonic() - checked)
+            if rest > 0:
+                await asyncio.sleep(rest)
 
     # ------------------------------------------------------------------ acting as users
     async def slash(
@@ -1101,8 +1128,10 @@ class FakeDiscord:
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     await self._on_gateway_message(conn, json.loads(msg.data))
+                    self.changed()
                 elif msg.type == WSMsgType.BINARY:
                     await self._on_gateway_message(conn, json.loads(msg.data.decode()))
+                    self.changed()
         finally:
             writer.cancel()
             self._conns.remove(conn)
@@ -1283,6 +1312,12 @@ class FakeDiscord:
             return raw.decode(errors="replace"), files
 
     async def _rest_handler(self, request: web.Request) -> web.StreamResponse:
+        try:
+            return await self._handle_rest(request)
+        finally:
+            self.changed()
+
+    async def _handle_rest(self, request: web.Request) -> web.StreamResponse:
         path = API_PREFIX_RE.sub("", request.path)
         body, files = await self._parse_body(request)
         rec = RecordedRequest(request.method, path, dict(request.query), body, files)

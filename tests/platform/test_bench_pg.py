@@ -10,10 +10,7 @@ import math
 import asyncpg
 
 from bot.tools.bench_pg import bench_cluster, unix_socket_url
-from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
-
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 FIGURES = ("pg_step_commit_ms_p50", "pg_step_commit_ms_p99", "pg_actions_per_s",
            "pg_saturated_step_ms_p50", "pg_saturated_step_ms_p99", "pg_paced_actions_per_s",

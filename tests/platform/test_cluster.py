@@ -28,11 +28,8 @@ from bot.core.store import SCHEMA_VERSION, Conflict, Deadline, GameSettings, Sch
 from bot.discord_app.app import TabletopBot
 from bot.discord_app.delivery import Publisher
 from bot.games import registry
-from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 from tests.platform.toy import toy_manifest
-
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 ALICE, BOB = UserInfo(1, "alice"), UserInfo(2, "bob")
 SPAN = 60

@@ -24,11 +24,8 @@ from bot.core.sessions import SessionManager, UserInfo
 from bot.core.store import Shards, Store
 from bot.discord_app.app import HEARTBEAT_KEY, Downtime, TabletopBot
 from bot.games import registry
-from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 from tests.platform.toy import toy_manifest
-
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 ALICE, BOB = UserInfo(1, "alice"), UserInfo(2, "bob")
 SPAN = 3600  # deadline_s of the test games

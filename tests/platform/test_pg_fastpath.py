@@ -21,11 +21,8 @@ import pytest
 from bot.core import store as store_mod
 from bot.core.db import PgConnection, Pool
 from bot.core.store import CHANGED_CHANNEL, Deadline, GameSettings, LobbyEntry, Store, changed_ids
-from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 from tests.platform.test_cluster import wait_for
-
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 
 @pytest.fixture

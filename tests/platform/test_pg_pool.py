@@ -12,10 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.core.store import Conflict, GameSettings, LobbyEntry, Store
-from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
-
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 
 @pytest.fixture

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from bot.core.db import PgConnection
 from bot.core.store import GameSettings, LobbyEntry, Store
-from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
-
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 
 async def test_tables_created_by_another_process_after_connecting(pg_server: PgServer | None) -> None:

@@ -25,11 +25,8 @@ from bot.core.sessions import SessionManager, UserInfo
 from bot.core.stats import Stats
 from bot.core.store import SCHEMA_VERSION, ChannelBusy, Conflict, Deadline, GameSettings, LobbyEntry, Store
 from bot.games import registry
-from tests import pg_server as pg
 from tests.pg_server import PgServer, new_pg_url
 from tests.platform.toy import toy_manifest
-
-pg_server = pg.pg_server  # the session's throwaway PostgreSQL server (a fixture)
 
 BIG_ID = 1_234_567_890_123_456_789  # a Discord snowflake: does not fit 32 bits
 
