@@ -39,50 +39,61 @@ BURST_SPAN = 5.0  # a burst on the post path not used up by then (no post was du
 
 async def play_with_faults(shared_bot: SharedBot, key: str, players: list[str], steps: int, seed: int,
                            fault_every: int = FAULT_EVERY, **options: Any) -> None:
+    """Moves with faults until ``steps`` moves are played and every kind of fault is met. A game that
+    ends first (a duel's length is the bot's own seed) is followed by a new one in the same channel."""
     table = shared_table(shared_bot, players)
     fake = table.fake
-    lobby = await open_lobby(table, players[0], key, players, **options)
-    await start_lobby(table, players[0], lobby)
-    row = await fake.wait_for(lambda: (r := game_row(table.db, table.channel.id))["status"] == "running" and r,
-                              timeout=30)
-    meter = GapMeter(table.db, row["id"])
-    stop = asyncio.Event()
-    sampler = asyncio.create_task(meter.run(stop))
     rnd = random.Random(seed)
     switches = faults(fake, table.channel.id)
-    used, due = 0, False
+    used, due, n = 0, False, 0
     pending: tuple[Any, float] | None = None  # the last burst on the post path and when it began
-    try:
-        for n in range(3 * steps):
-            if n >= steps and used >= len(switches):
-                break  # at least ``steps`` moves, and every kind of fault met (a post burst waits for the last)
-            due = due or n % fault_every == fault_every - 1
-            loop_now = asyncio.get_running_loop().time()
-            on_post_path = used % len(switches) in POST_PATH_FAULTS
-            if due and on_post_path and pending is not None and pending[0].remaining > 0 \
-                    and loop_now - pending[1] < BURST_SPAN:
-                pass  # the last post burst is not over: this one waits for it (see the docstring)
-            elif due:
-                result = switches[used % len(switches)]()
-                if asyncio.iscoroutine(result):
-                    await result
-                if on_post_path:
-                    assert result.method == "POST" and "/channels/" in result.route_contains
-                    pending = (result, loop_now)
-                used, due = used + 1, False
-            if not await step(table, key, rnd):
-                break
-        # everything committed reaches the channel
-        await fake.wait_for(lambda: meter.caught_up(game_row(table.db, table.channel.id)["seq"]),
-                            timeout=30)
-    finally:
-        stop.set()
-        await sampler
-    gaps = meter.gaps()
+    gaps: dict[tuple[int, int], float] = {}
+    for _game in range(4):
+        if n >= steps and used >= len(switches):
+            break
+        fake.clear_faults()  # a new lobby starts clean; the schedule goes on from where it was
+        pending = None
+        lobby = await open_lobby(table, players[0], key, players, **options)
+        await start_lobby(table, players[0], lobby)
+        row = await fake.wait_for(
+            lambda: (r := game_row(table.db, table.channel.id))["status"] == "running" and r, timeout=30)
+        meter = GapMeter(table.db, row["id"])
+        stop = asyncio.Event()
+        sampler = asyncio.create_task(meter.run(stop))
+        try:
+            while n < 3 * steps:
+                if n >= steps and used >= len(switches):
+                    break  # ``steps`` moves, and every kind of fault met (a post burst waits for the last)
+                due = due or n % fault_every == fault_every - 1
+                loop_now = asyncio.get_running_loop().time()
+                on_post_path = used % len(switches) in POST_PATH_FAULTS
+                if due and on_post_path and pending is not None and pending[0].remaining > 0 \
+                        and loop_now - pending[1] < BURST_SPAN:
+                    pass  # the last post burst is not over: this one waits for it (see the docstring)
+                elif due:
+                    result = switches[used % len(switches)]()
+                    if asyncio.iscoroutine(result):
+                        await result
+                    if on_post_path:
+                        assert result.method == "POST" and "/channels/" in result.route_contains
+                        pending = (result, loop_now)
+                    used, due = used + 1, False
+                n += 1
+                if not await step(table, key, rnd):
+                    break  # the game ended
+            # everything committed reaches the channel
+            await fake.wait_for(lambda m=meter: m.caught_up(game_row(table.db, table.channel.id)["seq"]),
+                                timeout=30)
+        finally:
+            stop.set()
+            await sampler
+        gaps.update({(row["id"], seq): gap for seq, gap in meter.gaps().items()})
+        if game_row(table.db, table.channel.id)["status"] == "running":
+            break  # the moves ran out before the game did
     worst = max(gaps.values())
-    slow = {seq: round(gap, 1) for seq, gap in gaps.items() if gap > MAX_GAP}
+    slow = {key_: round(gap, 1) for key_, gap in gaps.items() if gap > MAX_GAP}
     print(f"{key}: {len(gaps)} moves, {used} faults, worst commit-to-post gap {worst:.2f} s")
-    assert used >= min(len(switches), steps // fault_every) and len(gaps) >= steps // 2
+    assert used >= len(switches) and len(gaps) >= steps // 2
     assert not slow, f"moves posted more than {MAX_GAP} s after their commit: {slow}\n" + "\n".join(
         line for line in table.output().splitlines()[-60:] if "DEBUG" not in line)
     fake.clear_faults()
