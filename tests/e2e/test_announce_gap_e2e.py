@@ -23,18 +23,31 @@ quick moves keep several moves committed behind one failing post.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 from typing import Any
 
 import pytest
 
 from tests.e2e.gaps import FAULT_EVERY, POST_PATH_FAULTS, GapMeter, faults, step
-from tests.e2e.helpers import SharedBot, assert_clean_output, game_row, open_lobby, shared_table, start_lobby
+from tests.e2e.helpers import (
+    SharedBot,
+    Table,
+    assert_clean_output,
+    game_row,
+    open_lobby,
+    shared_table,
+    start_lobby,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]  # one bot: the module's (shared_bot)
 
 MAX_GAP = 10.0
 BURST_SPAN = 5.0  # a burst on the post path not used up by then (no post was due) no longer holds the next
+
+
+def caught_up(table: Table, meter: GapMeter) -> bool:
+    return meter.caught_up(game_row(table.db, table.channel.id)["seq"])
 
 
 async def play_with_faults(shared_bot: SharedBot, key: str, players: list[str], steps: int, seed: int,
@@ -82,8 +95,7 @@ async def play_with_faults(shared_bot: SharedBot, key: str, players: list[str], 
                 if not await step(table, key, rnd):
                     break  # the game ended
             # everything committed reaches the channel
-            await fake.wait_for(lambda m=meter: m.caught_up(game_row(table.db, table.channel.id)["seq"]),
-                                timeout=30)
+            await fake.wait_for(functools.partial(caught_up, table, meter), timeout=30)
         finally:
             stop.set()
             await sampler
