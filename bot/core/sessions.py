@@ -630,13 +630,14 @@ class SessionManager:
         if not span:
             return {}
         result: dict[int, SeatTimer] = {}
+        windows = {s for d in decisions if d.auto for s in d.seats}  # closed by the rules: no reminder
         for seat in dict.fromkeys(s for d in decisions for s in d.seats):
             if seat in session.conceded or controlled(session.row, seat):
                 continue  # a bot seat moves at once; an absent player's seat a bot plays has no deadline
             if seat != acting_seat and seat in session.deadlines:
                 result[seat] = session.deadlines[seat]
             else:
-                result[seat] = SeatTimer(now + span, now + span / 2)
+                result[seat] = SeatTimer(now + span, None if seat in windows else now + span / 2)
         return result
 
     @staticmethod
@@ -899,8 +900,10 @@ class SessionManager:
                 session.deadlines.pop(seat, None)
                 await self.store.commit_deadlines(game_id, self._deadline_rows(session.deadlines))
                 return None
-            meta = [{"type": "platform.timeout", "seat": seat}]
-            note_missed(session.row.settings, seat)  # stored with the timeout move
+            meta: list[Event] = []  # a window the rules close themselves (issue 27) is not a missed turn
+            if not any(d.auto and seat in d.seats for d in session.open_decisions()):
+                meta = [{"type": "platform.timeout", "seat": seat}]
+                note_missed(session.row.settings, seat)  # stored with the timeout move
             try:
                 events = await self._commit(session, seat, None, action, meta=meta)
             except Conflict:

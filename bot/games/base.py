@@ -126,6 +126,9 @@ class OpenDecision:
     simultaneous: bool = False
     secret: bool = False
     deadline_s: int | None = None
+    auto: bool = False
+    """The rules answer it themselves when ``deadline_s`` passes (an undo window closing, issue 27): no
+    reminder, and not a missed turn of the seat."""
 
     def ident(self) -> tuple[str, str]:
         return (self.kind, self.key)
@@ -140,6 +143,8 @@ class OpenDecision:
             out["secret"] = True
         if self.deadline_s is not None:
             out["deadline_s"] = self.deadline_s
+        if self.auto:
+            out["auto"] = True
         return out
 
     @classmethod
@@ -147,7 +152,7 @@ class OpenDecision:
         deadline = data.get("deadline_s")
         return cls(kind=str(data["kind"]), seats=tuple(int(s) for s in data["seats"]), key=str(data.get("key", "")),
                    simultaneous=bool(data.get("simultaneous", False)), secret=bool(data.get("secret", False)),
-                   deadline_s=None if deadline is None else int(deadline))
+                   deadline_s=None if deadline is None else int(deadline), auto=bool(data.get("auto", False)))
 
 
 class IllegalAction(Exception):

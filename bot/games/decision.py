@@ -50,6 +50,9 @@ class DecisionKind(Generic[G]):
     of the game when an option sets them (Godstorm's answer window)."""
     timeout: Callable[[G, int], Action | None] | None = None
     """The answer given for a seat whose deadline passed (None: the platform's default, nothing)."""
+    auto: bool = False
+    """A window the rules close themselves (an undo window before a draw or a roll, issue 27): the
+    ``timeout`` answer is given when ``deadline_s`` passes, with no reminder and no missed turn."""
 
 
 def held(decisions: Sequence[OpenDecision]) -> dict[int, set[tuple[str, str]]]:
@@ -96,7 +99,7 @@ class DecisionGame(Game):
             seats = tuple(row.who(self))
             if seats:
                 out.append(OpenDecision(kind, seats, self.decision_key(kind), row.simultaneous, row.secret,
-                                        self._deadline(kind)))
+                                        self._deadline(kind), row.auto))
         return out
 
     def _kind_of(self, seat: int) -> str | None:
