@@ -45,6 +45,10 @@ def heartbeat_key(shard: int | None = None, count: int | None = None) -> str:
     return HEARTBEAT_KEY if shard is None or count is None else f"{HEARTBEAT_KEY}:{shard}/{count}"
 
 
+DUE_SLACK_S = 0.05
+"""The timer wakes this long after a deadline, so the deadline is past when the tick reads the clock."""
+
+
 def fresh_s(timer_interval: float) -> float:
     """How old a shard's heartbeat may be while its games' deadlines still fire (three ticks, at least 15 s)."""
     return max(3 * timer_interval, 15.0)
@@ -283,6 +287,7 @@ class TabletopBot(commands.Bot):
         self.bots: BotDriver
         self.stats: Stats
         self._timer: asyncio.Task[None] | None = None
+        self._timer_wake = asyncio.Event()  # a commit may have set a deadline sooner than the next tick
         self._notices: set[asyncio.Task[Any]] = set()
         self.ready_once = asyncio.Event()
         self.downtime: Downtime | None = None
@@ -348,6 +353,7 @@ class TabletopBot(commands.Bot):
         # bot turn is being played (the driver publishes the whole turn as one post); the driver looks for
         # bot seats to move and absent seats
         self.sessions.subscribe(self._publish_committed)
+        self.sessions.subscribe(lambda _news: self._timer_wake.set())
         self.sessions.subscribe(self.bots.committed)
         self.sessions.on_broken = self.announce_broken
         self.stats = Stats(self.store)
@@ -479,7 +485,28 @@ class TabletopBot(commands.Bot):
                     await self.tick(now)
             except Exception:
                 log.exception("timer tick failed")
-            await asyncio.sleep(self.config.timer_interval)
+            await self._timer_sleep(now, now + self.config.timer_interval)
+
+    def _soonest_due(self, after: float) -> float | None:
+        """The earliest deadline later than ``after`` of the games this process holds (from memory)."""
+        return min((timer.due_at for session in self.sessions.sessions.values()
+                    for timer in session.deadlines.values() if timer.due_at > after), default=None)
+
+    async def _timer_sleep(self, ticked: float, next_tick: float) -> None:
+        """Sleep until the next tick, or until a deadline sooner than that (a rules-imposed window of a
+        few seconds, issue 27) is due; a commit wakes the sleep to look again without ticking. Deadlines
+        the tick at ``ticked`` has seen (fired, or held by a pause) do not wake it again."""
+        while True:
+            soonest = self._soonest_due(ticked)
+            wake_at = next_tick if soonest is None else min(next_tick, soonest + DUE_SLACK_S)
+            delay = wake_at - time.time()
+            if delay <= 0:
+                return
+            self._timer_wake.clear()
+            try:
+                await asyncio.wait_for(self._timer_wake.wait(), delay)
+            except TimeoutError:
+                return
 
     async def tick(self, now: float) -> None:
         # reminders (half time, shortly before the end) and deadlines; a paused game's are held.
