@@ -176,6 +176,11 @@ class SessionManager:
             except Exception:  # the change is committed: one listener's bug must not undo the answer
                 log.exception("game %s: a subscriber of the committed change failed", session.id)
 
+    def changed(self, session: Session) -> None:
+        """A change outside a move is committed (a pause, a resume): the subscribers hear of it, so a
+        page following the game shows it at once, not at the next move."""
+        self._committed(session)
+
     # ---- index -----------------------------------------------------------------------
     async def restore(self) -> list[int]:
         """Index every unfinished game (states load lazily). Returns ids needing a re-publish.

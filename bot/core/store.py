@@ -1306,13 +1306,14 @@ class Store:
         if deadlines is None:
             await self.write("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
                              (dumps(settings), self._stamp(game_id, time.time()), game_id))
-            return
-        async with self.transaction():
-            await self.db.execute("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
-                                  (dumps(settings), self._stamp(game_id, time.time()), game_id))
-            await self._replace_deadlines(game_id, deadlines)
-            if reclock is not None:
-                await self._reclock_points(reclock, "game_id = ?", (game_id,))
+        else:
+            async with self.transaction():
+                await self.db.execute("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
+                                      (dumps(settings), self._stamp(game_id, time.time()), game_id))
+                await self._replace_deadlines(game_id, deadlines)
+                if reclock is not None:
+                    await self._reclock_points(reclock, "game_id = ?", (game_id,))
+        self._announce(game_id)  # other processes' pages (and caches) hear of a pause or a vote at once
 
     # ---- several processes on one PostgreSQL (issue 14) -----------------------------------------
     async def game_version(self, game_id: int) -> tuple[int, float, str] | None:

@@ -95,6 +95,7 @@ async def pause(sessions: SessionManager, game_id: int, user_id: int, now: float
         session.row.settings.extra[PAUSED_KEY] = round(now, 3)
         session.row.settings.extra["paused_by"] = user_id
         await sessions.store.save_settings(game_id, session.row.settings)
+    sessions.changed(session)
     return session
 
 
@@ -120,6 +121,7 @@ async def resume(sessions: SessionManager, game_id: int, now: float) -> float:
                                            reclock=lambda d: Deadline(d.seat, *reminders.resumed(  # issue 27
                                                reminders.Timer(d.due_at, d.remind_at), span, since, now)))
         session.deadlines = moved
+    sessions.changed(session)
     return max(0.0, now - since)
 
 

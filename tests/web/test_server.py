@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.core.i18n import t
+from bot.discord_app import lifecycle
 from bot.web.server import CSP, RateLimits, WebServer
 from bot.web.views import GameViews
 from tests.toygame.game import cell_name
@@ -204,6 +205,30 @@ async def test_live_update_within_two_seconds(site: Site) -> None:
         assert message["seq"] == session.row.seq
         assert cell_name(4) in text_of(message["log"])
         assert f"/board/{session.row.seq}.png" in message["board"]
+
+
+async def test_a_pause_and_a_resume_reach_the_page_without_a_move(site: Site) -> None:
+    """Left alone in issue 29's first version: the page learned of a pause only at the next move."""
+    session = await site.game()
+    url, _ = await site.server.link(session.id)
+    page = await (await site.get(f"/w/{token_of(url)}?lang=en")).text()
+    version = re.search(r'data-version="(\d+)"', page)
+    assert version is not None and "paused" not in text_of(page).lower()
+    async with site.http.get(f"{url}/events?lang=en&v={version.group(1)}") as stream:
+        await asyncio.sleep(0.1)
+        await lifecycle.pause(site.sessions, session.id, ALICE.id, site.clock["now"])
+        data = b""
+        while b"event: state" not in data:
+            data += await asyncio.wait_for(stream.content.readany(), 2)
+        message = json.loads(data.split(b"event: state\ndata: ", 1)[1].split(b"\n", 1)[0])
+        assert message["seq"] == session.row.seq  # no move was made
+        assert "paused" in text_of(message["turn"]).lower()
+        data = b""
+        await lifecycle.resume(site.sessions, session.id, site.clock["now"] + 60)
+        while b"event: state" not in data:
+            data += await asyncio.wait_for(stream.content.readany(), 2)
+        message = json.loads(data.split(b"event: state\ndata: ", 1)[1].split(b"\n", 1)[0])
+        assert "paused" not in text_of(message["turn"]).lower()
 
 
 async def test_a_finished_game_is_its_replay_with_everything_revealed(site: Site) -> None:
