@@ -73,7 +73,8 @@ def summarise(game: str, records: Iterable[Record], me: int, side: int | None = 
         timed_out = any(e.get("type") == "platform.timeout" for e in record.events)
         if record.seat == me and not timed_out:
             continue  # the seat's own moves (a teammate's) are not news to catch up on
-        if record.seat >= 0 and record.seat != me:
+        counted = timed_out or not rules.moves or any(e.get("type") in rules.moves for e in record.events)
+        if record.seat >= 0 and record.seat != me and counted:
             bucket = out.timeouts if timed_out else out.moves
             bucket[record.seat] = bucket.get(record.seat, 0) + 1
         for event in record.events:

@@ -723,7 +723,10 @@ class SessionManager:
         row = session.row
         stored_events = meta + events
         after = game.open_decisions()
-        newly = newly_open(before, after) - {seat}
+        # a window the rules closed themselves (issue 27: no click, so no panel answered in place) prompts a
+        # seat that still decides after it, like any other seat
+        closed = user_id is None and seat not in session.conceded and any(d.auto and seat in d.seats for d in before)
+        newly = newly_open(before, after) - (set() if closed else {seat})
         prompt: Event = {"type": "platform.prompt", "seats": []}
         if not standing and len(self._users(session, seat)) > 1 and any(seat in d.seats for d in after):
             newly.add(seat)
@@ -1028,26 +1031,29 @@ class SessionManager:
         with rng_version(session.rng_version):
             return session.cls.from_json(json.loads(text))
 
-    async def plan_takeback(self, session: Session, seat: int, from_seq: int | None = None) -> TakebackPlan:
+    async def plan_takeback(self, session: Session, seat: int, from_seq: int | None = None,
+                            user_id: int | None = None) -> TakebackPlan:
         """What a takeback by ``seat`` would undo now: from ``from_seq`` (a move of its own; default its
         most recent one) to the end of the effective log, and whether it needs nobody's agreement (all
-        those moves are the seat's own and none revealed anything). Caller holds the lock. Only the log's
-        tail is read when the moves lie in it (an undo of the last move reads a few rows, not the game)."""
+        those moves are the seat's own and none revealed anything). With ``user_id``, "its own" means that
+        user's: on a seat a team shares, a member's moves are not another member's to undo. Caller holds the
+        lock. Only the log's tail is read when the moves lie in it (an undo of the last move reads a few rows,
+        not the game)."""
         moves, whole = await self.takeback_log(session, TAKEBACK_TAIL)
-        own = [m for m in moves if m.seat == seat and m.user_id is not None]
+        own = takeback.own_moves(moves, seat, user_id)
         if not whole and (not own or (from_seq is not None and from_seq < own[0].seq)):
             moves, whole = await self.takeback_log(session)
-            own = [m for m in moves if m.seat == seat and m.user_id is not None]
+            own = takeback.own_moves(moves, seat, user_id)
         if from_seq is None:
             if not own:
                 raise SessionError("takeback.err.nothing")
-            from_seq = own[-1].seq
+            from_seq = takeback.move_start(moves, own[-1], session.cls.continues).seq
         elif all(m.seq != from_seq for m in own):
             raise SessionError("takeback.err.stale")  # the move is no longer in the game (taken back already)
         undo = [m for m in moves if m.seq >= from_seq]
         if len(undo) > takeback.MAX_MOVES:
             raise SessionError("takeback.err.too_far", n=takeback.MAX_MOVES)
-        run = takeback.own_run(moves, seat)
+        run = takeback.own_run(moves, seat, user_id)
         plan = TakebackPlan(seat, [m.seq for m in undo], False, moves, whole)
         if run and run[0].seq <= from_seq:
             plan.before_text, plan.clocks = await self._state_before(session, moves, whole, from_seq)
@@ -1078,7 +1084,7 @@ class SessionManager:
         async with session.lock:
             await self._current(session)
             mode = self._takeback_checks(session, user_id, seat, stamp)
-            plan = await self.plan_takeback(session, seat, from_seq)
+            plan = await self.plan_takeback(session, seat, from_seq, user_id)
             if plan.free:
                 result = await self._apply_takeback(session, seat, user_id, plan, agreed=[])
             else:
@@ -1221,10 +1227,10 @@ class SessionManager:
             return None
         at_seq = row.seq
         moves, _ = await self.takeback_log(session, TAKEBACK_TAIL)
-        own = [m for m in moves if m.seat == seat and m.user_id is not None]
+        own = takeback.own_moves(moves, seat, user_id)  # the caller's own: not a teammate's on a shared seat
         if not own or (latest and own[-1] is not moves[-1]) or self._is_preference(session.game, seat, own[-1].action):
             return None  # a standing preference is changed back by setting it again, not taken back
-        target = own[-1].seq
+        target = takeback.move_start(moves, own[-1], session.cls.continues).seq  # a ✔ goes with its play
         extra = row.settings.extra
         if (mode == "agree" and takeback.used(extra, user_id) < takeback.limit_of(row.settings.takeback_limit)
                 and takeback.live_request(extra, at_seq, self.clock()) is None):
@@ -1233,7 +1239,7 @@ class SessionManager:
         free = self._undo_free.get(key)
         if free is None:
             try:
-                free = (await self.plan_takeback(session, seat, target)).free
+                free = (await self.plan_takeback(session, seat, target, user_id)).free
             except SessionError:
                 free = False
             if len(self._undo_free) >= UNDO_FREE_CACHE:

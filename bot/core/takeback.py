@@ -20,7 +20,7 @@ Pure Python (no storage, no Discord). The rules:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -111,12 +111,33 @@ def event(seat: int, moves: Sequence[int], agreed: Sequence[int], *, free: bool)
             "free": free}
 
 
-def own_run(moves: Sequence[Move], seat: int) -> list[Move]:
+def own_moves(moves: Sequence[Move], seat: int, user_id: int | None = None) -> list[Move]:
+    """The moves of ``seat`` a player made (not a timeout's or an automatic move); with ``user_id``, only
+    that user's (a seat a team shares: a member's moves are theirs, not a teammate's)."""
+    return [m for m in moves if m.seat == seat and m.user_id is not None and (user_id is None or m.user_id == user_id)]
+
+
+def move_start(moves: Sequence[Move], last: Move, continues: Callable[[Action], bool]) -> Move:
+    """The first action of the move ``last`` ends: a ✔ that closed an undo window (``continues``) belongs
+    to the play just before it, by the same seat and user, so taking it back takes the play back too."""
+    index = next(i for i, m in enumerate(moves) if m.seq == last.seq)
+    start = last
+    while index > 0 and continues(start.action):
+        before = moves[index - 1]
+        if before.seat != start.seat or before.user_id != start.user_id:
+            break
+        index, start = index - 1, before
+    return start
+
+
+def own_run(moves: Sequence[Move], seat: int, user_id: int | None = None) -> list[Move]:
     """The caller's own most recent moves: the effective log's tail played by ``seat`` itself (a move
-    by anyone else, a moderator, a timeout or an automatic move ends it)."""
+    by anyone else, a moderator, a timeout or an automatic move ends it; with ``user_id``, a teammate's
+    move on the shared seat too)."""
     run: list[Move] = []
     for move in reversed(moves):
-        if move.seat != seat or move.user_id is None or move.seat == ADMIN:
+        if move.seat != seat or move.user_id is None or move.seat == ADMIN \
+                or (user_id is not None and move.user_id != user_id):
             break
         run.append(move)
     run.reverse()

@@ -518,6 +518,12 @@ class Game(ABC):
         simultaneous choice is open."""
         return self.is_simultaneous()
 
+    @classmethod
+    def continues(cls, action: Action) -> bool:
+        """Whether ``action`` only finishes the move before it (issue 27: the ✔ that closes an undo window
+        before a draw or a roll): a takeback of it takes back that move too. Default: never."""
+        return False
+
     def reveals(self, seat: int, action: Action, events: list[Event], before: Game, after: Game) -> bool:
         """Whether ``seat``'s ``action`` (which turned ``before`` into ``after``, with ``events``) showed
         anyone something a takeback could not hide again (issue 27: :mod:`bot.core.takeback`). A move that

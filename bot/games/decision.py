@@ -135,6 +135,14 @@ class DecisionGame(Game):
     def apply(self, seat: int, action: Action) -> list[Event]:
         return list(self.route(seat, action)(self, seat, action) or [])
 
+    @classmethod
+    def continues(cls, action: Action) -> bool:
+        """An answer only a window the rules close themselves takes (:attr:`DecisionKind.auto`) finishes
+        the move that opened the window."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        rows = [row for row in cls.DECISIONS.values() if kind in row.moves]
+        return bool(rows) and all(row.auto for row in rows)
+
     def forced_timeout(self) -> int | None:
         return max((s for s in map(self._deadline, self.open_kinds()) if s), default=None)
 

@@ -239,7 +239,8 @@ async def stored_missed(env: Env, game_id: int) -> dict[int, int]:
 
 
 async def test_missed_deadlines_counted_reset_and_takeover_then_reclaim(env: Env) -> None:
-    game_id = await practice(env, "pobeda", {}, [], humans=(ALICE, BOB, CAROL), deadline_s=600)
+    # no undo window (issue 27): every deadline here is a turn's, which a miss counts
+    game_id = await practice(env, "pobeda", {"undo_window": 0}, [], humans=(ALICE, BOB, CAROL), deadline_s=600)
     session = env.sessions.sessions[game_id]
     notices: list[tuple[str, int]] = []
 

@@ -41,7 +41,8 @@ def test_pobeda_lines_by_side_and_removed_chips() -> None:
         Record(1, [{"type": "played", "seat": 1, "side": 1, "kind": "minus1", "cell": "C3", "victim": 0}]),
         Record(2, [{"type": "played", "seat": 2, "side": 0, "kind": "plus1", "cell": "D4"},
                    {"type": "line", "side": 0, "cells": ["A1", "A6"], "count": 1}]),
-        Record(2, [{"type": "drew", "card": "x", "to": [2]}]),
+        Record(2, [{"type": "drew", "card": "x", "to": [2]}]),  # issue 27: the ✔ of Carol's move, not one more
+        Record(2, [{"type": "discarded", "seat": 2, "card": "ev001"}]),
     ]
     assert text("pobeda", records, 0) == ("📰 **Since your last move:**\n"  # issue 25: the reader's chip first
                                           "⚔️ Bob: 1 of your chips removed\n"

@@ -11,11 +11,12 @@ ALL_CARDS = 151
 
 
 def make(n_seats: int = 2, *, lines: int = 1, teams: int = 0, seed: int = 7,
-         sides: list[int] | None = None, dead: str = "replace") -> Pobeda:
-    """A fresh game with seat 0 to move (``dead``: the dead-card option)."""
+         sides: list[int] | None = None, dead: str = "replace", undo_window: int = 0) -> Pobeda:
+    """A fresh game with seat 0 to move (``dead``: the dead-card option; ``undo_window``: 0 by default, the
+    draw coming with the move as the rulebook's turn reads, which these tests were written for)."""
     if sides is None:
         sides = list(range(n_seats)) if not teams else [i % teams for i in range(n_seats)]
-    game = Pobeda.new([{"side": k} for k in sides], {"lines": lines, "teams": teams, "dead": dead}, seed)
+    game = Pobeda.new([{"side": k} for k in sides], {"lines": lines, "teams": teams, "dead": dead, "undo_window": undo_window}, seed)
     game.s.current = 0
     return game
 

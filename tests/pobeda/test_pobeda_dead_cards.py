@@ -174,14 +174,15 @@ def test_a_game_saved_before_the_option_keeps_the_old_reading() -> None:
     state = game.to_json()
     del state["options"]["dead"]
     del state["replaced"]
-    assert Pobeda.STATE_VERSION == 2
+    assert Pobeda.STATE_VERSION == 3  # 3: the undo window (tests/takeback/test_takeback_pobeda.py)
     old = Pobeda.from_json(Pobeda.migrate_state(state, 1))
     assert old.s.options.dead == "turn" and old.s.replaced is False
     assert Pobeda.migrate_state(game.to_json(), 2) == game.to_json()
-    # its replay starts from the stored lobby options, which lack the option too
+    # its replay starts from the stored lobby options, which lack the option too (and the undo window: off)
     legacy_options = {"lines": 1, "teams": 0, "layout": "chrono"}
-    assert Pobeda.migrate_options(legacy_options, 1) == {**legacy_options, "dead": "turn"}
-    assert Pobeda.migrate_options(game.s.options, 2) == game.s.options
+    assert Pobeda.migrate_options(legacy_options, 1) == {**legacy_options, "dead": "turn", "undo_window": 0}
+    current = game.to_json()["options"]
+    assert Pobeda.migrate_options(current, 3) == current
     dead, _ = dead_and_live(old)
     assert {"type": "discard_dead", "card": dead} in old.legal_actions(0)
     assert not any(x["type"] == "replace_dead" for x in old.legal_actions(0))

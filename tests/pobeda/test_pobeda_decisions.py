@@ -19,7 +19,7 @@ def kinds(game: Pobeda) -> list[tuple[str, tuple[int, ...]]]:
 def test_the_dealer_moves_first_then_the_player_to_the_left() -> None:
     """l. 42: «Первым ходит игрок, который раздавал карты»; l. 39: «Передаёте ход игроку слева» (the next
     seat: the platform seats players in turn order)."""
-    game = Pobeda.new([{"side": 0}, {"side": 1}, {"side": 2}], {}, 5)
+    game = Pobeda.new([{"side": 0}, {"side": 1}, {"side": 2}], {"undo_window": 0}, 5)  # the draw with the move
     dealer = game.s.dealer
     first = game.open_decisions()
     assert first == [OpenDecision("turn", (dealer,), key="1")]

@@ -61,7 +61,7 @@ def test_locked_chips_differ_and_keep_their_centre_colour() -> None:
 def test_empty_and_finished_games_render() -> None:
     """An empty board shows no chip anywhere and a turn marker in the caption; a finished game
     shows its chips and line, and no turn marker (the result stands in its place)."""
-    game = Pobeda.new([{"side": 0}, {"side": 1}], {"layout": "shuffled", "teams": 2}, 3)
+    game = Pobeda.new([{"side": 0}, {"side": 1}], {"layout": "shuffled", "teams": 2, "undo_window": 0}, 3)
     view = game.view(None)
     empty = decode(render(view, "ru"))
     assert empty.size == (WIDTH, HEIGHT)

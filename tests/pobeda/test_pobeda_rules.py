@@ -290,7 +290,8 @@ def test_options_and_player_ranges() -> None:
     assert Pobeda.player_range({"teams": 3}) == (3, 12)
     assert Pobeda.team_count({"teams": 3}, 9) == 3 and Pobeda.team_count({}, 3) == 0
     specs = Pobeda.option_specs()
-    assert [s.name for s in specs] == ["lines", "teams", "dead", "layout"]
+    assert [s.name for s in specs] == ["lines", "teams", "dead", "layout", "undo_window"]
+    assert Pobeda.default_options()["undo_window"] == 30  # issue 27: new games wait 30 s for the ✔
     assert Pobeda.default_options()["dead"] == "replace"  # the house rule's default
     for spec in specs:
         assert has(spec.label_key) and all(has(label) for _, label in spec.choices)

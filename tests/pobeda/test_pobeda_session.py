@@ -34,7 +34,7 @@ async def game_with_a_dead_card(sessions: SessionManager, channel: int) -> tuple
     the player to move may replace a dead card; that seat and action."""
     for seed in range(channel, channel + 20):
         session = await sessions.create(guild_id=5, channel_id=channel, host=ANN, game_key="pobeda",
-                                        options={}, deadline_s=600)
+                                        options={"undo_window": 0}, deadline_s=600)
         await sessions.join(session.id, BORIS)
         await sessions.start(session.id, ANN.id, seed=seed)
         assert session.game is not None and session.game.s.options.dead == "replace"  # the default

@@ -120,6 +120,8 @@ class PobedaBot:
                history: Sequence[Event] = ()) -> Action:
         mine = cast("PobedaView", view)  # the seat's view (bot.games.pobeda.view), with its hand
         kinds = {a["type"] for a in legal}
+        if "confirm" in kinds:  # the undo window (issue 27): a bot stands by its move and draws at once
+            return dict(legal[0])
         if "penalty_card" in kinds:
             return self._penalty(mine, legal)
         if "choose_line" in kinds:

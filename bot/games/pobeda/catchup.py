@@ -1,5 +1,6 @@
 """Pobeda's part of the catch-up summary (``bot.core.catchup``): lines made and chips removed, and the reader's
-chips removed and the other sides' lines first."""
+chips removed and the other sides' lines first; a player's confirmation of a move (the undo window) is part of
+that move, not one more."""
 
 from __future__ import annotations
 
@@ -25,4 +26,7 @@ CATCHUP = CatchUp(
     },
     losses=losses,
     loss_order=("your_chips", "lines"),
+    # a move shows one of these; the confirmation that draws after it (the undo window, issue 27) is not a
+    # second move
+    moves=frozenset({"played", "discarded", "replaced", "passed", "line", "penalty_card"}),
 )

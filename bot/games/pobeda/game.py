@@ -1,10 +1,11 @@
 """Pobeda: a Sequence-like race to build lines of six chips on a 12x12 board of war events.
 
 The turn structure is the decision table :data:`Pobeda.DECISIONS` (:mod:`bot.games.decision`): a moderator's
-team penalty interrupts everything, a line choice finishes the move that made it, otherwise the seat to move
-plays its turn. The state is typed (:mod:`bot.games.pobeda.state`, stored as the JSON it has always been);
-derived caches (cell of each event, lines through each cell) are rebuilt on load and never serialised. Texts
-are built outside the rules, in :mod:`bot.games.pobeda.texts`.
+team penalty interrupts everything, a line choice finishes the move that made it, with an undo window the mover
+confirms a move that draws (the draw waits for it), otherwise the seat to move plays its turn. The state is typed
+(:mod:`bot.games.pobeda.state`, stored as the JSON it has always been); derived caches (cell of each event, lines
+through each cell) are rebuilt on load and never serialised. Texts are built outside the rules, in
+:mod:`bot.games.pobeda.texts`.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from bot.games.pobeda.lines import line_options
 from bot.games.pobeda.state import Line, LineChoice, LineOption, Options, Outcome, Penalty, PobedaState
 from bot.games.pobeda.vocab import (
     ChooseLineAction,
+    ConfirmAction,
     DiscardAction,
     DrewEvent,
     GameOverEvent,
@@ -71,24 +73,33 @@ def _move(fn: Callable[[Pobeda, int, A], Events]) -> Move[Pobeda]:
 
 class Pobeda(DecisionGame):
     key = "pobeda"
-    STATE_VERSION = 2  # 2: the dead-card option (``options.dead``) and the turn's ``replaced`` flag
+    STATE_VERSION = 3  # 2: the dead-card option (``options.dead``) and the turn's ``replaced`` flag;
+    # 3: the undo window (``options.undo_window``, the state's ``confirm``; issue 27)
     DECISIONS: ClassVar[Mapping[str, DecisionKind[Any]]]  # at the end of the module: the moves are defined first
 
     @classmethod
     def migrate_state(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Version 1 games started before the dead-card option: they keep the reading they were
-        started with (discarding a dead card is the whole turn)."""
+        started with (discarding a dead card is the whole turn). Versions 1 and 2 started before the undo
+        window: a state without ``undo_window`` and ``confirm`` has the window off, so their JSON stays."""
         if from_version == 1:
             data = copy.deepcopy(data)
             data["options"]["dead"] = "turn"
             data["replaced"] = False
+            from_version = 2
+        if from_version == 2:
             return data
         return super().migrate_state(data, from_version)
 
     @classmethod
     def migrate_options(cls, options: dict[str, Any], from_version: int) -> dict[str, Any]:
-        """A replay rebuilds a version-1 game with the reading it was started with."""
-        return {**options, "dead": "turn"} if from_version == 1 else options
+        """A replay rebuilds an older game with the rules it was started with: a version-1 game with its
+        dead-card reading, and every game from before the undo window without one (new games default to 30 s)."""
+        if from_version == 1:
+            options = {**options, "dead": "turn"}
+        if from_version in (1, 2):
+            options = {**options, "undo_window": 0}
+        return options
 
     # ---- lobby (bot/games/pobeda/lobby.py) ----------------------------------------------
     @classmethod
@@ -234,6 +245,8 @@ class Pobeda(DecisionGame):
             return ["penalty"]
         if s.pending is not None:
             return ["line_choice"]
+        if s.confirm is not None:
+            return ["confirm"]
         return ["turn"]
 
     def decision_key(self, kind: str) -> str:
@@ -244,6 +257,8 @@ class Pobeda(DecisionGame):
             return str(self.s.turn)
         if kind == "line_choice" and self.s.pending is not None:
             return f"{self.s.turn}:{len(self.s.pending.queue)}"
+        if kind == "confirm":
+            return f"{self.s.turn}:{self.s.confirm}"
         return ""
 
     def _penalised(self) -> list[int]:
@@ -256,6 +271,16 @@ class Pobeda(DecisionGame):
 
     def _player_to_move(self) -> list[int]:
         return [self.s.current]
+
+    def _confirmer(self) -> list[int]:
+        return [] if self.s.confirm is None else [self.s.current]
+
+    def _confirm_legal(self, seat: int) -> list[Action]:
+        return [{"type": "confirm"}]
+
+    def _undo_window(self) -> int | None:
+        """The seconds a move that draws waits for its player's confirmation (None: no window)."""
+        return self.s.options.undo_window or None
 
     def _penalty_legal(self, seat: int) -> list[Action]:
         return [{"type": "penalty_card", "card": card} for card in sorted(self.s.hands[seat])]
@@ -302,6 +327,8 @@ class Pobeda(DecisionGame):
         return None if can_play else "discard_dead"
 
     def admin_actions(self) -> list[Action]:
+        """A team penalty, while no penalty or line choice is open (it interrupts an undo window: the
+        confirmation waits for the penalty, and the card is drawn from the deck as it then is)."""
         s = self.s
         if s.outcome is not None or s.penalty is not None or s.pending is not None:
             return []
@@ -337,6 +364,9 @@ class Pobeda(DecisionGame):
 
     def _turn_timeout(self, seat: int) -> Action:
         return {"type": "pass"}
+
+    def _confirm_timeout(self, seat: int) -> Action:
+        return {"type": "confirm"}
 
     def outcome(self) -> Result | None:
         return None if self.s.outcome is None else as_outcome(self.s.outcome.to_json())
@@ -422,12 +452,34 @@ class Pobeda(DecisionGame):
                     events += self._finish(side, options[0])
                 else:
                     queue.append(options)
-        events += self._draw(seat)
         if queue:
+            if self._undo_window() is None:
+                events += self._draw(seat)  # without a window the card is drawn before the choice
             self.s.pending = LineChoice(seat, cell, queue)
             events.append({"type": "line_choice", "seat": seat, "cell": cell_name(cell)})
             return events
-        return events + self._end_turn()
+        return events + self._settle(seat, "turn")
+
+    def _settle(self, seat: int, then: str) -> Events:
+        """The end of a move that draws: the draw and, when ``then`` is ``turn``, the turn passing. With an undo
+        window both wait for the mover's confirmation (the decision ``confirm``), so until then nothing was
+        drawn and the move can be taken back alone."""
+        if self._undo_window() is not None:
+            self.s.confirm = then
+            return []
+        return self._draw_then(seat, then)
+
+    def _draw_then(self, seat: int, then: str) -> Events:
+        events = self._draw(seat)
+        return events if then == "replace" else events + self._end_turn()
+
+    def _apply_confirm(self, seat: int, action: ConfirmAction) -> Events:
+        """The mover's confirmation (or the window's closing): the draw and the rest of the move as without a
+        window."""
+        then = self.s.confirm
+        assert then is not None  # the decision is open only while something waits for it
+        self.s.confirm = None
+        return self._draw_then(seat, then)
 
     def _finish(self, side: int, windows: LineOption) -> Events:
         events: Events = []
@@ -456,6 +508,8 @@ class Pobeda(DecisionGame):
         if pending.queue:
             return events
         self.s.pending = None
+        if self._undo_window() is not None:
+            return events + self._settle(seat, "turn")  # the card is drawn on the confirmation
         return events + self._end_turn()
 
     def _apply_discard(self, seat: int, action: DiscardAction) -> Events:
@@ -471,8 +525,7 @@ class Pobeda(DecisionGame):
         self.s.discard.append(card)
         self.s.last_move = []
         events: Events = [{"type": "discarded", "seat": seat, "card": card}]
-        events += self._draw(seat)
-        return events + self._end_turn()
+        return events + self._settle(seat, "turn")
 
     def _apply_replace(self, seat: int, action: ReplaceAction) -> Events:
         """House rule: once per turn, before playing, discard a dead card publicly and draw a
@@ -490,7 +543,7 @@ class Pobeda(DecisionGame):
         self.s.discard.append(card)
         self.s.replaced = True
         events: Events = [{"type": "replaced", "seat": seat, "card": card}]
-        return events + self._draw(seat)
+        return events + self._settle(seat, "replace")
 
     def _end_turn(self) -> Events:
         s = self.s
@@ -561,6 +614,8 @@ class Pobeda(DecisionGame):
         self.rng.shuffle(self.s.deck)
         self.s.penalty = None
         events.append({"type": "penalty_done", "side": penalty.side, "deck": len(self.s.deck)})
+        if self.s.confirm is not None:
+            return events  # the mover's confirmation is open again: it draws and passes the turn
         return events + self._start_turn(self.s.current)
 
     # ---- views and texts (built outside the rules: view.py, texts.py) ------------------
@@ -613,6 +668,10 @@ Pobeda.DECISIONS = {
         "discard_dead": _move(Pobeda._apply_discard),
         "pass": _move(Pobeda._apply_pass),
     }, timeout=Pobeda._turn_timeout),
+    # with an undo window (house rule, issue 27): a move that draws waits for its player's ✔, or for the window
+    # to close (``auto``: no reminder, no missed turn), and until then can be taken back alone
+    "confirm": DecisionKind(Pobeda._confirmer, Pobeda._confirm_legal, {"confirm": _move(Pobeda._apply_confirm)},
+                            deadline_s=Pobeda._undo_window, timeout=Pobeda._confirm_timeout, auto=True),
 }
 
 REFUSALS: dict[str, tuple[str, str]] = {

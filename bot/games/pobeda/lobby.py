@@ -14,6 +14,9 @@ from bot.games.base import Arrangement, IllegalAction, OptionSpec, Player, Rng
 from bot.games.pobeda import seating
 from bot.games.pobeda.text import colour_name, count_text
 
+UNDO_WINDOWS = (0, 30, 60, 120)
+"""The undo window's choices in seconds (0: off)."""
+
 OPTION_SPECS = (
     OptionSpec("lines", "pobeda.opt.lines", (
         (1, "pobeda.opt.lines.1"), (2, "pobeda.opt.lines.2"), (3, "pobeda.opt.lines.3"),
@@ -26,10 +29,15 @@ OPTION_SPECS = (
     OptionSpec("dead", "pobeda.opt.dead", (
         ("replace", "pobeda.opt.dead.replace"), ("turn", "pobeda.opt.dead.turn"),
     ), "replace"),
-    # last: a team lobby has rows for three option selects only (lobby_message)
+    # past the third: a team lobby has rows for three option selects only (lobby_message)
     OptionSpec("layout", "pobeda.opt.layout", (
         ("chrono", "pobeda.opt.layout.chrono"), ("shuffled", "pobeda.opt.layout.shuffled"),
     ), "chrono"),
+    # house rule (issue 27, docs/games/pobeda.md): a move that draws waits this many seconds for its player's
+    # ✔ before the draw, so a misclick is undone alone; 0: the draw comes with the move. Past the fourth
+    # option the lobby has no select row for it: set with ``/game new options:"undo_window=60"``
+    OptionSpec("undo_window", "pobeda.opt.undo_window", tuple(
+        (seconds, f"pobeda.opt.undo_window.{seconds}") for seconds in UNDO_WINDOWS), 30),
 )
 
 
@@ -38,7 +46,8 @@ def checked(options: dict[str, Any] | None) -> dict[str, Any]:
     merged: dict[str, Any] = {spec.name: spec.default for spec in OPTION_SPECS}
     merged.update(options or {})
     if merged["lines"] not in (1, 2, 3) or merged["teams"] not in (0, 2, 3) \
-            or merged["layout"] not in ("chrono", "shuffled") or merged["dead"] not in ("replace", "turn"):
+            or merged["layout"] not in ("chrono", "shuffled") or merged["dead"] not in ("replace", "turn") \
+            or merged["undo_window"] not in UNDO_WINDOWS or isinstance(merged["undo_window"], bool):
         raise IllegalAction("pobeda.err.bad_option")
     return merged
 

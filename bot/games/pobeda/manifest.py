@@ -12,6 +12,9 @@ MANIFEST = GameManifest(
     bench_state="bot.games.pobeda.bench:bench_state",
     bench=Bench(figures=frozenset({"platform", "bots"})),
     score_field="lines",
+    # the arena and the bots' bench play without the undo window (issue 27): a bot confirms at once, so the
+    # window would only add one trivial decision per move to the timings and the action counts
+    arena={"pobeda": {"undo_window": 0}},
     i18n_domains=("pobeda",),
     moments=frozenset({"line", "lines"}),
     conformance="bot.games.pobeda.conformance:CONFORMANCE",

@@ -2,7 +2,9 @@
 
 The JSON form is the one stored since the first release (state version 2: the dead-card option and the
 turn's ``replaced`` flag), key for key and in the same order, so a stored game loads and its log replays
-to the same text. Cells are indices ``row * 12 + column`` (:func:`bot.games.pobeda.data.cell_name` names
+to the same text. State version 3 adds the undo window (issue 27): the option ``undo_window`` and the
+state's ``confirm`` are written only when set, so a game without the window (every game stored before it)
+is stored exactly as before. Cells are indices ``row * 12 + column`` (:func:`bot.games.pobeda.data.cell_name` names
 them); a side is 0, 1 or 2 (red, blue, green); ``FREE`` (−1) marks a cell without a chip.
 """
 
@@ -21,32 +23,36 @@ Window = list[int]
 LineOption = list[Window]
 """One way a chip finishes lines: the windows it completes together."""
 
-OPTION_KEYS = ("lines", "teams", "dead", "layout")
+OPTION_KEYS = ("lines", "teams", "dead", "layout", "undo_window")
 """The options in the lobby's order (as new games store them)."""
 
 
 @dataclass(slots=True)
 class Options:
     """The table's options: lines to win (1-3), teams (0: each for themselves, 2 or 3), the dead-card rule
-    (``replace``: one replacement per turn; ``turn``: discarding a dead card is the turn) and the layout
-    (``chrono`` or ``shuffled``)."""
+    (``replace``: one replacement per turn; ``turn``: discarding a dead card is the turn), the layout
+    (``chrono`` or ``shuffled``) and the undo window (seconds a move that draws waits for its player's
+    confirmation; 0: the draw comes with the move, as before the window existed, and is not stored)."""
 
     lines: int = 1
     teams: int = 0
     dead: str = "replace"
     layout: str = "chrono"
+    undo_window: int = 0
     order: tuple[str, ...] = field(default=OPTION_KEYS, compare=False)
     """The order the stored JSON names them in (older games stored them in another order)."""
 
     def to_json(self) -> JSON:
-        values: JSON = {"lines": self.lines, "teams": self.teams, "dead": self.dead, "layout": self.layout}
-        return {key: values[key] for key in self.order}
+        values: JSON = {"lines": self.lines, "teams": self.teams, "dead": self.dead, "layout": self.layout,
+                        "undo_window": self.undo_window}
+        return {key: values[key] for key in self.order if key != "undo_window" or self.undo_window}
 
     @classmethod
     def from_json(cls, d: JSON) -> Options:
         order = tuple(key for key in d if key in OPTION_KEYS)
         order += tuple(key for key in OPTION_KEYS if key not in order)
-        return cls(d.get("lines", 1), d.get("teams", 0), d.get("dead", "replace"), d.get("layout", "chrono"), order)
+        return cls(d.get("lines", 1), d.get("teams", 0), d.get("dead", "replace"), d.get("layout", "chrono"),
+                   d.get("undo_window", 0), order)
 
 
 @dataclass(slots=True)
@@ -125,7 +131,9 @@ class PobedaState:
 
     ``required``: lines to win; ``dealer``: the seat that dealt (and moved first); ``turn``: the turn number;
     ``replaced``: the seat to move has replaced its dead card this turn; ``last_move``: the cells changed by
-    the last play (drawn highlighted)."""
+    the last play (drawn highlighted); ``confirm``: with an undo window, what the mover's confirmation will
+    do (``turn``: draw, then the turn passes; ``replace``: draw the replacement, the turn goes on), None
+    when nothing waits for it (stored only when set)."""
 
     options: Options
     seat_sides: list[int]
@@ -147,10 +155,11 @@ class PobedaState:
     last_move: list[int]
     outcome: Outcome | None
     rng: Rng
+    confirm: str | None = None
 
     def to_json(self) -> JSON:
         """The stored form (fresh lists and dicts throughout: nothing is shared with the live state)."""
-        return {
+        data: JSON = {
             "options": self.options.to_json(),
             "seat_sides": list(self.seat_sides),
             "n_sides": self.n_sides,
@@ -172,6 +181,9 @@ class PobedaState:
             "outcome": None if self.outcome is None else dict(self.outcome.to_json()),
             "rng": self.rng.to_json(),
         }
+        if self.confirm is not None:
+            data["confirm"] = self.confirm
+        return data
 
     @classmethod
     def from_json(cls, d: JSON) -> PobedaState:
@@ -198,4 +210,5 @@ class PobedaState:
             last_move=list(d["last_move"]),
             outcome=None if outcome is None else Outcome.from_json(outcome),
             rng=Rng.from_json(d["rng"]),
+            confirm=d.get("confirm"),
         )

@@ -122,6 +122,8 @@ def action_path(s: PobedaState, action: Action, lang: str) -> list[str]:
         return [t("pobeda.path.admin_penalty", lang, side=side_label(s, penalty["side"], lang))]
     if kind == "pass":
         return [t("pobeda.path.pass", lang)]
+    if kind == "confirm":  # with an undo window (issue 27): the draw, or only the turn's end once the deck is empty
+        return [t("pobeda.path.confirm" if s.deck else "pobeda.path.confirm_end", lang)]
     return [str(kind)]
 
 
@@ -240,6 +242,10 @@ def prompt_text(game: Pobeda, seat: int, lang: str) -> str:
         return t("pobeda.prompt.choose_line", lang) if s.pending.seat == seat else ""
     if s.current != seat:
         return ""
+    if s.confirm is not None:  # the undo window (issue 27): the panel's deadline line counts its seconds down
+        key = ("pobeda.prompt.confirm_replace" if s.confirm == "replace" else "pobeda.prompt.confirm") if s.deck \
+            else "pobeda.prompt.confirm_end"
+        return t(key, lang, seconds=s.options.undo_window)
     if game.supply(game.side_of(seat)) <= 0:
         kinds = {str(a.get("type")) for a in game.legal_actions(seat)}  # name only what is offered
         offered = [t(f"pobeda.prompt.no_chips_{k}", lang) for k, kind in NO_CHIPS_CHOICES if kind in kinds]

@@ -74,6 +74,9 @@ class PobedaView(TypedDict):
     """None once the game is over."""
     turn: int
     pending_choice: ChoiceView | None
+    confirm: str | None
+    """With an undo window (issue 27): the mover's move waits for its ✔ or the window's end, which draws its card
+    (``turn``: then the turn passes; ``replace``: the replacement of a dead card, the turn goes on)."""
     penalty: PenaltyView | None
     outcome: dict[str, Any] | None
     seat: NotRequired[int]
@@ -129,6 +132,7 @@ def build(s: PobedaState, seat: int | None) -> PobedaView:
         "pending_choice": None if pending is None else {
             "seat": pending.seat, "cell": cell_name(pending.cell),
             "options": [[[cell_name(c) for c in w] for w in opt] for opt in pending.queue[0]]},
+        "confirm": s.confirm,
         "penalty": None if penalty is None else {
             "side": penalty.side, "waiting": list(penalty.waiting), "chosen": sorted(penalty.chosen)},
         "outcome": None if s.outcome is None else dict(s.outcome.to_json()),

@@ -49,6 +49,13 @@ class ChooseLineAction(TypedDict):
     option: int
 
 
+class ConfirmAction(TypedDict):
+    """With an undo window (issue 27): the mover confirms the move it made, which draws its card (and, after a
+    play or a discard, passes the turn); the window's closing gives the same answer."""
+
+    type: Literal["confirm"]
+
+
 class PenaltyCardAction(TypedDict):
     """Team rule: the penalised seat gives ``card`` back to the deck."""
 
@@ -63,8 +70,8 @@ class PenaltyAction(TypedDict):
     side: int
 
 
-PobedaAction = (PlayAction | ReplaceAction | DiscardAction | PassAction | ChooseLineAction | PenaltyCardAction
-                | PenaltyAction)
+PobedaAction = (PlayAction | ReplaceAction | DiscardAction | PassAction | ChooseLineAction | ConfirmAction
+                | PenaltyCardAction | PenaltyAction)
 
 # ---- events ----------------------------------------------------------------------------------
 
