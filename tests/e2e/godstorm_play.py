@@ -41,6 +41,8 @@ class Log:
     refusals: list[str] = field(default_factory=list)
     move_autocompletes: int = 0
     until_rolls: list[int] = field(default_factory=list)
+    rolls_pressed: int = 0
+    """Declared attacks rolled with the answer's 🎲 (the undo window of a new game, issue 27)."""
 
 
 def bid_shown(who: str, amount: int, text: str) -> bool:
@@ -87,6 +89,19 @@ class RiskPlayer:
         self.log.risk_commands[sub] = self.log.risk_commands.get(sub, 0) + 1
         return r
 
+    async def roll(self, user: Any, answer: Any) -> Any:
+        """A declared attack waits for its roll (the undo window, issue 27): press the answer's 🎲 and
+        return the click's answer (the dice, and the series of an "until"); else the answer as it was."""
+        if self.game()[1].s.declared is None:
+            return answer
+        dice = [c["custom_id"] for c in answer.message.buttons if "🎲" in str(c.get("label", ""))]
+        assert dice and custom_ids(answer.message, "tt:u:"), answer.content  # 🎲, and ↩ to take the order back
+        done = await self.fake.click(user, answer.message, custom_id=dice[0])
+        assert done.answered.startswith("✅"), done.content
+        assert self.game()[1].s.declared is None
+        self.log.rolls_pressed += 1
+        return done
+
     async def hand(self, user: Any, pick: int = 0) -> Any:
         r = await self.fake.slash(user, self.table.channel, "game hand")
         assert r.ephemeral
@@ -115,8 +130,8 @@ class RiskPlayer:
                                                       options={"territory": where})
                 assert [c["value"] for c in counts] == list(range(1, s.round_left + 1)), counts
             await self.risk(user, "place", territory=where, count=s.round_left)
-        elif s.phase != "turn":
-            await self.hand(user)  # pantheon, war god and temple, turn-order position
+        elif s.phase != "turn" or s.declared is not None:
+            await self.hand(user)  # pantheon, war god and temple, turn-order position; 🎲 of a declared attack
         elif s.battle is not None:
             await self.hand(user)  # a godswar champion (either side)
         elif s.move is not None:
@@ -284,7 +299,7 @@ class RiskPlayer:
             here = game.s.terr[attack["from"]].armies
             options["until"] = 1 if self.log.until_attacks % 2 == 0 else max(1, here // 2)
         seq = row["seq"]
-        r = await self.risk(user, "attack", **options)
+        r = await self.roll(user, await self.risk(user, "attack", **options))
         self.log.attacks += 1
         if "until" in options:
             self.log.until_attacks += 1

@@ -83,6 +83,13 @@ def _rare_positions() -> list[Godstorm]:
     give(visions, 1, "heroes_are_born")
     play(visions, 0, "visions_become_real", seat=1)
     out.append(visions)
+    declared = scenario()  # an attack declared with an undo window, waiting for its roll (issue 27)
+    declared.s.undo_s = 20
+    put(declared, "Gaul", 0, 8)
+    put(declared, "Iberia", 2, 3)
+    declared.apply(0, {"type": "attack", "from": "Gaul", "to": "Iberia", "dice": 3})
+    assert declared.decision() == "roll"
+    out.append(declared)
     two = Godstorm.new([{}, {}], {"ruleset": "godstorm", "placement": "random"}, 5)  # the piles to choose
     rnd = random.Random(5)
     wanted = {"pile"}

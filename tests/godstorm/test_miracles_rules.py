@@ -345,13 +345,14 @@ def test_relics_survive_the_goddess_and_score() -> None:
 
 # ---- stored states ------------------------------------------------------------------------
 def test_state_version_and_migration() -> None:
-    assert Godstorm.STATE_VERSION == 3  # 3: the rulebook's choices (issue 10), keys absent when unused
+    assert Godstorm.STATE_VERSION == 4  # 3: the rulebook's choices (issue 10); 4: the undo window (issue 27)
     old = {"ruleset": "godstorm", "placement": "random"}
     assert Godstorm.migrate_options(old, 1)["miracles"] == "off"
     assert Godstorm.migrate_options({"miracles": "on"}, 1)["miracles"] == "on"
     g = game()
     data = g.to_json()
     assert Godstorm.migrate_state(data, 2) == data and "miracles" in data
+    assert Godstorm.migrate_state(data, 3) == data  # version 4 only adds keys absent when unused
     off = Godstorm.new([{}, {}, {}], {"ruleset": "godstorm", "miracles": "off"}, 5)
     assert "miracles" not in off.to_json() and Godstorm.migrate_state(off.to_json(), 1) == off.to_json()
 

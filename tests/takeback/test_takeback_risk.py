@@ -1,6 +1,7 @@
 """The ↩ under the answer of Godstorm's own commands (``/risk ...``, issue 27): a move that revealed nothing
-(a placement, a fortification, an advance into an empty territory, ending a step) is answered with the
-panel and a ↩ that takes it back; a roll of the dice reveals, so in mode ``own`` its answer has none."""
+(a placement, a fortification, an advance into an empty territory, ending a step, an attack declared with a
+new game's undo window) is answered with the panel and a ↩ that takes it back; a roll of the dice reveals, so
+in mode ``own`` no ↩ is offered once it is seen."""
 
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ from tests.takeback.common import (
     Env,
     free_move,
     play_until,
-    random_move,
     start,
     stored,
     undo_buttons,
@@ -101,14 +101,19 @@ async def test_a_risk_command_answers_with_undo_when_the_move_revealed_nothing(
     assert (await env.sessions.takeback(session.id, user, seat, from_seq=undo.seq, stamp=undo.stamp)).done
     assert (await stored(env, session))[:2] == before[:2]  # the position and the clocks before the command
 
-    def rolled(s: Any, seat: int, action: Action, before: Game, after: Game, events: list[Any]) -> bool:
-        return action["type"] == "attack" and by_command(action) and random_move(s, seat, action, before, after,
-                                                                                 events)
+    def declared(s: Any, seat: int, action: Action, before: Game, after: Game, events: list[Any]) -> bool:
+        """An attack by command that waits for its roll (a new game's undo window, Godstorm's issue 27 part)."""
+        return action["type"] == "attack" and by_command(action) and any(d.kind == "roll"
+                                                                         for d in after.open_decisions())
 
-    found = await play_until(env, session, rolled)
+    found = await play_until(env, session, declared)
     assert found is not None, "no attack came up"
     seat, action = found
-    await command(cog, user_of(session, seat), action)
+    user = user_of(session, seat)
+    await command(cog, user, action)
     content, view = answers[-1]
     assert content.startswith("✅"), content
-    assert undo_buttons(view) == []  # the dice were seen: no ↩ in mode "own"
+    assert len(undo_buttons(view)) == 1  # the order threw no die: ↩ takes it back
+    rolled = await env.sessions.act(session.id, user, seat, {"type": "roll"})
+    if any(e["type"] == "roll" for e in rolled.events):
+        assert await env.sessions.undo_offer(session, seat, user) is None  # the dice were seen: no ↩ in "own"

@@ -190,13 +190,19 @@ class AnswerPrefAction(TypedDict):
     never: bool
 
 
+class RollAction(TypedDict):
+    """The dice of the attack the player declared (issue 27's undo window): thrown on 🎲 or when it closes."""
+
+    type: Literal["roll"]
+
+
 GodstormAction = (
     PickPantheonAction | PickPileAction | PlaceAction | PlaceAllAction | PlaceAutoAction | PlaceNeutralAction
     | SummonAction | BuildTempleAction | BidAction | PickOrderAction | ResurrectAction | TradeAction
     | BuyCardsAction | AttackAction | AttackUntilAction | FortifyAction | DescendAction | EndStepAction
     | EndAttacksAction | EndTurnAction | HoldGodAction | ChampionAction | RetreatAction | MoveInAction
     | PlayCardAction | BookOfTheDeadAction | NoAnswerAction | CancelCardAction | TakeCardAction | DefendAction
-    | DicePrefAction | AnswerPrefAction
+    | DicePrefAction | AnswerPrefAction | RollAction
 )
 """Any action of the game."""
 

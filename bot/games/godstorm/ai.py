@@ -109,6 +109,8 @@ class GodstormBot:
         by: dict[str, list[Action]] = {}
         for a in legal:
             by.setdefault(a["type"], []).append(a)
+        if "roll" in by:  # its own declared attack (an undo window): the dice at once
+            return dict(by["roll"][0])
         if "defend" in by:  # asked for its defence dice: the most it may throw
             return dict(max(by["defend"], key=lambda a: a["dice"]))
         if "no_answer" in by:  # a response window (a Sky answer to an attack, or the Aegis)

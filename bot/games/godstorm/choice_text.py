@@ -1,5 +1,6 @@
 """Text of the rulebook's choices (``choices.py``): held-back gods, the defender's dice, the +2 territory of a
-classic trade. Keys in ``data/i18n/godstorm_ui.json``."""
+classic trade, and the attack declared before its roll (the undo window, issue 27). Keys in
+``data/i18n/godstorm_ui.json``."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ def _place(tid: str, lang: str) -> str:
     return names.tname(tid, lang)
 
 
-CHOICE_EVENTS = frozenset({"gods_held", "dice_pref", "defence_asked", "defence_chosen", "piles_dealt", "pile_picked"})
-CHOICE_ACTIONS = frozenset({"hold_god", "dice_pref", "defend", "pick_pile"})
+CHOICE_EVENTS = frozenset({"gods_held", "dice_pref", "defence_asked", "defence_chosen", "piles_dealt", "pile_picked",
+                           "attack_declared"})
+CHOICE_ACTIONS = frozenset({"hold_god", "dice_pref", "defend", "pick_pile", "roll"})
 
 
 def _god(kind: str, lang: str) -> str:
@@ -52,7 +54,23 @@ def action_path(g: Godstorm, seat: int, a: Action, lang: str) -> list[str]:
         return [t("godstorm.ui.act.dice_pref", lang), t(f"godstorm.ui.pref_{a['pref']}", lang)]
     if kind == "defend":
         return [t("godstorm.ui.act.defend", lang, n=a["dice"])]
+    if kind == "roll":
+        return [t("godstorm.ui.act.roll", lang)]
     return [kind]
+
+
+def declared_text(g: Godstorm, lang: str) -> str:
+    """The declared attack in words: "Thrace → Anatolia (3), 2 dice" or "..., until conquered"."""
+    d = g.s.declared
+    if d is None:
+        return ""
+    dice = t("godstorm.act.dice_n", lang, n=d.dice)
+    if d.until is not None:
+        floor = 0 if d.src == "heaven" else 1
+        dice = t("godstorm.act.until_conquered" if d.until <= floor else "godstorm.act.until_left", lang, n=d.dice,
+                 left=d.until)
+    return t("godstorm.ui.declared", lang, src=names.tlabel(g, d.src, lang), dst=names.tlabel(g, d.dst, lang),
+             dice=dice)
 
 
 def event_text(g: Godstorm, e: Event, lang: str) -> str | None:
@@ -72,6 +90,9 @@ def event_text(g: Godstorm, e: Event, lang: str) -> str | None:
                  where=", ".join(_place(x, lang) for x in e["territories"]))
     if kind == "defence_chosen":
         return t("godstorm.ui.evt.defence_chosen", lang, who=names.who_name(g, e["seat"], lang), n=e["dice"])
+    if kind == "attack_declared":
+        return t("godstorm.ui.evt.attack_declared", lang, who=names.who_name(g, e["seat"], lang),
+                 src=_place(e["frm"], lang), dst=_place(e["dst"], lang), n=e["dice"])
     return None
 
 
@@ -86,6 +107,8 @@ def pile_prompt(g: Godstorm, lang: str) -> str:
 
 
 def prompt(g: Godstorm, seat: int, lang: str) -> str | None:
+    if g.s.declared is not None and seat == g.s.current:
+        return t("godstorm.ui.prompt.roll", lang, what=declared_text(g, lang), secs=g.s.undo_s)
     d = g.s.defend
     if d is None or d["seat"] != seat:
         return None
@@ -94,6 +117,9 @@ def prompt(g: Godstorm, seat: int, lang: str) -> str | None:
 
 
 def status_lines(g: Godstorm, lang: str) -> list[str]:
+    if g.s.declared is not None:
+        return [t("godstorm.ui.status.roll", lang, who=names.who_name(g, g.s.current, lang),
+                  what=declared_text(g, lang))]
     d = g.s.defend
     if d is None:
         return []

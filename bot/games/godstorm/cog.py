@@ -309,7 +309,11 @@ class RiskCog(commands.Cog):
 
     async def attack_loop(self, user_id: int, session: Session, seat: int, first: Action, until: int) -> list[Event]:
         """Roll single attacks through the session layer until the target falls, a decision is due
-        (godswar champion, move in), or the attacker is down to ``until`` armies (at least one roll)."""
+        (godswar champion, move in), or the attacker is down to ``until`` armies (at least one roll).
+
+        With an undo window the first attack is only declared: the loop stops there and the answer shows it
+        with 🎲 and ↩ (an attack this loop makes is one a godswar comes first in, whose champions stop it
+        anyway)."""
         events: list[Event] = []
         src, dst, dice = first["from"], first["to"], first["dice"]
         for n in range(MAX_LOOP):
@@ -330,8 +334,8 @@ class RiskCog(commands.Cog):
                     raise  # nothing rolled: the refusal is the answer
                 break  # the game moved on under us (a deadline, say): report the rolls made
             events += result.events
-            if owner_of(game, dst) == seat:
-                break
+            if owner_of(game, dst) == seat or any(d.kind == "roll" for d in game.open_decisions()):
+                break  # taken, or the first attack declared and waiting for its 🎲 (the undo window, issue 27)
         return events
 
     @attack.autocomplete("from_")

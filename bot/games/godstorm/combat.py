@@ -11,13 +11,18 @@ from bot.games.godstorm.actions import (
     ChampionAction,
     MoveInAction,
     RetreatAction,
+    RollAction,
 )
 from bot.games.godstorm.core import NEUTRAL, Core, as_int
 from bot.games.godstorm.dice import compare, has_triple, roll
-from bot.games.godstorm.state import Arrow, Battle, Move, Space, Territory
+from bot.games.godstorm.state import Arrow, Battle, Declared, Move, Space, Territory
 
 HEAVEN = "heaven"
 MAX_AUTO_ROLLS = 500
+UNDO_WINDOWS = (0, 10, 20, 60)
+"""The choices of option ``undo_window``: seconds a declared attack waits for its roll (0: rolled at once)."""
+DEFAULT_UNDO_S = 20
+"""A new game's undo window (games stored before state version 4 keep 0)."""
 
 
 class CombatMixin(Core):
@@ -116,9 +121,43 @@ class CombatMixin(Core):
             self._emit(ev.Advance(type="advance", seat=seat, frm=src, dst=dst))
             self._begin_move(seat, src, dst, 1)
             return
-        if self._sky_window(seat, src, dst, dice, None):
+        if not self._declare(seat, src, dst, dice, None):
+            self._launch(seat, src, dst, dice, None)
+
+    def _declare(self, seat: int, src: str, dst: str, dice: int, until: int | None) -> bool:
+        """With an undo window (option ``undo_window``), record the declared attack and wait for its roll
+        (decision ``roll``): True. The declaration draws nothing, tells nothing privately and asks nobody
+        else, so the attacker may take it back freely until the dice are thrown (issue 27)."""
+        if self.s.undo_s <= 0:
+            return False
+        self.s.declared = Declared(src, dst, dice, until)
+        self._emit(ev.AttackDeclared(type="attack_declared", seat=seat, frm=src, dst=dst, dice=dice, until=until))
+        return True
+
+    def _launch(self, seat: int, src: str, dst: str, dice: int, until: int | None) -> None:
+        """A declared attack goes ahead: the defender's Sky window if any, then the dice (one roll, or rolls
+        until ``until`` armies are left)."""
+        if self._sky_window(seat, src, dst, dice, until):
             return
-        self._fight(seat, src, dst, dice)
+        if until is None:
+            self._fight(seat, src, dst, dice)
+        else:
+            self._fight_until(seat, src, dst, dice, until)
+
+    def _roll_legal(self, seat: int) -> list[Action]:
+        """The declared attack's only answer: its dice (an undo takes the order back instead)."""
+        return [{"type": "roll"}] if self.s.declared is not None and seat == self.s.current else []
+
+    def _act_roll(self, seat: int, a: RollAction) -> None:
+        d = self.s.declared
+        if d is None or seat != self.s.current:
+            raise self._refuse("not_now")
+        self.s.declared = None
+        self._launch(seat, d.src, d.dst, d.dice, d.until)
+
+    def _timeout_roll(self, seat: int) -> Action | None:
+        """The window closed: the dice are thrown."""
+        return {"type": "roll"} if self._roll_legal(seat) else None
 
     def _fight(self, seat: int, src: str, dst: str, dice: int) -> None:
         """A declared attack: the godswar when both sides have gods, else one roll of the armies."""
@@ -139,9 +178,8 @@ class CombatMixin(Core):
         if self._godswar_due(src, dst) or self._loc(dst).owner is None:
             raise self._refuse("godswar_first")
         s.last = Arrow(src, dst)
-        if self._sky_window(seat, src, dst, dice, stop):
-            return
-        self._fight_until(seat, src, dst, dice, stop)
+        if not self._declare(seat, src, dst, dice, stop):
+            self._launch(seat, src, dst, dice, stop)
 
     def _fight_until(self, seat: int, src: str, dst: str, dice: int, stop: int, start: int = 0,
                      ddice: int | None = None) -> None:

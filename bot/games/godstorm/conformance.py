@@ -1,5 +1,6 @@
 """How the contract suite (``tests/conformance/test_game_contract.py``) plays Godstorm: the Godstorm rules
-with and without the miracle cards and classic Risk, games biased to attack (``playout.choose``) so they
+with and without the miracle cards, classic Risk, and the Godstorm rules with an undo window before every
+attack's roll (the ``roll`` decision), games biased to attack (``playout.choose``) so they
 end soon, and its hidden parts (bids, miracle hands, territory cards) changed for the secrecy checks."""
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ CONFORMANCE = Conformance(
         ([{}, {}, {}], {"ruleset": "godstorm", "miracles": "off"}),
         ([{}, {}], {"ruleset": "godstorm", "placement": "choose"}),
         ([{}, {}, {}], {"ruleset": "classic"}),
+        ([{}, {}, {}], {"ruleset": "godstorm", "undo_window": 20}),  # every attack waits for its roll (issue 27)
     ),
     max_actions=60_000,
     choose=choose,

@@ -38,6 +38,17 @@ class AttackCalledOff(TypedDict):
     dst: str
 
 
+class AttackDeclared(TypedDict):
+    """An attack declared with an undo window (issue 27): its dice wait for the attacker's 🎲 or the window's end."""
+
+    type: Literal["attack_declared"]
+    seat: int
+    frm: str
+    dst: str
+    dice: int
+    until: int | None
+
+
 class Banished(TypedDict):
     type: Literal["banished"]
     seat: int | None
@@ -589,7 +600,7 @@ class WindowOpen(TypedDict):
 
 
 GodstormEvent = (
-    Advance | AnswerPref | AtlantisSunk | AttackCalledOff | Banished | BidSecret | BidTie | BidsRevealed |
+    Advance | AnswerPref | AtlantisSunk | AttackCalledOff | AttackDeclared | Banished | BidSecret | BidTie | BidsRevealed |
     BookOfTheDead | CardArmies | CardCancelled | CardDiscarded | CardGained | CardLosses | CardMoved |
     CardPlayed | CardPrivate | CardTaken | CardsBought | CardsRead | Champion | Claimed | Conquered |
     ContinentDrawn | DeadRise | Dealt | DefenceAsked | DefenceChosen | Descended | DicePref | Die |

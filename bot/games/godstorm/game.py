@@ -21,7 +21,7 @@ from bot.games.decision import DecisionGame, DecisionKind
 from bot.games.godstorm import board, text
 from bot.games.godstorm.actions import well_formed
 from bot.games.godstorm.choices import DEFEND_WINDOW_S, ChoiceMixin
-from bot.games.godstorm.combat import CombatMixin
+from bot.games.godstorm.combat import DEFAULT_UNDO_S, UNDO_WINDOWS, CombatMixin
 from bot.games.godstorm.core import NEUTRAL
 from bot.games.godstorm.epoch import EpochMixin
 from bot.games.godstorm.miracles import ANSWER_WINDOWS, DEFAULT_ANSWER_S, MiracleMixin, new_miracle_state
@@ -40,14 +40,16 @@ PLACEMENTS = ("random", "choose")
 class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, SetupMixin, DecisionGame):
     key = "godstorm"
     free_keys = frozenset({"count", "stop_at"})  # the lists offer a few counts; apply takes any
-    STATE_VERSION = 3  # 2: the played miracle cards (``State.mir``, option ``miracles``); 3: the rulebook's
-    # choices (issue 10: optional keys ``dice_pref``, ``defend``, ``piles``, ``turn.held``; option ``piles``)
+    STATE_VERSION = 4  # 2: the played miracle cards (``State.mir``, option ``miracles``); 3: the rulebook's
+    # choices (issue 10: optional keys ``dice_pref``, ``defend``, ``piles``, ``turn.held``; option ``piles``);
+    # 4: the undo window before an attack's roll (issue 27: optional keys ``undo_window``, ``declared``; option
+    # ``undo_window``)
 
     @classmethod
     def migrate_state(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Version 1 had no playable miracle cards: such a state is a version-2 state without ``miracles``
         (the cards stay counted face down, as they were), so it loads unchanged."""
-        if from_version in (1, 2):  # version 3 only adds keys that are absent when unused
+        if from_version in (1, 2, 3):  # versions 3 and 4 only add keys that are absent when unused
             return data
         return super().migrate_state(data, from_version)
 
@@ -58,6 +60,8 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
             options = {**options, "miracles": "off"}
         if from_version < 3 and "piles" not in options:  # two players were dealt their piles in order then
             options = {**options, "piles": "dealt"}
+        if from_version < 4 and "undo_window" not in options:  # their attacks were rolled at once
+            options = {**options, "undo_window": 0}
         return options
 
     def __init__(self, state: State) -> None:
@@ -80,6 +84,8 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
                        tuple((n, f"godstorm.opt.answer_window.{n}") for n in ANSWER_WINDOWS), DEFAULT_ANSWER_S),
             OptionSpec("piles", "godstorm.opt.piles",
                        (("choose", "godstorm.opt.piles.choose"), ("dealt", "godstorm.opt.piles.dealt")), "choose"),
+            OptionSpec("undo_window", "godstorm.opt.undo_window",
+                       tuple((n, f"godstorm.opt.undo_window.{n}") for n in UNDO_WINDOWS), DEFAULT_UNDO_S),
         ]
 
     @classmethod
@@ -97,16 +103,20 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
 
     @classmethod
     def new(cls, seat_info: list[dict[str, Any]], options: dict[str, Any], seed: int) -> Godstorm:
-        opts = {**cls.default_options(), **(options or {})}
+        """A new game. The lobby stores every option (``undo_window`` included, default ``DEFAULT_UNDO_S``);
+        options given without ``undo_window`` (the rules called directly: tools, tests, the fixtures of
+        earlier versions) roll an attack at once, as the rulebook's flow does."""
+        opts = {**cls.default_options(), "undo_window": 0, **(options or {})}
         if (opts["ruleset"] not in RULESETS or opts["placement"] not in PLACEMENTS
                 or opts.get("miracles", "on") not in ("on", "off") or opts.get("answer_window") not in ANSWER_WINDOWS
-                or opts.get("piles", "choose") not in ("choose", "dealt")):
+                or opts.get("piles", "choose") not in ("choose", "dealt") or opts["undo_window"] not in UNDO_WINDOWS):
             raise cls._refuse("bad_option")
         n = len(seat_info)
         lo, hi = cls.player_range(opts)
         if not lo <= n <= hi:
             raise cls._refuse("player_count", min=lo, max=hi)
         game = cls(fresh_state(n, opts, seed))
+        game.s.undo_s = int(opts["undo_window"])
         if n == 2 and opts["placement"] == "random" and opts.get("piles", "choose") == "choose":
             game.s.piles = []  # the two players choose their piles (rulebook); see ``SetupMixin._deal``
         if opts["ruleset"] == "classic":
@@ -125,7 +135,8 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
 
         The phase names it, except that in the set-up placement the neutral armies are their own decision,
         and during a turn a response window, a card to take, a defender choosing dice, a battle in progress
-        or armies waiting to move in come before the turn's moves, in that order. One is open at a time."""
+        or armies waiting to move in, then an attack declared and waiting for its roll, come before the turn's
+        moves, in that order. One is open at a time."""
         s = self.s
         phase = s.phase
         if phase == "setup_place" and s.neutral_due:
@@ -141,6 +152,8 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
                 return ["battle"]
             if s.move is not None:
                 return ["move_in"]
+            if s.declared is not None:
+                return ["roll"]
         return [phase] if phase in DECISIONS else []
 
     def decision(self) -> str | None:
@@ -170,6 +183,9 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
             return f"{b.src}>{b.dst}:{b.rounds}:{'def' if b.att is not None else 'att'}"
         if kind == "move_in" and s.move is not None:
             return f"{s.move.src}>{s.move.dst}"
+        if kind == "roll" and s.declared is not None:
+            order = s.declared
+            return f"{order.src}>{order.dst}:{order.dice}:{order.until}"
         return ""
 
     def post_group(self) -> str | None:
@@ -215,6 +231,10 @@ class Godstorm(ChoiceMixin, MiracleMixin, EpochMixin, TurnMixin, CombatMixin, Se
 
     def _turn_player(self) -> list[int]:
         return [self.current_seat]
+
+    def _undo_deadline(self) -> int | None:
+        """The undo window of a declared attack (option ``undo_window``)."""
+        return self.s.undo_s or None
 
     def _answer_deadline(self) -> int | None:
         return self.s.mir.answer_s if self.s.mir is not None else None
@@ -387,6 +407,10 @@ DECISIONS: dict[str, DecisionKind[Godstorm]] = {
                    {"champion": Godstorm._act_champion, "retreat": Godstorm._act_retreat}, Godstorm._timeout_battle),
     "move_in": _row(Godstorm._turn_player, Godstorm._move_legal, {"move_in": Godstorm._act_move_in},
                     Godstorm._timeout_move_in),
+    # an attack declared with an undo window (issue 27): its dice are thrown on the attacker's 🎲, or by the
+    # platform when the window closes (``auto``: no reminder, no missed turn); an undo takes the order back
+    "roll": DecisionKind(Godstorm._turn_player, Godstorm._roll_legal, {"roll": Godstorm._act_roll},
+                         timeout=Godstorm._timeout_roll, deadline_s=Godstorm._undo_deadline, auto=True),
 }
 
 # the standing preferences (``ChoiceMixin.standing_actions``), applied whoever is to act

@@ -151,6 +151,25 @@ class Arrow:
 
 
 @dataclass(slots=True)
+class Declared:
+    """An attack declared and not rolled yet (option ``undo_window``, issue 27): ``src``→``dst`` with ``dice``
+    (``until``: the ``attack_until`` stop, None for one roll). Its dice are thrown on the attacker's 🎲 or when
+    the window closes; until then nothing is revealed, so the attacker may take the order back."""
+
+    src: str
+    dst: str
+    dice: int
+    until: int | None = None
+
+    def to_json(self) -> JSON:
+        return {"from": self.src, "to": self.dst, "dice": self.dice, "until": self.until}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> Declared:
+        return cls(d["from"], d["to"], d["dice"], d["until"])
+
+
+@dataclass(slots=True)
 class TurnFlags:
     """What the current player has done this turn (the limits of the once-per-turn rules).
 
@@ -317,6 +336,11 @@ class State:
     """Two players: the three piles of territories the players choose from (the rulebook's set-up; games
     begun before it have None and deal the piles in order). ``[]`` until dealt."""
     """A roll waiting for the defender's choice of dice (``{"seat", "from", "to", "dice", "until", "rolls"}``)."""
+    undo_s: int = 0
+    """Seconds a declared attack waits for its roll (option ``undo_window``; 0: rolled at once, as in every
+    game stored before state version 4). Written (``"undo_window"``) only when not 0."""
+    declared: Declared | None = None
+    """The attack declared and waiting for its roll (written only while there is one)."""
 
     def to_json(self) -> JSON:
         out = {
@@ -359,6 +383,10 @@ class State:
             out["defend"] = json_copy(self.defend)
         if self.piles is not None:
             out["piles"] = [list(p) for p in self.piles]
+        if self.undo_s:
+            out["undo_window"] = self.undo_s
+        if self.declared is not None:
+            out["declared"] = self.declared.to_json()
         return out
 
     @classmethod
@@ -398,6 +426,8 @@ class State:
             dice_pref=dict(d.get("dice_pref", {})),
             defend=json_copy(d.get("defend")),
             piles=None if d.get("piles") is None else [list(p) for p in d["piles"]],
+            undo_s=d.get("undo_window", 0),
+            declared=Declared.from_json(d["declared"]) if d.get("declared") is not None else None,
         )
 
 

@@ -126,6 +126,9 @@ class GodstormView(TypedDict):
     """Two players choosing piles (phase ``pile``): the three piles of territory ids (public)."""
     defend: NotRequired[dict[str, Any]]
     """A roll waiting for the defender's dice: ``{"seat", "from", "to", "dice"}`` (public)."""
+    declared: NotRequired[dict[str, Any]]
+    """An attack declared and waiting for its roll (the undo window, issue 27): ``{"from", "to", "dice",
+    "until", "window"}`` (public; ``window``: the seconds the roll waits at most)."""
 
 
 class PlaceView(TypedDict):
@@ -214,6 +217,8 @@ def build(s: State, seat: int | None, targets: Targets) -> GodstormView:
         out["piles"] = [list(x) for x in s.piles]
     if s.defend is not None:
         out["defend"] = {k: s.defend[k] for k in ("seat", "from", "to", "dice")}
+    if s.declared is not None:
+        out["declared"] = {**s.declared.to_json(), "window": s.undo_s}
     if seat is not None and 0 <= seat < len(s.players):
         p = s.players[seat]
         out["me"] = {"seat": seat, "bid": p.bid, "hand": list(p.tcards),

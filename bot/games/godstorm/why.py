@@ -66,6 +66,8 @@ def _busy(game: Godstorm) -> Reason | None:
         return _why("move_in_first")
     if decision in ("battle", "defend", "answer", "pick_card"):
         return _why("battle_first")
+    if decision == "roll":  # an attack declared in the undo window (issue 27)
+        return _why("roll_first")
     return None
 
 
