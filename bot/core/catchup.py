@@ -56,10 +56,12 @@ class Summary:
 
 
 class Record(NamedTuple):
-    """What catch-up reads of a stored action: who made it and its events."""
+    """What catch-up reads of a stored action: who made it, its events, and the action itself (an answer that
+    only finishes the move before it, ``Game.continues``, is not a move of its own)."""
 
     seat: int
     events: list[dict[str, Any]]
+    action: Any = None
 
 
 def summarise(game: str, records: Iterable[Record], me: int, side: int | None = None) -> Summary:
@@ -69,11 +71,13 @@ def summarise(game: str, records: Iterable[Record], me: int, side: int | None = 
     out = Summary(order=rules.order, loss_order=rules.loss_order)
     mine = me if side is None else side
     lost = rules.losses
+    manifest = GAMES.get(game)
+    finishes = manifest.game_class().continues if manifest is not None else (lambda _action: False)
     for record in records:
         timed_out = any(e.get("type") == "platform.timeout" for e in record.events)
         if record.seat == me and not timed_out:
             continue  # the seat's own moves (a teammate's) are not news to catch up on
-        counted = timed_out or not rules.moves or any(e.get("type") in rules.moves for e in record.events)
+        counted = timed_out or not isinstance(record.action, dict) or not finishes(record.action)  # ✔, 🎲: no
         if record.seat >= 0 and record.seat != me and counted:
             bucket = out.timeouts if timed_out else out.moves
             bucket[record.seat] = bucket.get(record.seat, 0) + 1

@@ -345,7 +345,7 @@ async def catchup_note(store: Store, session: Session, seat: int, lang: str) -> 
     if game is None:
         return ""
     last = await store.last_seq_of_seat(session.id, seat)
-    records = [catchup.Record(a.seat, a.events) for a in await store.actions(session.id, last)]
+    records = [catchup.Record(a.seat, a.events, a.action) for a in await store.actions(session.id, last)]
     summary = catchup.summarise(session.row.game, records, seat, game.side_of(seat))  # the reader's losses first
     return catchup.summary_text(summary, session.seat_name, lambda side: game.side_name(side, lang), lang)
 

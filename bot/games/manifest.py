@@ -175,9 +175,6 @@ class CatchUp:
     """What an event did to the reader: told first, and then not counted again."""
     loss_order: tuple[str, ...] = ()
     """The order the reader's losses are listed in (labels ``lifecycle.cu.<name>``)."""
-    moves: frozenset[str] = frozenset()
-    """Event types of which an action needs one to count as a move (empty: every action counts). A game whose
-    player finishes a move with a second action (Pobeda's ✔ after a play, issue 27) names the events of a move."""
 
     @property
     def order(self) -> tuple[str, ...]:

@@ -41,7 +41,8 @@ def test_pobeda_lines_by_side_and_removed_chips() -> None:
         Record(1, [{"type": "played", "seat": 1, "side": 1, "kind": "minus1", "cell": "C3", "victim": 0}]),
         Record(2, [{"type": "played", "seat": 2, "side": 0, "kind": "plus1", "cell": "D4"},
                    {"type": "line", "side": 0, "cells": ["A1", "A6"], "count": 1}]),
-        Record(2, [{"type": "drew", "card": "x", "to": [2]}]),  # issue 27: the ✔ of Carol's move, not one more
+        Record(2, [{"type": "drew", "card": "x", "to": [2]}], {"type": "confirm"}),  # issue 27: the ✔ of Carol's
+        # move, not one more
         Record(2, [{"type": "discarded", "seat": 2, "card": "ev001"}]),
     ]
     assert text("pobeda", records, 0) == ("📰 **Since your last move:**\n"  # issue 25: the reader's chip first
@@ -60,6 +61,16 @@ def test_godstorm_conquests_temples_and_eliminations_with_russian_plurals() -> N
     assert ru == ("📰 **С вашего прошлого хода:**\n"
                   "• Bob: 2 хода, захвачено 5 территорий, построен 1 храм\n"
                   "• Carol: 2 хода, выбывает из игры")
+
+
+def test_a_godstorm_attack_and_its_roll_are_one_move() -> None:
+    """Issue 27's undo window: the 🎲 (or the window's end) only throws the dice of the attack declared before it."""
+    records = [Record(1, [{"type": "attack_declared", "seat": 1}], {"type": "attack", "from": "a", "to": "b", "dice": 3}),
+               Record(1, [{"type": "conquered", "seat": 1, "frm": "a", "dst": "b", "count": 1}], {"type": "roll"}),
+               Record(2, [], {"type": "end_turn"})]
+    assert text("godstorm", records, 0) == ("📰 **Since your last move:**\n"
+                                            "• Bob: 1 move, 1 territory conquered\n"
+                                            "• Carol: 1 move")
 
 
 def test_byallmeans_reputation_and_timeouts() -> None:

@@ -26,7 +26,4 @@ CATCHUP = CatchUp(
     },
     losses=losses,
     loss_order=("your_chips", "lines"),
-    # a move shows one of these; the confirmation that draws after it (the undo window, issue 27) is not a
-    # second move
-    moves=frozenset({"played", "discarded", "replaced", "passed", "line", "penalty_card"}),
 )
