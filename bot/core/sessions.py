@@ -776,15 +776,18 @@ class SessionManager:
         return list(seats[seat]) if 0 <= seat < len(seats) else []
 
     async def _autoplay(self, session: Session) -> list[Event]:
-        """Play for conceded seats (their timeout action, else their first legal action)."""
+        """Play for conceded seats (their timeout action, else their first legal action), and close the
+        automatic windows (an undo window before a draw or a roll, issue 27) at once in a game whose
+        takebacks are off: nothing could be taken back in them, so they would only hold the game up."""
         events: list[Event] = []
         game = session.game
         assert game is not None
+        closing = takeback.mode_of(session.row.settings.takeback) == "off"
         for _ in range(MAX_AUTOPLAY):
             if session.row.status != "running" or game.outcome() is not None:
                 break
             conceded = session.conceded
-            seats = [s for d in session.open_decisions() for s in d.seats if s in conceded]
+            seats = [s for d in session.open_decisions() for s in d.seats if s in conceded or (closing and d.auto)]
             if not seats:
                 break
             seat = seats[0]

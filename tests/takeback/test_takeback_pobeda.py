@@ -117,6 +117,23 @@ async def test_a_takeback_of_the_confirmation_takes_its_play_back_with_it(env: E
     assert await verify(env.store, session.id)
 
 
+async def test_with_takebacks_off_the_window_closes_at_once(env: Env) -> None:
+    """Nothing can be taken back (`/game takebacks off`), so the ✔ is given with the play: the card is drawn and
+    the turn passes in the same answer, as in a game without the window, and it is no missed turn."""
+    session = await pobeda(env, mode="off")
+    seat, play = a_play(session)
+    user = user_of(session, seat)
+    moved = await env.sessions.act(session.id, user, seat, play)
+    assert "drew" in [e["type"] for e in moved.events]
+    game = session.game
+    assert game is not None and game.actors() == [1 - seat]
+    actions = await env.store.actions(session.id)
+    assert [a.action["type"] for a in actions[-2:]] == ["play", "confirm"] and actions[-1].user_id is None
+    row = await env.store.load_game(session.id)
+    assert row is not None and bots.missed(row.settings) == {}
+    assert await verify(env.store, session.id)
+
+
 async def test_the_window_closing_draws_without_a_missed_turn_or_a_reminder(env: Env) -> None:
     session = await pobeda(env)
     seat, play = a_play(session)
