@@ -19,7 +19,7 @@ from bot.core.sessions import Session, SessionError, UserInfo
 from bot.discord_app import limits
 from bot.discord_app.custom_ids import LobbyId, OptionId, TeamId
 from bot.discord_app.delivery import inert
-from bot.games.base import IllegalAction, Player, Rng
+from bot.games.base import IllegalAction, OptionSpec, Player, Rng
 from bot.games.registry import game_class
 
 if TYPE_CHECKING:
@@ -339,6 +339,20 @@ def start_refusal(session: Session) -> IllegalAction | None:
     return None
 
 
+MORE_OPTIONS = "+"
+"""The option name of the lobby's shared select: a game with more options than the message has rows for
+(five, the buttons' included) offers the rest in one select whose values are ``<option>.<choice index>``."""
+
+
+def shared_option(specs: list[OptionSpec], value: str) -> tuple[OptionSpec, Any] | None:
+    """The option and value a shared select's ``value`` names (None: forged or no longer offered)."""
+    name, _, index = value.rpartition(".")
+    spec = next((s for s in specs if s.name == name), None)
+    if spec is None or not index.isdigit() or int(index) >= len(spec.choices):
+        return None
+    return spec, spec.choices[int(index)][0]
+
+
 def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | None]:
     row = session.row
     language = row.lang
@@ -386,7 +400,9 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
                          for i in range(teams)],
             ))
             next_row += 1
-        for spec in cls.option_specs()[: 5 - next_row]:  # one select per row, five rows at most
+        specs = cls.option_specs()
+        own, shared = (specs, []) if len(specs) <= 5 - next_row else (specs[: 4 - next_row], specs[4 - next_row:])
+        for spec in own:  # one select per row, five rows at most
             view.add_item(discord.ui.Select(
                 custom_id=OptionId(gid, spec.name).build(), row=next_row,
                 placeholder=t("lobby.set_option", language, option=t(spec.label_key, language)),
@@ -395,6 +411,15 @@ def lobby_message(session: Session) -> tuple[discord.Embed, discord.ui.View | No
                          for i, (value, key) in enumerate(spec.choices[:25])],
             ))
             next_row += 1
+        if shared:  # the options beyond the last row share it: one entry per option and value
+            view.add_item(discord.ui.Select(
+                custom_id=OptionId(gid, MORE_OPTIONS).build(), row=next_row,
+                placeholder=t("lobby.more_options", language,
+                              options=", ".join(t(s.label_key, language) for s in shared)),
+                options=[discord.SelectOption(
+                    label=limits.option_label(f"{t(spec.label_key, language)}: {t(key, language)}"),
+                    value=f"{spec.name}.{i}") for spec in shared for i, (_, key) in enumerate(spec.choices)][:25],
+            ))
         return limits.fit_embed(embed), limits.fit_view(view)
     if row.status == "running" and row.seat_users:
         game = session.game

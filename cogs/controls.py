@@ -57,6 +57,7 @@ from bot.discord_app.panels import (
 )
 from bot.games.base import Action
 from cogs.common import (
+    MORE_OPTIONS,
     control_data,
     control_failed,
     defer,
@@ -68,6 +69,7 @@ from cogs.common import (
     moderator_control,
     reply,
     select_values,
+    shared_option,
     user_info,
 )
 from cogs.game import post_takeback_request, send_panel
@@ -228,6 +230,14 @@ class ControlsCog(commands.Cog):
         await self.update_lobby(interaction, session)
 
     async def option_select(self, interaction: discord.Interaction, session: Session, control: OptionId) -> None:
+        if control.name == MORE_OPTIONS:  # the shared select of the options beyond the message's rows
+            found = shared_option(session.cls.option_specs(), self.values(interaction)[0])
+            if found is None:
+                raise ValueError("shared option value out of range")
+            shared, value = found
+            session = await self.bot.sessions.set_option(session.id, interaction.user.id, shared.name, value)
+            await self.update_lobby(interaction, session)
+            return
         spec = next((s for s in session.cls.option_specs() if s.name == control.name), None)
         if spec is None:
             raise ValueError(f"unknown option {control.name[:40]!r}")
