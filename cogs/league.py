@@ -12,6 +12,7 @@ A refusal is a :class:`~bot.core.sessions.SessionError` answered by the tree (co
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import time
@@ -23,13 +24,15 @@ from discord.ext import commands
 
 from bot.core import bots, parse
 from bot.core.i18n import t
-from bot.core.leagues.model import Format, LeagueConfig, LeagueStatus, TableResult, TableStatus
-from bot.core.leagues.scheduler import total_rounds
-from bot.core.leagues.storage import LeagueRow
+from bot.core.leagues.model import Format, LeagueConfig, LeagueStatus, TableResult, TableStatus, is_bot
+from bot.core.leagues.scheduler import league_rounds
+from bot.core.leagues.storage import LeagueRow, TeamFull
+from bot.core.leagues.teams import TEAM_SIZES, team_counts
 from bot.core.reminders import PRESETS
 from bot.core.sessions import SessionError
 from bot.discord_app.app import TabletopBot
 from bot.discord_app.leagues import BOT_LEVEL, LeagueService, mention
+from bot.games.registry import game_class
 from cogs.common import control_data, control_failed, edit, in_time, lang, reply, user_info
 from cogs.stats import game_choices
 
@@ -37,6 +40,7 @@ log = logging.getLogger(__name__)
 
 PREFIX = "tlg"
 ADMIN_ACTIONS = ("add_bot", "drop", "replace", "adjudicate", "pause", "resume", "cancel")
+TEAM_NAME_MAX = 32
 
 
 def signup_view(league_id: int, language: str) -> discord.ui.View:
@@ -92,6 +96,13 @@ class LeagueCog(commands.Cog):
         head = t("league.signup", league.lang, game=t(f"{league.game}.name", league.lang),
                  format=t(f"league.format.{league.format.value}", league.lang),
                  pace=t(f"lifecycle.pace.{league.config.pace}", league.lang), host=f"<@{league.host_id}>")
+        if league.config.teams:
+            members = await self.service.leagues.members(league.id)
+            lines = [t("league.team.line", league.lang, team=parse.escape(p.name),
+                       members=", ".join(parse.escape(m.name) for m in members.get(p.user_id, [])) or "—")
+                     for p in players]
+            count = t("league.signup.teams", league.lang, n=len(players), size=league.config.team_size)
+            return "\n".join([head, count, *lines])
         names = ", ".join(parse.escape(p.name) for p in players)
         return f"{head}\n{t('league.signup.count', league.lang, n=len(players))}" + (f": {names}" if names else "")
 
@@ -108,7 +119,9 @@ class LeagueCog(commands.Cog):
         round_hours=_("Hours a round may last before unfinished games are adjudicated (0: no limit)",
                       key="cmd.league.new.round_hours"),
         start_in_hours=_("Start by itself this many hours from now (0: with the Start button only)",
-                         key="cmd.league.new.start_in_hours"))
+                         key="cmd.league.new.start_in_hours"),
+        team_size=_("A league of teams of up to this many players (team games only; 0: players)",
+                    key="cmd.league.new.team_size"))
     @app_commands.choices(game=game_choices(), format=[
         app_commands.Choice(name=_(t(f"league.format.{f.value}", "en"), key=f"league.format.{f.value}"), value=f.value)
         for f in Format], pace=[
@@ -119,17 +132,26 @@ class LeagueCog(commands.Cog):
                   players_per_game: app_commands.Range[int, 2, 5] = 2,
                   pace: app_commands.Choice[str] | None = None,
                   round_hours: app_commands.Range[int, 0, 24 * 28] = 0,
-                  start_in_hours: app_commands.Range[int, 0, 24 * 28] = 0) -> None:
+                  start_in_hours: app_commands.Range[int, 0, 24 * 28] = 0,
+                  team_size: app_commands.Range[int, 0, 6] = 0) -> None:
         language = lang(interaction)
         perms = interaction.permissions
         if not (perms and (perms.manage_channels or perms.administrator)):
             raise SessionError("league.err.moderator")
         fmt = Format(format.value)
-        if players_per_game > 2 and fmt is not Format.SWISS:
-            raise SessionError("league.err.multi_swiss")
-        low, high = self.service.player_range(game.value)
-        if not low <= players_per_game <= high:
-            raise SessionError("league.err.table_size", game=game.value, min=low, max=high, n=players_per_game)
+        if team_size:  # a league of teams: players_per_game counts the teams at a table
+            if team_size not in TEAM_SIZES:
+                raise SessionError("league.err.team_size", min=TEAM_SIZES[0], max=TEAM_SIZES[-1])
+            counts = team_counts(game_class(game.value), team_size)
+            if not counts:
+                raise SessionError("league.err.no_teams", game=t(f"{game.value}.name", language))
+            if players_per_game not in counts:
+                raise SessionError("league.err.team_count", n=players_per_game,
+                                   counts=", ".join(map(str, counts)))
+        else:
+            low, high = self.service.player_range(game.value)
+            if not low <= players_per_game <= high:
+                raise SessionError("league.err.table_size", game=game.value, min=low, max=high, n=players_per_game)
         channel_id = interaction.channel_id or 0
         for other in await self.service.leagues.in_channel(channel_id):
             if other.status in (LeagueStatus.SIGNUP, LeagueStatus.RUNNING, LeagueStatus.PAUSED):
@@ -137,7 +159,8 @@ class LeagueCog(commands.Cog):
                                                                             language))
         config = LeagueConfig(rounds=rounds, players_per_game=players_per_game,
                               pace=pace.value if pace else "casual", round_hours=float(round_hours),
-                              start_at=time.time() + start_in_hours * 3600 if start_in_hours else None)
+                              start_at=time.time() + start_in_hours * 3600 if start_in_hours else None,
+                              team_size=team_size)
         async with in_time(interaction, ephemeral=False):
             league = await self.service.leagues.create(guild_id=interaction.guild_id or 0, channel_id=channel_id,
                                                        game=game.value, fmt=fmt, host_id=interaction.user.id,
@@ -148,23 +171,40 @@ class LeagueCog(commands.Cog):
             await self.service.leagues.set_message(league.id, "signup", message_id)
 
     # ---- sign-up ------------------------------------------------------------------------------
-    async def _join(self, interaction: discord.Interaction, league: LeagueRow) -> str:
+    async def _join(self, interaction: discord.Interaction, league: LeagueRow, team: str | None = None) -> str:
         me = user_info(interaction)
         if league.status is not LeagueStatus.SIGNUP:
             raise SessionError("league.closed")
+        if league.config.teams:
+            return await self._join_team(league, me.id, me.name, team, lang(interaction))
         if not await self.service.leagues.join(league.id, me.id, me.name, 0.0):
             raise SessionError("league.already")
         n = len(await self.service.leagues.players(league.id))
         return t("league.joined", lang(interaction), n=n)
+
+    async def _join_team(self, league: LeagueRow, user_id: int, name: str, team: str | None, language: str) -> str:
+        """Into the team named (made when there is none): a league of teams' sign-up."""
+        wanted = " ".join((team or "").split())[:TEAM_NAME_MAX]
+        if not wanted:
+            raise SessionError("league.team.need_name")
+        try:
+            joined = await self.service.leagues.join_team(league.id, user_id, name, wanted, league.config.team_size)
+        except TeamFull as exc:
+            raise SessionError("league.team.full", team=str(exc), n=league.config.team_size) from exc
+        if joined is None:
+            raise SessionError("league.already")
+        entry, made = joined
+        return t("league.team.made" if made else "league.team.joined", language, team=parse.escape(entry.name))
 
     async def _start(self, interaction: discord.Interaction, league: LeagueRow) -> str:
         self._moderator(interaction, league)
         return await self.service.start(league)
 
     @league.command(name="join", description=_("Sign up for this channel's league", key="cmd.league.join"))
-    async def join(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(team=_("A league of teams: the team to join, made if there is none", key="cmd.league.join.team"))
+    async def join(self, interaction: discord.Interaction, team: str | None = None) -> None:
         league = await self._channel_league(interaction)
-        await reply(interaction, await self._join(interaction, league))
+        await reply(interaction, await self._join(interaction, league, team))
         await self._refresh_signup(league)
 
     @league.command(name="start", description=_("Close the sign-up and start round 1 (moderators)",
@@ -195,18 +235,37 @@ class LeagueCog(commands.Cog):
             if not await store.remove(league.id, user_id):
                 raise SessionError("league.not_in")
             return
+        member = await store.member(league.id, user_id) if league.config.teams else None
         if not await store.set_player_status(league.id, user_id, how):
             raise SessionError("league.not_in")
+        entrant = user_id
+        if member is not None and member.team is not None:  # a team: its member's seat in a running game is conceded;
+            entrant = member.team  # the team concedes the rest once its last member is gone
+            left = [m for m in (await store.members(league.id)).get(member.team, []) if m.active]
+            if left:
+                for table in await store.tables(league.id, league.round):
+                    if member.team in table.seats and table.status is not TableStatus.DONE and table.game_id:
+                        with contextlib.suppress(SessionError):
+                            await self.bot.sessions.concede(table.game_id, user_id)
+                self.service.wake(league.id)
+                return
+            await store.set_player_status(league.id, member.team, how)
         for table in await store.tables(league.id, league.round):
-            if user_id not in table.seats or table.status is TableStatus.DONE:
+            if entrant not in table.seats or table.status is TableStatus.DONE:
                 continue
+            if entrant != user_id and table.game_id is not None:  # the team's last member concedes its game
+                try:
+                    await self.bot.sessions.concede(table.game_id, user_id)
+                    continue
+                except SessionError:
+                    pass
             if table.game_id is not None:
                 try:
                     await self.bot.sessions.concede(table.game_id, user_id)
                     continue  # the game goes on without them, or ends: its result counts
                 except SessionError:
                     pass
-            staying = [u for u in table.seats if u != user_id]
+            staying = [u for u in table.seats if u != entrant]
             await self.service.scheduler.record(league, table, TableResult(
                 places={u: (1 if u in staying else len(staying) + 1) for u in table.seats}, how="forfeit"))
         self.service.wake(league.id)
@@ -243,7 +302,7 @@ class LeagueCog(commands.Cog):
             return
         players = await self.service.leagues.players(league.id)
         names = {p.user_id: parse.escape(p.name) for p in players}
-        total = total_rounds(league.format, len(players), league.config.rounds)
+        total = league_rounds(league, len(players))
         lines = [t("league.pairings.title", language, round=league.round, total=total)]
         for table in await self.service.leagues.tables(league.id, league.round):
             who = ", ".join(names.get(u, str(u)) for u in table.seats)
@@ -296,6 +355,16 @@ class LeagueCog(commands.Cog):
             if league.status is not LeagueStatus.SIGNUP:
                 raise SessionError("league.closed")
             players = await store.players(league.id)
+            if league.config.teams:  # into the smallest team not full, else a team of its own
+                members = await store.members(league.id)
+                uid = -1 - sum(1 for rows in members.values() for m in rows if is_bot(m.user_id))
+                name = f"{bots.bot_name(BOT_LEVEL, league.lang)} {-uid}"
+                open_teams = sorted((len(members.get(p.user_id, [])), p.joined_at, p.name) for p in players
+                                    if len(members.get(p.user_id, [])) < league.config.team_size)
+                team = open_teams[0][2] if open_teams else t("league.team.bots", league.lang, n=len(players) + 1)
+                text = await self._join_team(league, uid, name, team, language)
+                await self._refresh_signup(league)
+                return text
             uid = -1 - sum(1 for p in players if p.user_id < 0)
             await store.join(league.id, uid, f"{bots.bot_name(BOT_LEVEL, league.lang)} {-uid}", 0.0)
             await self._refresh_signup(league)
@@ -343,6 +412,8 @@ class LeagueCog(commands.Cog):
             league = await self.service.leagues.league(league_id)
             if league is None or league.channel_id != interaction.channel_id:
                 raise SessionError("league.none")
+            if parts[1] == "j" and league.config.teams:  # a team is joined by name: /league join team:
+                raise SessionError("league.team.need_name")
             async with in_time(interaction, update=True):
                 if parts[1] == "j":
                     text = await self._join(interaction, league)

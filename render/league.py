@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -20,6 +20,9 @@ from render.common import Colour, Palette, encode_png, font, text
 WIDTH = 720
 PAD = 18
 ROW_H = 34
+NOTE_H = 22
+"""What a second line (a team's members) adds to a row."""
+NOTE_SIZE = 19
 TITLE_SIZE = 30
 SUB_SIZE = 22
 TEXT_SIZE = 23
@@ -44,6 +47,8 @@ class StandingsDoc(TypedDict):
     + or − (the rating change: drawn green or red)."""
     out: list[bool]
     """Rows drawn muted (left, dropped, knocked out)."""
+    notes: NotRequired[list[str]]
+    """A second, smaller line under each row's name (a team's members); absent or empty: one line a row."""
 
 
 @lru_cache(maxsize=4096)
@@ -95,9 +100,11 @@ def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[float
 def render_standings(doc: StandingsDoc) -> bytes:
     rows = doc["rows"][:MAX_ROWS]
     headers = doc["headers"]
+    notes = doc.get("notes") or []
+    row_h = ROW_H + NOTE_H if any(notes) else ROW_H
     widths = [round(w) for w in _widths(headers, rows)]
     top = PAD + TITLE_SIZE + 8 + SUB_SIZE + 14
-    height = top + ROW_H * (len(rows) + 1) + PAD
+    height = top + ROW_H + row_h * len(rows) + PAD
     image = Image.new("RGB", (WIDTH, height), BG)
     draw = ImageDraw.Draw(image)
     room = WIDTH - 2 * PAD
@@ -127,12 +134,19 @@ def render_standings(doc: StandingsDoc) -> bytes:
     y += ROW_H
     draw.line((PAD, y - 1, WIDTH - PAD, y - 1), fill=RULE, width=2)
     out = doc["out"]
+    note_x, note_w = PAD + widths[0] + 6, sum(widths[1:]) - 16
     for i, line in enumerate(rows):
         place = line[0].strip()
-        if place in ("1", "2", "3") and not (i < len(out) and out[i]):
-            draw.rectangle((PAD, y, WIDTH - PAD, y + ROW_H - 1), fill=PODIUM[int(place) - 1])
+        muted = i < len(out) and out[i]
+        if place in ("1", "2", "3") and not muted:
+            draw.rectangle((PAD, y, WIDTH - PAD, y + row_h - 1), fill=PODIUM[int(place) - 1])
         elif i % 2:
-            draw.rectangle((PAD, y, WIDTH - PAD, y + ROW_H - 1), fill=STRIPE)
-        cells(line, y, "regular", OUT if i < len(out) and out[i] else INK, TEXT_SIZE)
-        y += ROW_H
+            draw.rectangle((PAD, y, WIDTH - PAD, y + row_h - 1), fill=STRIPE)
+        cells(line, y, "regular", OUT if muted else INK, TEXT_SIZE)
+        note = notes[i] if i < len(notes) else ""
+        if note:  # the members, under the name and across the numbers' columns
+            shown, used = _fit(note, "regular", note_w, NOTE_SIZE)
+            text(draw, (note_x, y + ROW_H - 4 + NOTE_H / 2), shown, font(NOTE_SIZE, used), OUT if muted else MUTED,
+                 anchor="lm")
+        y += row_h
     return encode_png(image, _palette())

@@ -60,8 +60,8 @@ from bot.games.base import (
     IllegalAction,
     OpenDecision,
     Player,
-    Rng,
     rng_version,
+    seating_rng,
 )
 from bot.games.decision import newly_open
 from bot.games.registry import game_class
@@ -593,7 +593,7 @@ class SessionManager:
             seed = secrets.randbits(62) if seed is None else seed
             players = [Player(user_id=p.user, team=p.team) for p in row.lobby]
             with rng_version(RNG_VERSION):
-                arrangement = cls.arrange_seats(players, row.options, Rng(seed ^ 0x5EA75))
+                arrangement = cls.arrange_seats(players, row.options, seating_rng(seed))
                 game = cls.new(arrangement.seat_info, row.options, seed)
             # replays need the generator and the state's shape this game starts with
             row.settings.rng_version = RNG_VERSION

@@ -185,6 +185,9 @@ MIGRATIONS: list[list[str]] = [
             PRIMARY KEY (game_id, seq)
         )""",
     ],
+    # (issue 28): leagues of teams. A member's row names its team's entrant row (bot/core/leagues/storage.py);
+    # NULL for an entrant itself (a player, or a team), so the leagues stored before read as they were
+    ["ALTER TABLE league_players ADD COLUMN team INTEGER"],
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -30,14 +30,17 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+import aiohttp
 import discord
 
-from bot.core import bots, drawing
+from bot.core import bots, drawing, parse
 from bot.core.i18n import t
-from bot.core.leagues.model import LeagueStatus, Table, TableResult
-from bot.core.leagues.scheduler import MIN_PLAYERS, Scheduler, lease_name, total_rounds
+from bot.core.leagues.model import LeagueStatus, Table, TableResult, is_bot
+from bot.core.leagues.scheduler import MIN_PLAYERS, Scheduler, league_rounds, lease_name
+from bot.core.leagues.seating import seed_for_order
 from bot.core.leagues.standings import standings
 from bot.core.leagues.storage import LeaguePlayer, LeagueRow, LeagueStore
+from bot.core.leagues.teams import team_options, team_places
 from bot.core.leagues.texts import standings_doc
 from bot.core.reminders import PRESETS
 from bot.core.sessions import SessionError, UserInfo
@@ -61,7 +64,8 @@ BOT_LEVEL = "quick"
 
 
 def mention(user_id: int, name: str) -> str:
-    return f"<@{user_id}>" if user_id > 0 else name
+    """A person mentioned; a bot entrant or a team by its name (a team's typed by a player: escaped)."""
+    return f"<@{user_id}>" if user_id > 0 else parse.escape(name)
 
 
 class DiscordEffects:
@@ -73,11 +77,36 @@ class DiscordEffects:
         self.on_table = on_table
 
     async def _names(self, league: LeagueRow) -> dict[int, LeaguePlayer]:
-        return {p.user_id: p for p in await self.leagues.players(league.id)}
+        """Entrants and, in a league of teams, the members too, by id."""
+        out = {p.user_id: p for p in await self.leagues.players(league.id)}
+        if league.config.teams:
+            for members in (await self.leagues.members(league.id)).values():
+                out.update((m.user_id, m) for m in members)
+        return out
+
+    async def _seated(self, league: LeagueRow, table: Table) -> list[tuple[int, int | None]]:
+        """Who sits at the table's game: each user with their team's index at the table (None: no teams).
+        A team plays with its members still in the league."""
+        if not league.config.teams:
+            return [(u, None) for u in table.seats]
+        members = await self.leagues.members(league.id)
+        return [(m.user_id, i) for i, team in enumerate(table.seats) for m in members.get(team, []) if m.active]
+
+    async def entrants_text(self, league: LeagueRow, seats: list[int]) -> str:
+        """The table's entrants as the channel shows them: players mentioned; teams by name, members mentioned."""
+        names = await self._names(league)
+        if not league.config.teams:
+            return ", ".join(mention(u, names[u].name if u in names else str(u)) for u in seats)
+        members = await self.leagues.members(league.id)
+        parts = []
+        for team in seats:
+            who = ", ".join(mention(m.user_id, m.name) for m in members.get(team, []) if m.active)
+            parts.append(t("league.team.line", league.lang, team=parse.escape(names[team].name if team in names else "?"),
+                           members=who or "—"))
+        return t("league.team.versus", league.lang).join(parts)
 
     async def post_table(self, league: LeagueRow, table: Table, key: str) -> int:
-        names = await self._names(league)
-        players = ", ".join(mention(u, names[u].name if u in names else str(u)) for u in table.seats)
+        players = await self.entrants_text(league, table.seats)
         text = t("league.table", league.lang, round=table.round, table=table.number, players=players)
         message = await self.bot.publisher.post(
             league.channel_id, text, key=(key,),
@@ -118,12 +147,20 @@ class DiscordEffects:
             player = names.get(user_id)
             return UserInfo(id=user_id, name=player.name if player else str(user_id), lang=league.lang)
 
-        host = table.seats[0]  # a bot entrant may host: the league, not a person, opens the table
+        seated = await self._seated(league, table)
+        options = dict(league.config.options)
+        if league.config.teams:  # the game's lobby options that seat these teams (docs/leagues.md)
+            found = team_options(game_class(league.game), options, len(table.seats), len(seated))
+            if found is None:
+                raise RuntimeError(f"{key}: {league.game} has no team game of {len(table.seats)} teams"
+                                   f" and {len(seated)} players")
+            options = found
+        host = seated[0][0]  # a bot entrant may host: the league, not a person, opens the table
         if session is None:
             try:
                 session = await sessions.create(guild_id=league.guild_id, channel_id=table.thread_id,
                                                 host=info(host), game_key=league.game,
-                                                options=dict(league.config.options),
+                                                options=options,
                                                 deadline_s=PRESETS.get(league.config.pace, PRESETS["casual"]))
             except SessionError:
                 session = sessions.by_channel(table.thread_id)
@@ -131,10 +168,11 @@ class DiscordEffects:
                     raise
         if session.row.status != "lobby":
             return session.id
-        for user in table.seats:
-            if session.player(user) is None:
-                await sessions.join(session.id, info(user))
-        entrants = [u for u in table.seats if bots.is_bot(u)]
+        for user, team in seated:  # a team's members pick their team's side; the game seats them by its rules
+            entry = session.player(user)
+            if entry is None or (team is not None and entry.team != team):
+                await sessions.join(session.id, info(user), team=team)
+        entrants = [u for u, _team in seated if is_bot(u)]
         if entrants:  # the league's bot entrants keep their ids in the game, so their places read back as is
             async with session.lock, sessions.changing(session):
                 levels = bots.bot_levels(session.row.settings)
@@ -148,7 +186,11 @@ class DiscordEffects:
         absent = league.config.options.get("absent")
         if isinstance(absent, str):
             await bots.set_absent(sessions, session.id, host, mode=absent)
-        await sessions.start(session.id, host)
+        seed = None
+        if not league.config.teams and len(table.seats) == 2:  # the first seat as the colour rules chose
+            seed = seed_for_order(game_class(league.game), [p.user for p in session.row.lobby], table.seats,
+                                  session.row.options)
+        await sessions.start(session.id, host, seed=seed)
         return session.id
 
     async def result(self, league: LeagueRow, table: Table) -> TableResult | None:
@@ -164,6 +206,10 @@ class DiscordEffects:
         places = await self.leagues.place_of(table.game_id)
         if places is None:
             return None  # the stats record it in a moment, and the hook wakes the league then
+        if league.config.teams:
+            members = await self.leagues.members(league.id)
+            return TableResult(places=team_places(places, {team: [m.user_id for m in members.get(team, [])]
+                                                           for team in table.seats}))
         return TableResult(places={u: places.get(u, len(table.seats)) for u in table.seats})
 
     async def adjudicate(self, league: LeagueRow, table: Table) -> TableResult:
@@ -181,7 +227,7 @@ class DiscordEffects:
             tables = await self.leagues.tables(league.id, fresh.round)
             players = await self.leagues.players(league.id)
             names = {p.user_id: p.name for p in players}
-            total = total_rounds(league.format, len(players), league.config.rounds)
+            total = league_rounds(league, len(players))
             lines = [t("league.round", league.lang, round=fresh.round, total=total, game=t(f"{league.game}.name",
                                                                                         league.lang),
                        tables=sum(1 for x in tables if not x.is_bye))]
@@ -192,7 +238,7 @@ class DiscordEffects:
                 elif table.result is not None:  # decided at the pairing: someone left, or bots only
                     key = "league.table.bots" if table.result.how == "bots" else "league.table.forfeit"
                     lines.append(t(key, league.lang, round=table.round, table=table.number,
-                                   players=", ".join(names.get(u, str(u)) for u in table.seats)))
+                                   players=", ".join(parse.escape(names.get(u, str(u))) for u in table.seats)))
             await self.bot.publisher.post(league.channel_id, "\n".join(lines), key=("league-round", league.id, fresh.round),
                                           allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                                    roles=False))
@@ -289,7 +335,8 @@ class LeagueService:
             return  # another process schedules this league
         try:
             await self.scheduler.tick(league_id)
-        except discord.HTTPException as exc:  # Discord refused (a missing permission, an outage): no bug of ours
+        except (discord.HTTPException, aiohttp.ClientError) as exc:  # Discord refused or was not reached (a
+            # missing permission, an outage, an answer lost on the way): no bug of ours
             log.warning("league %s: Discord refused a step (%s); tried again at the next pass", league_id, exc)
         except Exception:
             log.exception("league %s: a step failed; tried again at the next pass", league_id)
@@ -303,14 +350,19 @@ class LeagueService:
         players = await self.leagues.players(league.id)
         need = max(MIN_PLAYERS[league.format], league.config.players_per_game)
         if len(players) < need:
-            raise SessionError("league.err.players", format=t(f"league.format.{league.format.value}", league.lang),
+            key = "league.err.teams" if league.config.teams else "league.err.players"
+            raise SessionError(key, format=t(f"league.format.{league.format.value}", league.lang),
                                min=need, n=len(players))
+        if league.config.teams:  # every table seats its teams within one member of each other
+            sizes = [len(m) for m in (await self.leagues.members(league.id)).values()]
+            if max(sizes) - min(sizes) > 1:
+                raise SessionError("league.err.team_sizes", low=min(sizes), high=max(sizes))
         await self.seed_ratings(league)
         if not await self.leagues.set_status(league.id, LeagueStatus.RUNNING, was=[LeagueStatus.SIGNUP]):
             raise SessionError("league.closed")
         self.wake(league.id)
-        return t("league.started", league.lang, n=len(players),
-                 rounds=total_rounds(league.format, len(players), league.config.rounds))
+        return t("league.started.teams" if league.config.teams else "league.started", league.lang, n=len(players),
+                 rounds=league_rounds(league, len(players)))
 
     async def start_due(self, now: float) -> None:
         """Leagues whose start time has come: started, or (too few players) told so and left open for Start."""
@@ -330,16 +382,32 @@ class LeagueService:
         """Each player's rating on this server in this game (ordinal; a newcomer 0), fixed for the seeding."""
         ratings: dict[int, float] = {}
         for player in await self.leagues.players(league.id):
-            mine = await self.bot.stats.user_stats(league.guild_id, player.user_id, league.game)
-            ratings[player.user_id] = float(mine[0].ordinal or 0.0) if mine else 0.0
+            ratings[player.user_id] = await self._rating(league, player.user_id) or 0.0
+        if league.config.teams:  # a team is seeded by its members' mean rating (a newcomer counts 0)
+            for team, members in (await self.leagues.members(league.id)).items():
+                mine = {m.user_id: await self._rating(league, m.user_id) or 0.0 for m in members}
+                ratings.update(mine)
+                ratings[team] = sum(mine.values()) / len(mine) if mine else 0.0
         await self.leagues.set_ratings(league.id, ratings)
 
+    async def _rating(self, league: LeagueRow, user_id: int) -> float | None:
+        """The user's rating (ordinal) in the league's game on its server; None before their first rated game."""
+        mine = await self.bot.stats.user_stats(league.guild_id, user_id, league.game)
+        return float(mine[0].ordinal) if mine and mine[0].ordinal is not None else None
+
     async def rating_changes(self, league: LeagueRow, players: list[LeaguePlayer]) -> dict[int, float]:
+        """Each entrant's rating now minus its seeding rating (a team: its members' means)."""
         out: dict[int, float] = {}
+        members = await self.leagues.members(league.id) if league.config.teams else {}
         for player in players:
-            mine = await self.bot.stats.user_stats(league.guild_id, player.user_id, league.game)
-            if mine and mine[0].ordinal is not None:
-                out[player.user_id] = float(mine[0].ordinal) - player.rating
+            if player.user_id in members:
+                now = [await self._rating(league, m.user_id) for m in members[player.user_id]]
+                if any(r is not None for r in now):
+                    out[player.user_id] = sum(r or 0.0 for r in now) / len(now) - player.rating
+                continue
+            mine = await self._rating(league, player.user_id)
+            if mine is not None:
+                out[player.user_id] = mine - player.rating
         return out
 
     # ---- standings ----------------------------------------------------------------------------
@@ -347,7 +415,8 @@ class LeagueService:
         players = await self.leagues.players(league.id)
         rows = standings(league.format, [p.user_id for p in players], await self.leagues.tables(league.id),
                          {p.user_id: p.rating for p in players}, [p.user_id for p in players if not p.active])
-        doc = standings_doc(league, players, rows, await self.rating_changes(league, players), lang)
+        members = await self.leagues.members(league.id) if league.config.teams else None
+        doc = standings_doc(league, players, rows, await self.rating_changes(league, players), lang, members)
         return await drawing.draw(render_standings, cast(StandingsDoc, doc))
 
     def standings_changed(self, league: LeagueRow) -> None:

@@ -327,6 +327,15 @@ class Player:
     team: int | None = None
 
 
+SEATING_SALT = 0x5EA75
+
+
+def seating_rng(seed: int) -> Rng:
+    """The generator a lobby is seated with (``Game.arrange_seats``), made from the game's seed: the session
+    layer seats with it, and a league that wants a seat order picks the seed by it (bot/core/leagues/seating.py)."""
+    return Rng(seed ^ SEATING_SALT)
+
+
 @dataclass
 class Arrangement:
     """The result of seating a lobby: users of each seat, and per-seat info for ``new``."""

@@ -1,6 +1,7 @@
 """League figures (issue 28) for ``python -m bot.bench``:
 
-- ``league_pairing_ms_p99``: the Swiss pairing of a 1,000-player round (:func:`bot.core.leagues.pairing.swiss`)
+- ``league_pairing_ms_p99``: the Swiss pairing of a 1,000-player round (:func:`bot.core.leagues.pairing.swiss`,
+  with its colour criterion, and the colour allocation of its pairs, :func:`bot.core.leagues.colours.allocate`)
   after 1 to 8 played rounds of random results (every round a fresh field), the 99th percentile of the
   rounds timed (aim <= 200 ms); ``league_pairing_rematches`` the rematches those pairings made (0 while
   avoidable);
@@ -21,7 +22,7 @@ import time
 from fractions import Fraction
 from typing import Any, cast
 
-from bot.core.leagues import pairing
+from bot.core.leagues import colours, pairing
 from bot.core.leagues.model import Format, LeagueConfig, LeagueStatus, Table, TableResult, TableStatus
 from bot.core.leagues.standings import standings
 from bot.core.leagues.storage import LeaguePlayer, LeagueRow
@@ -41,11 +42,18 @@ def bench_pairing(players: int = 1000, rounds: int = 8, fields: int = 3, seed: i
         ids = list(range(1, players + 1))
         ratings = {u: rng.gauss(20.0, 8.0) for u in ids}
         history = pairing.History()
-        for _round in range(rounds):
+        numbers = {u: i + 1 for i, u in enumerate(pairing.ranked(ids, ratings, {}))}
+        for round_no in range(rounds):
             started = time.perf_counter()
             got = pairing.swiss(ids, ratings, history)
+            seats = [colours.allocate(a, b, history.colours, numbers) for a, b in got.pairs]
             times.append((time.perf_counter() - started) * 1000)
             rematches += got.rematches
+            for first, second in seats:  # who sat first, as the league stores it
+                history.colours.setdefault(first, [None] * round_no).append(colours.FIRST)
+                history.colours.setdefault(second, [None] * round_no).append(colours.SECOND)
+            if got.bye is not None:
+                history.colours.setdefault(got.bye, [None] * round_no).append(None)
             for a, b in got.pairs:  # the higher rated wins more often; a draw now and then
                 edge = 1 / (1 + 10 ** ((ratings[b] - ratings[a]) / 20))
                 roll = rng.random()

@@ -148,6 +148,12 @@ async def test_round_robin_and_swiss_leagues_run_to_their_final_standings(tmp_pa
                          tuple(threads))
         assert len(games) == 5 and {g[1] for g in games} == set(played)
         assert all(status == "finished" for _, _, status in games), (games, rows)
+        # each game seats the table's first listed first: the colour rules' choice (alternation), whatever the
+        # game's own seating would have drawn
+        for row in rows:
+            if row["game"] is not None:
+                [(seat_users,)] = db_query(table.db, "SELECT seat_users FROM games WHERE id = ?", (row["game"],))
+                assert [users[0] for users in json.loads(seat_users)] == row["seats"], row
         [bots_only] = [row for row in rows if not {ann.id, ben.id} & set(row["seats"])]
         assert bots_only["result"] == {"places": {"-1": 1, "-2": 2}, "how": "bots"}
         # a resignation loses: every game with a person in it went to the other side
@@ -220,8 +226,10 @@ async def test_round_robin_and_swiss_leagues_run_to_their_final_standings(tmp_pa
 
 
 async def test_sigkill_between_pairing_and_threads_resumes_without_doubles(tmp_path: Path) -> None:
-    """Discord takes a table's post but its answer is lost, and refuses every thread; the bot is killed with
-    the round paired and the posts made; the restart opens each table once: one post, one thread, one game."""
+    """Discord takes a table's post but its answer is lost, and makes every thread but its answer is lost too;
+    the bot is killed with the round paired, the posts and the threads made and none of the threads stored; the
+    restart opens each table once: one post, one thread (Discord refuses a second thread on a message, 160004,
+    and the thread is the message's), one game."""
     async with FakeDiscord() as fake:
         table = await make_table(fake, tmp_path, ["ann", "ben", "cat", "dan"], extra_env={"TABLETOP_BOT_PAUSE": "0"})
         people = [table.user(n) for n in ("ann", "ben", "cat", "dan")]
@@ -230,7 +238,8 @@ async def test_sigkill_between_pairing_and_threads_resumes_without_doubles(tmp_p
             await fake.slash(person, table.channel, "league join")
         lost = fake.fail_requests(route_contains=f"/channels/{table.channel.id}/messages", method="POST", count=2,
                                   lose_response=True)  # the round's post and the first table's: made, unheard
-        refused = fake.fail_requests(403, route_contains="/threads", method="POST", count=1000, code=50013)
+        refused = fake.fail_requests(route_contains="/threads", method="POST", count=1000,
+                                     lose_response=True)  # each thread made, its answer lost
         r = await fake.slash(people[0], table.channel, "league start")
         assert "4 players, 2 rounds" in r.content, r.content
         lid = league_row(table, table.channel.id)["id"]
@@ -255,6 +264,8 @@ async def test_sigkill_between_pairing_and_threads_resumes_without_doubles(tmp_p
         assert len(table_posts) == 2
         threads = [c for c in fake.channels.values() if c.parent_id == table.channel.id]
         assert sorted(c.id for c in threads) == sorted(row["thread"] for row in rows)
+        assert sorted(c.id for c in threads) == sorted(row_message(table, lid))  # made before the kill, kept
+        assert any(err.get("code") == 160004 for _, err in fake.errors_returned)  # the restart's second try
         games = db_query(table.db, "SELECT channel_id FROM games")
         assert sorted(g[0] for g in games) == sorted(row["thread"] for row in rows)
         rounds = [m for m in fake.channel_messages(table.channel) if "Round 1 of 2" in m.content]
@@ -290,3 +301,129 @@ async def test_sigkill_between_pairing_and_threads_resumes_without_doubles(tmp_p
 def row_message(table: Table, league_id: int) -> list[int]:
     return [int(r[0]) for r in db_query(table.db, "SELECT message_id FROM league_tables WHERE league_id = ?",
                                         (league_id,))]
+
+
+async def test_a_league_of_teams_of_pobeda_runs_to_its_final_standings(tmp_path: Path) -> None:
+    """A Swiss of four teams of two (two teams of people, two of bots), two rounds: teams sign up by name, each
+    table's game is a Pobeda team game whose seats the game itself alternates by team, a team whose people
+    resign loses (the other side is the last one left), a team whose members all leave is out (its game
+    conceded, no more pairings), a table of two bot teams is decided without a game, and the standings image
+    names the teams and their members."""
+    async with FakeDiscord() as fake:
+        table = await make_table(fake, tmp_path, ["ann", "ben", "cat", "dan"], locales={"ben": "ru"},
+                                 extra_env={"TABLETOP_BOT_PAUSE": "0"})
+        ann, ben, cat, dan = (table.user(n) for n in ("ann", "ben", "cat", "dan"))
+        r = await fake.slash(ann, table.channel, "league new", game="pobeda", format="swiss", rounds=2, pace="live",
+                             team_size=2)
+        signup = r.message
+        assert signup is not None, r.content
+        refused = await fake.click(ann, signup, custom_id=next(c for c in custom_ids(signup, "tlg:") if ":j:" in c))
+        assert "/league join team:" in str(refused.content), refused.content  # a team is joined by name
+        r = await fake.slash(ann, table.channel, "league join", team="Red  Wolves")
+        assert "You made the team Red Wolves" in r.content, r.content
+        r = await fake.slash(ben, table.channel, "league join", team="red wolves")
+        assert "Вы вступили в команду Red Wolves" in r.content, r.content
+        r = await fake.slash(cat, table.channel, "league join", team="Red Wolves")
+        assert "already has 2 players" in r.content, r.content
+        for person in (cat, dan):
+            await fake.slash(person, table.channel, "league join", team="Blue")
+        for _ in range(4):  # two teams of bots: a bot joins the smallest team not full, else makes one
+            await fake.slash(ann, table.channel, "league admin", action="add_bot")
+        assert "Bots 3" in fake.message(signup.id).content and "Bots 4" in fake.message(signup.id).content
+        r = await fake.slash(ann, table.channel, "league start")
+        assert "4 teams, 2 rounds" in r.content, r.content
+        lid = league_row(table, table.channel.id)["id"]
+        teams = {name: uid for uid, name in db_query(
+            table.db, "SELECT user_id, name FROM league_players WHERE league_id = ? AND team IS NULL", (lid,))}
+        members: dict[int, list[int]] = {}
+        for user, team in db_query(table.db, "SELECT user_id, team FROM league_players WHERE league_id = ?"
+                                             " AND team IS NOT NULL ORDER BY joined_at", (lid,)):
+            members.setdefault(team, []).append(user)
+        assert members[teams["Red Wolves"]] == [ann.id, ben.id] and members[teams["Blue"]] == [cat.id, dan.id]
+        people = {u.id: u for u in (ann, ben, cat, dan)}
+        blue = teams["Blue"]
+
+        # Blue's members leave once its first game runs: dan's seat is conceded and the team plays on with cat;
+        # cat, the last, takes the team out: its game is conceded and its round-2 table forfeited
+        def blue_playing() -> bool:
+            return any(row["status"] == "playing" and blue in row["seats"] for row in tables_of(table, lid))
+
+        await fake.wait_for(blue_playing, timeout=30)
+        for person in (dan, cat):
+            r = await fake.slash(person, table.channel, "league leave")
+            assert "You left the league" in r.content, r.content
+            if person is dan:
+                [(status,)] = db_query(table.db, "SELECT status FROM league_players WHERE user_id = ?", (blue,))
+                assert status == "active"
+        people = {ann.id: ann, ben.id: ben}
+
+        async def resign_teams(done: set[int]) -> None:
+            """At each game with people, the first team of people at the table resigns, both members."""
+            for row in tables_of(table, lid):
+                if row["status"] != "playing" or row["game"] in done:
+                    continue
+                if db_query(table.db, "SELECT status FROM games WHERE id = ?", (row["game"],))[0][0] != "running":
+                    continue
+                team = next((t for t in row["seats"] if members[t][0] in people), None)
+                if team is None:
+                    continue
+                for user in members[team]:
+                    r = await fake.slash(people[user], fake.channels[row["thread"]], "game leave")
+                    assert r.message is not None, r.content
+                    await fake.click(people[user], r.message, custom_id=custom_ids(r.message, "tt:")[0])
+                done.add(row["game"])
+
+        done: set[int] = set()
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + 90
+        while loop.time() < ends and league_row(table, table.channel.id)["status"] != "finished":
+            await resign_teams(done)
+            await asyncio.sleep(0.3)
+        league = league_row(table, table.channel.id)
+        rows = tables_of(table, lid)
+        assert league["status"] == "finished" and league["round"] == 2, (league, rows)
+        # Swiss of teams: each round every team still in once (Blue is out in round 2: a pair and a bye), no rematch
+        assert len(rows) == 4 and len({frozenset(row["seats"]) for row in rows}) == 4
+        assert sorted(t for row in rows if row["round"] == 1 for t in row["seats"]) == sorted(teams.values())
+        second = [row["seats"] for row in rows if row["round"] == 2]
+        assert sorted(len(seats) for seats in second) == [1, 2] and all(blue not in seats for seats in second)
+        assert sorted(t for seats in second for t in seats) == sorted(t for t in teams.values() if t != blue)
+        bots = {teams["Bots 3"], teams["Bots 4"]}
+        [(status,)] = db_query(table.db, "SELECT status FROM league_players WHERE user_id = ?", (blue,))
+        assert status == "left"
+        for row in rows:
+            places = {int(u): p for u, p in row["result"]["places"].items()}
+            if set(row["seats"]) == bots:  # bot teams only: no game, the better seed wins
+                assert row["game"] is None and row["result"]["how"] == "bots"
+                continue
+            if len(row["seats"]) == 1:  # the bye
+                assert row["result"]["how"] == "bye"
+                continue
+            if blue in row["seats"]:  # Blue's game, conceded by its members as they left
+                assert places[blue] == 2 and min(places.values()) == 1, row
+                continue
+            # the game seated both teams' members, alternating by team as Pobeda's rules ask ("чтобы игроки
+            # разных команд чередовались"), and the team that resigned lost
+            [(seat_users, seat_info, status)] = db_query(
+                table.db, "SELECT seat_users, seat_info, status FROM games WHERE id = ?", (row["game"],))
+            seated = [json.loads(seat_users), json.loads(seat_info)]
+            assert status == "finished"
+            side_of = {users[0]: info["side"] for users, info in zip(*seated, strict=True)}
+            assert sorted(side_of) == sorted(m for t in row["seats"] for m in members[t])
+            sides = [info["side"] for info in seated[1]]
+            assert all(sides[i] != sides[i + 1] for i in range(len(sides) - 1))
+            for t in row["seats"]:
+                assert len({side_of[m] for m in members[t]}) == 1
+            resigned = next(t for t in row["seats"] if members[t][0] in people)  # Red Wolves
+            assert places[resigned] == 2 and min(places.values()) == 1
+        # the standings: teams by name, members on a second line
+        r = await fake.slash(cat, table.channel, "league standings")
+        png = next(a for a in r.message.attachments if a.is_png) if r.message else None
+        assert png is not None, r.content
+        image = decode_png(png.data)
+        assert image.width == 720 and image.height > 5 * 56
+        image.save(tmp_path / "team_standings.png")
+        final = [m for m in fake.channel_messages(table.channel) if "🏁" in m.content]
+        assert len(final) == 1
+        assert_clean_output(table.bot.output())
+        await table.bot.stop()

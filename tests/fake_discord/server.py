@@ -383,14 +383,18 @@ class FakeDiscord:
         return bool(self.permissions(user, ch) & VIEW_CHANNEL)
 
     def create_thread(self, channel: Channel | int, name: str, *, owner: User | None = None,
-                      private: bool = False, members: Sequence[User] = ()) -> Channel:
+                      private: bool = False, members: Sequence[User] = (), message_id: int | None = None) -> Channel:
         """A public thread (type 11), or a private one (type 12) seen by its ``members`` (the owner,
-        the bot and those given) and by members with Manage Threads."""
+        the bot and those given) and by members with Manage Threads. A thread started from a message
+        (``message_id``) has the message's id, and a message has one thread at most: a second is
+        refused with 160004, as Discord does."""
         parent = self.channels[snowflake_of(channel)]
         assert parent.guild_id is not None, "threads live in guild channels"
+        if message_id is not None and message_id in self.channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
         owner_id = (owner or self.bot_user).id
         th = Channel(
-            new_snowflake(),
+            new_snowflake() if message_id is None else message_id,
             name,
             type=12 if private else 11,
             guild_id=parent.guild_id,
@@ -1956,7 +1960,7 @@ class FakeDiscord:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         body = req.json or {}
         th = self.create_thread(parent, body.get("name") or "thread", owner=self.bot_user,
-                                private=body.get("type") == 12)
+                                private=body.get("type") == 12, message_id=None if mid is None else int(mid))
         return 201, th.to_payload()
 
     def _thread(self, cid: str) -> Channel:

@@ -1,7 +1,7 @@
 """A stand-in for Discord and the game sessions that keeps its own record in a SQLite file, as Discord
 would (so it outlives a killed bot process), with Discord's rules for what repeats: a message posted
 again with the same nonce is the same message, a message has at most one thread. Games end at once:
-the table's first listed seat wins. Run as a script, it ticks one league until it is finished, or kills
+the table's lowest id wins (the better seed: the tests rate players lower as their ids grow). Run as a script, it ticks one league until it is finished, or kills
 itself (SIGKILL) at the named step."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class FileDiscord:
         row = self.db.execute("SELECT id FROM games WHERE thread_id = ?", (table.thread_id,)).fetchone()
         if row is None:  # one game per thread: the one already there is the table's
             self.db.execute("INSERT INTO games (thread_id, winner, seats) VALUES (?, ?, ?)",
-                            (table.thread_id, table.seats[0], ",".join(map(str, table.seats))))
+                            (table.thread_id, min(table.seats), ",".join(map(str, table.seats))))
             row = self.db.execute("SELECT id FROM games WHERE thread_id = ?", (table.thread_id,)).fetchone()
         self._call("game", key)
         return int(row[0])

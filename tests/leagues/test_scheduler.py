@@ -64,7 +64,9 @@ async def test_a_round_is_written_once(tmp_path: Path) -> None:
     await store.close()
 
 
-@pytest.mark.parametrize("kill_at,kill_after", [("post", 1), ("post", 3), ("thread", 2), ("game", 1), ("game", 4)])
+# the thread step is killed through the real fake Discord, which refuses a second thread on a message (160004):
+# tests/e2e/test_league_e2e.py::test_sigkill_between_pairing_and_threads_resumes_without_doubles
+@pytest.mark.parametrize("kill_at,kill_after", [("post", 1), ("post", 3), ("game", 1), ("game", 4)])
 async def test_sigkill_between_pairing_and_thread_resumes_without_doubles(tmp_path: Path, kill_at: str,
                                                                            kill_after: int) -> None:
     db, discord = tmp_path / "l.sqlite3", tmp_path / "discord.sqlite3"

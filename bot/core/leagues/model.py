@@ -98,6 +98,24 @@ def table_key(league_id: int, round_no: int, number: int) -> str:
     return f"league:{league_id}:r{round_no}:t{number}"
 
 
+TEAM_BASE = -(1 << 40)
+"""A team entrant's id is ``TEAM_BASE - n`` (n = 0, 1, ...): below every bot entrant (-1, -2, ...) and
+every Discord user (positive), so one integer names any entrant of any league."""
+
+
+def team_id(n: int) -> int:
+    return TEAM_BASE - n
+
+
+def is_team(entrant: int) -> bool:
+    return entrant <= TEAM_BASE
+
+
+def is_bot(entrant: int) -> bool:
+    """A league's bot entrant (``/league admin action:add_bot``): a negative id, as the games' bots."""
+    return TEAM_BASE < entrant < 0
+
+
 @dataclass
 class LeagueConfig:
     """What ``/league new`` chose. ``rounds`` 0: as many as the format needs."""
@@ -109,14 +127,25 @@ class LeagueConfig:
     """Hours a round may last before its unfinished games are adjudicated; 0: no limit."""
     start_at: float | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    team_size: int = 0
+    """0: each entrant is one user. 2-6: a league of teams of up to this many members, and
+    ``players_per_game`` counts the teams at a table (docs/leagues.md, "Leagues of teams")."""
+
+    @property
+    def teams(self) -> bool:
+        return self.team_size > 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "players_per_game": self.players_per_game, "pace": self.pace,
+        data = {"rounds": self.rounds, "players_per_game": self.players_per_game, "pace": self.pace,
                 "round_hours": self.round_hours, "start_at": self.start_at, "options": self.options}
+        if self.team_size:  # a league of players is stored as before
+            data["team_size"] = self.team_size
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LeagueConfig:
         start = data.get("start_at")
         return cls(rounds=int(data.get("rounds", 0)), players_per_game=int(data.get("players_per_game", 2)),
                    pace=str(data.get("pace", "casual")), round_hours=float(data.get("round_hours", 0.0)),
-                   start_at=None if start is None else float(start), options=dict(data.get("options") or {}))
+                   start_at=None if start is None else float(start), options=dict(data.get("options") or {}),
+                   team_size=int(data.get("team_size", 0)))

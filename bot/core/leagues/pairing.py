@@ -44,6 +44,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+
+from bot.core.leagues import colours
 
 SEARCH_BUDGET = 200_000
 """Pairs placed and taken back at most in one Swiss search (then the greedy fallback pairs)."""
@@ -68,6 +71,8 @@ class History:
     scores: dict[int, float] = field(default_factory=dict)
     met: dict[int, set[int]] = field(default_factory=dict)
     byes: dict[int, int] = field(default_factory=dict)
+    colours: dict[int, list[int | None]] = field(default_factory=dict)
+    """Two-player games: each player's seat per round so far (:mod:`bot.core.leagues.colours`)."""
 
     def meet(self, players: Sequence[int]) -> None:
         for a in players:
@@ -94,17 +99,40 @@ def swiss(players: Sequence[int], ratings: Mapping[int, float], history: History
     score_key = [round(history.scores.get(u, 0.0), 6) for u in order]
     met = _met_indices(order, history)
     group = _groups(score_key)
+    avoid = _clashes(order, history)
+    if any(avoid):  # first without colour clashes (C.04.3 C.3), then, only if none exists, as if no colours
+        strict = [m | a for m, a in zip(met, avoid, strict=True)]
+        first = _swiss(order, group, strict, history, budget)
+        if first is not None:
+            return first
+        return _swiss(order, group, met, history, max(0, budget)) or _fallback(order, group, met, history)
+    return _swiss(order, group, met, history, budget) or _fallback(order, group, met, history)
+
+
+def _clashes(order: list[int], history: History) -> list[set[int]]:
+    """Per ranked position, the positions it may not meet without breaking an absolute colour preference."""
+    if not history.colours:
+        return [set() for _ in order]
+    absolute = {}
+    for i, u in enumerate(order):
+        pref = colours.preference(history.colours.get(u, ()))
+        if pref.strength == colours.ABSOLUTE:
+            absolute[i] = pref.colour
+    return [{j for j, c in absolute.items() if j != i and c == absolute.get(i)} if i in absolute else set()
+            for i in range(len(order))]
+
+
+def _swiss(order: list[int], group: list[int], met: list[set[int]], history: History,
+           budget: int) -> SwissRound | None:
+    """The search's pairing without any pair of ``met`` (None: none found within the budget)."""
+    n = len(order)
     spent = 0
     if n % 2 == 0:
         found, used = _search(list(range(n)), group, met, budget)
-        spent += used
-        if found is not None:
-            return SwissRound([(order[a], order[b]) for a, b in found], None, 0, spent)
-        pairs, rematches = _greedy(list(range(n)), group, met)
-        return SwissRound([(order[a], order[b]) for a, b in pairs], None, rematches, spent)
-    # odd: the bye to the lowest-ranked player who had none and whose absence leaves a pairing
-    eligible = [i for i in range(n - 1, -1, -1) if history.byes.get(order[i], 0) == 0] or list(range(n - 1, -1, -1))
-    for i in eligible:
+        if found is None:
+            return None
+        return SwissRound([(order[a], order[b]) for a, b in found], None, 0, used)
+    for i in _bye_order(order, history):
         rest = [j for j in range(n) if j != i]
         found, used = _search(rest, group, met, max(0, budget - spent))
         spent += used
@@ -112,9 +140,25 @@ def swiss(players: Sequence[int], ratings: Mapping[int, float], history: History
             return SwissRound([(order[a], order[b]) for a, b in found], order[i], 0, spent)
         if spent >= budget:
             break
-    i = eligible[0]
+    return None
+
+
+def _bye_order(order: list[int], history: History) -> list[int]:
+    """Positions that may take the bye, the lowest-ranked first (those who had none, if any)."""
+    n = len(order)
+    return [i for i in range(n - 1, -1, -1) if history.byes.get(order[i], 0) == 0] or list(range(n - 1, -1, -1))
+
+
+def _fallback(order: list[int], group: list[int], met: list[set[int]], history: History) -> SwissRound:
+    """The greedy pairing with the fewest rematches it finds (no pairing without one exists, or the
+    search ran out of budget)."""
+    n = len(order)
+    if n % 2 == 0:
+        pairs, rematches = _greedy(list(range(n)), group, met)
+        return SwissRound([(order[a], order[b]) for a, b in pairs], None, rematches, 0)
+    i = _bye_order(order, history)[0]
     pairs, rematches = _greedy([j for j in range(n) if j != i], group, met)
-    return SwissRound([(order[a], order[b]) for a, b in pairs], order[i], rematches, spent)
+    return SwissRound([(order[a], order[b]) for a, b in pairs], order[i], rematches, 0)
 
 
 def _met_indices(order: list[int], history: History) -> list[set[int]]:
@@ -348,3 +392,76 @@ def tables(order: Sequence[int], wanted: int, low: int, high: int, history: Hist
         if not improved:
             break
     return out
+
+
+# ---- round robin and elimination at tables of more than two ----------------------------------------
+def table_rounds(players: Sequence[int], per_table: int, low: int = 2) -> list[list[list[int]]]:
+    """A round robin at tables of ``per_table``: rounds of tables (sizes from :func:`table_sizes`, as near
+    ``per_table`` as possible, ``low`` at least) until every pair of players has met at least once.
+
+    Greedy, round by round, over the pairs not met yet: a table starts with the free player who has the
+    most of them among the free players (ties: the better seed), then takes, one at a time, the free
+    player who meets the most new opponents at the table (ties: the one with the fewest unmet pairs left
+    among the free players, so the players hardest to place later go first; then the better seed).
+    Every round meets at least one new pair, so it ends; it takes at least ⌈(n − 1)/(k − 1)⌉ rounds
+    (a player meets at most k − 1 new opponents a round), and docs/leagues.md lists what it takes."""
+    return [[[players[i] for i in table] for table in tables] for tables in _table_rounds(len(players), per_table, low)]
+
+
+@lru_cache(maxsize=64)
+def _table_rounds(n: int, per_table: int, low: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """:func:`table_rounds` over positions (it depends on the field's size only; kept, as the standings
+    and every round ask it again)."""
+    if n < 2:
+        return ()
+    sizes = table_sizes(n, per_table, low, per_table)
+    unmet = [set(range(n)) - {p} for p in range(n)]  # each position's opponents not met yet
+    left = n * (n - 1) // 2
+    rounds: list[tuple[tuple[int, ...], ...]] = []
+    while left:
+        free = set(range(n))
+        tables: list[tuple[int, ...]] = []
+        for size in sizes:
+            seed = max(free, key=lambda p: (len(unmet[p] & free), -p))
+            table = [seed]
+            free.discard(seed)
+            while len(table) < size:
+                q = max(free, key=lambda c: (sum(1 for p in table if p in unmet[c]), -len(unmet[c] & free), -c))
+                table.append(q)
+                free.discard(q)
+            tables.append(tuple(sorted(table)))
+        for seated in tables:
+            for a in seated:
+                for b in seated:
+                    if b in unmet[a]:
+                        unmet[a].discard(b)
+                        left -= a < b
+        rounds.append(tuple(sorted(tables)))
+    return tuple(rounds)
+
+
+def snake_tables(seeded: Sequence[int], per_table: int, low: int = 2) -> list[list[int]]:
+    """Seeded tables of at most ``per_table``: the seeds go round the tables in a snake (1 to T, then T
+    back to 1, ...), so the top T seeds sit at different tables and each table's seeds add up evenly."""
+    sizes = table_sizes(len(seeded), per_table, low, per_table)
+    out: list[list[int]] = [[] for _ in sizes]
+    order = list(range(len(sizes)))
+    lap = 0
+    i = 0
+    while i < len(seeded):
+        for t in (order if lap % 2 == 0 else order[::-1]):
+            if i < len(seeded) and len(out[t]) < sizes[t]:
+                out[t].append(seeded[i])
+                i += 1
+        lap += 1
+    return out
+
+
+def elimination_rounds(players: int, per_table: int, low: int = 2) -> int:
+    """Rounds of an elimination at tables of ``per_table`` where each table's winner goes on: tables of the
+    field, then of their winners, until one is left."""
+    rounds = 0
+    while players > 1:
+        players = len(table_sizes(players, per_table, low, per_table))
+        rounds += 1
+    return rounds

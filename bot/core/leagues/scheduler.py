@@ -32,12 +32,12 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.core.leagues import pairing
-from bot.core.leagues.model import Format, LeagueStatus, Table, TableResult, TableStatus
+from bot.core.leagues import colours, pairing
+from bot.core.leagues.model import Format, LeagueStatus, Table, TableResult, TableStatus, is_bot
 from bot.core.leagues.standings import table_points
 from bot.core.leagues.storage import LeaguePlayer, LeagueRow, LeagueStore, RoundTaken
 
@@ -87,11 +87,17 @@ class Plan:
     tables: list[Table] | None
 
 
-def total_rounds(fmt: Format, players: int, wanted: int) -> int:
+def total_rounds(fmt: Format, players: int, wanted: int, per_table: int = 2) -> int:
     """Rounds the league lasts: Swiss as chosen (default: ⌈log2 n⌉, enough for one winner), round
-    robin n - 1 (n even; n with a bye), elimination ⌈log2 n⌉."""
+    robin n - 1 (n even; n with a bye), elimination ⌈log2 n⌉. At tables of more than two: the round
+    robin's greedy schedule (:func:`pairing.table_rounds`), an elimination's rounds of tables until one
+    winner is left (:func:`pairing.elimination_rounds`)."""
     if players < 2:
         return 0
+    if per_table > 2 and fmt is Format.ROUND_ROBIN:
+        return len(pairing.table_rounds(list(range(players)), per_table))
+    if per_table > 2 and fmt is Format.ELIMINATION:
+        return pairing.elimination_rounds(players, per_table)
     if fmt is Format.ROUND_ROBIN:
         return players - 1 if players % 2 == 0 else players
     need = math.ceil(math.log2(players))
@@ -100,9 +106,19 @@ def total_rounds(fmt: Format, players: int, wanted: int) -> int:
     return wanted or need
 
 
+def league_rounds(league: LeagueRow, entrants: int) -> int:
+    """:func:`total_rounds` of this league with ``entrants`` entrants."""
+    return total_rounds(league.format, entrants, league.config.rounds, league.config.players_per_game)
+
+
 def history(tables: Sequence[Table]) -> pairing.History:
     """Scores, encounters and byes from the finished tables."""
     h = pairing.History()
+    last = max((t.round for t in tables), default=0)
+    for table in tables:  # who sat first at each two-player table (a table's first seat is the first)
+        if len(table.seats) == 2:
+            for colour, user in enumerate(table.seats):
+                h.colours.setdefault(user, [None] * last)[table.round - 1] = colour
     for table in tables:
         if table.result is None:
             continue
@@ -138,23 +154,39 @@ def bye_table(round_no: int, number: int, user: int) -> Table:
 
 
 def plan_round(league: LeagueRow, players: Sequence[LeaguePlayer], tables: Sequence[Table],
-               low: int = 2, high: int = 2) -> Plan:
+               low: int = 2, high: int = 2, members: Mapping[int, Sequence[int]] | None = None) -> Plan:
     """The tables of round ``league.round + 1`` (pure: the same inputs give the same tables).
 
-    ``low``/``high``: the game's player range, for tables of more than two."""
+    ``low``/``high``: the game's player range (in a league of teams, the teams a table may seat), for
+    tables of more than two. ``members``: a league of teams' members by team (who plays for each entrant)."""
     round_no = league.round + 1
     everyone = seeded(players)
     active = {p.user_id for p in players if p.active}
-    count = total_rounds(league.format, len(everyone), league.config.rounds)
+    count = league_rounds(league, len(everyone))
     if round_no > count:
         return Plan(None)
     ratings = {p.user_id: p.rating for p in players}
     out: list[Table] = []
-    if league.format is Format.ROUND_ROBIN:
+    per_table = league.config.players_per_game
+    if per_table > 2 and league.format is Format.ROUND_ROBIN:  # every pair meets at least once
+        for seats in pairing.table_rounds(everyone, per_table)[round_no - 1]:
+            out.append(Table(round=round_no, number=len(out) + 1, seats=seats))
+    elif per_table > 2 and league.format is Format.ELIMINATION:  # each table's winner goes on
+        field = everyone if round_no == 1 else winners([t for t in tables if t.round == league.round])
+        if len(field) < 2:
+            return Plan(None)
+        rank = {u: i for i, u in enumerate(everyone)}
+        for seats in pairing.snake_tables(sorted(field, key=rank.__getitem__), per_table):
+            out.append(Table(round=round_no, number=len(out) + 1, seats=seats))
+    elif league.format is Format.ROUND_ROBIN:
+        h = history(tables)
+        seed_no = {u: i + 1 for i, u in enumerate(everyone)}
         for pair in pairing.round_robin(everyone)[round_no - 1]:
             a, b = pair
+            if b is not None and seed_no[b] < seed_no[a]:
+                a, b = b, a  # the better seed is the higher-ranked (C.04.3 E.4, E.5)
             out.append(bye_table(round_no, len(out) + 1, a) if b is None else
-                       Table(round=round_no, number=len(out) + 1, seats=[a, b]))
+                       Table(round=round_no, number=len(out) + 1, seats=seated(a, b, seed_no, h)))
     elif league.format is Format.ELIMINATION:
         if round_no == 1:
             slots = pairing.elimination_slots(everyone)
@@ -176,8 +208,9 @@ def plan_round(league: LeagueRow, players: Sequence[LeaguePlayer], tables: Seque
                 out.append(Table(round=round_no, number=len(out) + 1, seats=seats))
         else:
             swiss = pairing.swiss(field, ratings, h)
+            numbers = {u: i + 1 for i, u in enumerate(pairing.ranked(everyone, ratings, {}))}
             for a, b in swiss.pairs:
-                out.append(Table(round=round_no, number=len(out) + 1, seats=[a, b]))
+                out.append(Table(round=round_no, number=len(out) + 1, seats=seated(a, b, numbers, h)))
             if swiss.bye is not None:
                 out.append(bye_table(round_no, len(out) + 1, swiss.bye))
     for table in out:
@@ -187,17 +220,23 @@ def plan_round(league: LeagueRow, players: Sequence[LeaguePlayer], tables: Seque
         if gone:  # a player who left or was dropped concedes the games of this round at once
             table.status = TableStatus.DONE
             table.result = forfeit(table.seats, gone)
-        elif all(is_bot(u) for u in table.seats):
-            # bot entrants only: the platform ends a game no person plays, so there is none; the first
-            # listed (the better seed, or the better score in Swiss) wins, the others follow in order
+        elif all(is_bot(m) for u in table.seats for m in (members or {}).get(u, [u])):
+            # bot entrants only: the platform ends a game no person plays, so there is none; the better seed
+            # (in Swiss the better score, then seed) wins, the others follow in that order
+            if league.format is Format.SWISS:
+                rank = {u: i for i, u in enumerate(pairing.ranked(everyone, ratings, history(tables).scores))}
+            else:
+                rank = {u: i for i, u in enumerate(everyone)}
             table.status = TableStatus.DONE
-            table.result = TableResult(places={u: 1 + i for i, u in enumerate(table.seats)}, how="bots")
+            ordered = sorted(table.seats, key=rank.__getitem__)
+            table.result = TableResult(places={u: 1 + ordered.index(u) for u in table.seats}, how="bots")
     return Plan(out)
 
 
-def is_bot(user_id: int) -> bool:
-    """A league's bot entrant (``/league admin action:add_bot``): a negative id, as the games' bots."""
-    return user_id < 0
+def seated(higher: int, lower: int, numbers: Mapping[int, int], h: pairing.History) -> list[int]:
+    """A two-player table's seats, the first seat first, by the colour rules (:mod:`colours`): ``higher`` is
+    the higher-ranked of the two, ``numbers`` the entrants' pairing numbers (their initial ranking)."""
+    return list(colours.allocate(higher, lower, h.colours, numbers))
 
 
 def forfeit(seats: Sequence[int], gone: Sequence[int]) -> TableResult:
@@ -244,7 +283,12 @@ class Scheduler:
             return moved
         players = await self.store.players(league.id)
         low, high = self.player_range(league.game)
-        plan = plan_round(league, players, tables, low, high)
+        members: dict[int, list[int]] | None = None
+        if league.config.teams:
+            members = {team: [m.user_id for m in rows]
+                       for team, rows in (await self.store.members(league.id)).items()}
+            low, high = 2, max(2, league.config.players_per_game)
+        plan = plan_round(league, players, tables, low, high, members)
         if plan.tables is None:
             if await self.store.set_status(league.id, LeagueStatus.FINISHED, was=[LeagueStatus.RUNNING],
                                            now=self.clock()):

@@ -1,4 +1,9 @@
-"""The league tables of the store (migration 5 of :mod:`bot.core.store`), on SQLite and PostgreSQL.
+"""The league tables of the store (migrations 5 and 7 of :mod:`bot.core.store`), on SQLite and PostgreSQL.
+
+A league of teams keeps its teams in ``league_players`` too: a team's row is an entrant like a
+player's (its id from :func:`bot.core.leagues.model.team_id`, its name, seeding rating and status),
+and each member has a row of its own whose ``team`` names the team's row (migration 7 added the
+column; NULL on every entrant's row, so a league stored before reads as it was).
 
 Every change that must happen once is a conditional write: a round starts with
 ``UPDATE leagues SET round = r + 1 WHERE round = r`` and its tables' INSERTs in the same
@@ -24,7 +29,9 @@ from bot.core.leagues.model import (
     Table,
     TableResult,
     TableStatus,
+    is_team,
     table_key,
+    team_id,
 )
 from bot.core.store import Store
 
@@ -70,10 +77,23 @@ class LeaguePlayer:
     status: str
     """``active``, ``left`` (``/league leave``) or ``dropped`` (by a moderator)."""
     joined_at: float
+    team: int | None = None
+    """A member's team (its entrant id); None for an entrant (a player, or a team's own row)."""
 
     @property
     def active(self) -> bool:
         return self.status == "active"
+
+
+class TeamFull(Exception):
+    """The team named has as many members as the league allows."""
+
+
+def _player(r: Any) -> LeaguePlayer:
+    team = r["team"]
+    return LeaguePlayer(user_id=int(r["user_id"]), name=str(r["name"]), rating=float(r["rating"]),
+                        status=str(r["status"]), joined_at=float(r["joined_at"]),
+                        team=None if team is None else int(team))
 
 
 def _opt_int(value: Any) -> int | None:
@@ -166,11 +186,21 @@ class LeagueStore:
             return cur2.rowcount == 1
 
     async def remove(self, league_id: int, user_id: int) -> bool:
-        """Take a player out during sign-up."""
-        cur = await self.store.write("DELETE FROM league_players WHERE league_id = ? AND user_id = ?"
-                                     " AND EXISTS (SELECT 1 FROM leagues WHERE id = ? AND status = 'signup')",
-                                     (league_id, user_id, league_id))
-        return cur.rowcount == 1
+        """Take a player out during sign-up (a team's member: its team goes too once it has no member)."""
+        async with self.store.transaction() as db:
+            async with db.execute("SELECT team FROM league_players WHERE league_id = ? AND user_id = ?",
+                                  (league_id, user_id)) as cur:
+                r = await cur.fetchone()
+            cur2 = await db.execute("DELETE FROM league_players WHERE league_id = ? AND user_id = ?"
+                                    " AND EXISTS (SELECT 1 FROM leagues WHERE id = ? AND status = 'signup')",
+                                    (league_id, user_id, league_id))
+            if cur2.rowcount != 1:
+                return False
+            if r is not None and r[0] is not None:
+                await db.execute("DELETE FROM league_players WHERE league_id = ? AND user_id = ? AND NOT EXISTS"
+                                 " (SELECT 1 FROM league_players WHERE league_id = ? AND team = ?)",
+                                 (league_id, int(r[0]), league_id, int(r[0])))
+            return True
 
     async def set_player_status(self, league_id: int, user_id: int, status: str) -> bool:
         cur = await self.store.write("UPDATE league_players SET status = ? WHERE league_id = ? AND user_id = ?",
@@ -191,6 +221,10 @@ class LeagueStore:
                                    " WHERE league_id = ? AND user_id = ?", (new, name, league_id, old))
             if cur.rowcount != 1:
                 return False
+            # a team's member: the team plays on with the newcomer (back in, if its last member had left)
+            await db.execute("UPDATE league_players SET status = 'active' WHERE league_id = ? AND user_id ="
+                             " (SELECT team FROM league_players WHERE league_id = ? AND user_id = ?)",
+                             (league_id, league_id, new))
             async with db.execute("SELECT table_key, seats, result FROM league_tables WHERE league_id = ?",
                                   (league_id,)) as cur2:
                 rows = list(await cur2.fetchall())
@@ -209,11 +243,65 @@ class LeagueStore:
             return True
 
     async def players(self, league_id: int) -> list[LeaguePlayer]:
-        async with self.db.execute("SELECT * FROM league_players WHERE league_id = ? ORDER BY joined_at, user_id",
-                                   (league_id,)) as cur:
-            return [LeaguePlayer(user_id=int(r["user_id"]), name=str(r["name"]), rating=float(r["rating"]),
-                                 status=str(r["status"]), joined_at=float(r["joined_at"]))
-                    for r in await cur.fetchall()]
+        """The league's entrants: its players, or in a league of teams its teams."""
+        async with self.db.execute("SELECT * FROM league_players WHERE league_id = ? AND team IS NULL"
+                                   " ORDER BY joined_at, user_id", (league_id,)) as cur:
+            return [_player(r) for r in await cur.fetchall()]
+
+    async def members(self, league_id: int) -> dict[int, list[LeaguePlayer]]:
+        """A league of teams: each team's members (who left included), in the order they joined."""
+        out: dict[int, list[LeaguePlayer]] = {}
+        async with self.db.execute("SELECT * FROM league_players WHERE league_id = ? AND team IS NOT NULL"
+                                   " ORDER BY joined_at, user_id", (league_id,)) as cur:
+            for r in await cur.fetchall():
+                member = _player(r)
+                assert member.team is not None
+                out.setdefault(member.team, []).append(member)
+        return out
+
+    async def member(self, league_id: int, user_id: int) -> LeaguePlayer | None:
+        """The user's member row in a league of teams (None: not in a team)."""
+        async with self.db.execute("SELECT * FROM league_players WHERE league_id = ? AND user_id = ?"
+                                   " AND team IS NOT NULL", (league_id, user_id)) as cur:
+            r = await cur.fetchone()
+        return None if r is None else _player(r)
+
+    async def join_team(self, league_id: int, user_id: int, name: str, team_name: str, size: int,
+                        now: float | None = None) -> tuple[LeaguePlayer, bool] | None:
+        """Sign ``user_id`` up in the team called ``team_name`` (compared without case), made when there is
+        none yet; during sign-up only. The team's row and whether it was made now; None when the user is in
+        the league already or the sign-up closed. Raises :class:`TeamFull` when the team has ``size``."""
+        now = time.time() if now is None else now
+        async with self.store.transaction() as db:
+            async with db.execute("SELECT status FROM leagues WHERE id = ?", (league_id,)) as cur:
+                r = await cur.fetchone()
+            if r is None or r[0] != LeagueStatus.SIGNUP.value:
+                return None
+            async with db.execute("SELECT 1 FROM league_players WHERE league_id = ? AND user_id = ?",
+                                  (league_id, user_id)) as cur:
+                if await cur.fetchone() is not None:
+                    return None
+            async with db.execute("SELECT * FROM league_players WHERE league_id = ? AND team IS NULL"
+                                  " ORDER BY user_id DESC", (league_id,)) as cur:
+                teams = [_player(x) for x in await cur.fetchall()]
+            wanted = " ".join(team_name.split()).casefold()
+            team = next((x for x in teams if x.name.casefold() == wanted), None)
+            made = team is None
+            if team is None:
+                lowest = min((x.user_id for x in teams if is_team(x.user_id)), default=team_id(0) + 1)
+                team = LeaguePlayer(user_id=lowest - 1, name=" ".join(team_name.split()), rating=0.0,
+                                    status="active", joined_at=now)
+                await db.execute("INSERT INTO league_players (league_id, user_id, name, rating, status, joined_at)"
+                                 " VALUES (?, ?, ?, 0, 'active', ?)", (league_id, team.user_id, team.name, now))
+            else:
+                async with db.execute("SELECT COUNT(*) FROM league_players WHERE league_id = ? AND team = ?",
+                                      (league_id, team.user_id)) as cur:
+                    count = await cur.fetchone()
+                if count is not None and int(count[0]) >= size:
+                    raise TeamFull(team.name)
+            await db.execute("INSERT INTO league_players (league_id, user_id, name, rating, status, joined_at, team)"
+                             " VALUES (?, ?, ?, 0, 'active', ?, ?)", (league_id, user_id, name, now, team.user_id))
+            return team, made
 
     # ---- rounds and tables -----------------------------------------------------------------------
     async def start_round(self, league_id: int, round_no: int, tables: list[Table], due: float | None,

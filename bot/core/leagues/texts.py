@@ -6,24 +6,29 @@ from typing import Any
 
 from bot.core.i18n import t
 from bot.core.leagues.model import Format
-from bot.core.leagues.scheduler import total_rounds
+from bot.core.leagues.scheduler import league_rounds
 from bot.core.leagues.standings import Row, points_text
 from bot.core.leagues.storage import LeaguePlayer, LeagueRow
 
 
 def standings_doc(league: LeagueRow, players: list[LeaguePlayer], rows: list[Row], changes: dict[int, float],
-                  lang: str) -> dict[str, Any]:
+                  lang: str, members: dict[int, list[LeaguePlayer]] | None = None) -> dict[str, Any]:
     """The standings image's cells, translated (``render.league.StandingsDoc``; the image is drawn in a
-    render process from this JSON-like dict)."""
+    render process from this JSON-like dict). A league of teams (``members``) names each team's members
+    under it (``notes``; who left is not listed)."""
     names = {p.user_id: p.name for p in players}
-    total = total_rounds(league.format, len(players), league.config.rounds)
+    total = league_rounds(league, len(players))
     second = {Format.SWISS: "league.col.buchholz", Format.ROUND_ROBIN: "league.col.h2h",
               Format.ELIMINATION: "league.col.round"}[league.format]
-    headers = [t("league.col.place", lang), t("league.col.player", lang), t("league.col.points", lang),
+    entrant = "league.col.team" if members is not None else "league.col.player"
+    headers = [t("league.col.place", lang), t(entrant, lang), t("league.col.points", lang),
                t(second, lang), t("league.col.wins", lang), t("league.col.rating", lang)]
     cells: list[list[str]] = []
     out: list[bool] = []
+    notes: list[str] = []
     for row in rows:
+        if members is not None:
+            notes.append(", ".join(plain_name(m.name) for m in members.get(row.user_id, []) if m.active))
         tie = (points_text(row.buchholz) if league.format is Format.SWISS else points_text(row.head_to_head)
                if league.format is Format.ROUND_ROBIN else str(row.reached))
         change = changes.get(row.user_id)
@@ -35,7 +40,7 @@ def standings_doc(league: LeagueRow, players: list[LeaguePlayer], rows: list[Row
         "title": t("league.standings.title", lang, game=t(f"{league.game}.name", lang)),
         "subtitle": t("league.standings.sub", lang, format=t(f"league.format.{league.format.value}", lang),
                    round=league.round, total=total, status=status),
-        "headers": headers, "rows": cells, "out": out}
+        "headers": headers, "rows": cells, "out": out, "notes": notes}
 
 
 def plain_name(name: str) -> str:
