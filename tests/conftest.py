@@ -10,6 +10,9 @@
 * One throwaway PostgreSQL server per test process (:func:`tests.pg_server.pg_server`), started the
   first time a test asks for ``pg_server`` and shared by every module after it; each test takes a
   fresh schema or database on it (:func:`tests.pg_server.new_pg_url`).
+* CPU profile: ``TEST_CPU_PROFILE=<dir>`` records each test's CPU seconds (the test process and the
+  processes it waited for: bots, their render workers) in ``<dir>/cpu-<worker>.json``;
+  ``python -m tests.cpuprofile <dir>`` ranks tests and modules (:mod:`tests.cpuprofile`).
 * ``shared_bot``: one bot process against one fake Discord for all the tests of a module that need no
   fresh process (see :mod:`tests.e2e.helpers`); such a module runs its tests on one event loop
   (``pytest.mark.asyncio(loop_scope="module")``). After its last test the bot is stopped as Docker
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING
 import pytest
 import pytest_asyncio
 
+from tests.cpuprofile import register as register_cpu_profile
 from tests.pg_server import pg_server
 
 if TYPE_CHECKING:
@@ -57,6 +61,10 @@ async def shared_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
         finally:
             await shared.bot.stop()
         assert_clean_output(shared.bot.output())
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    register_cpu_profile(config)  # TEST_CPU_PROFILE=<dir>: per-test CPU seconds (tests/cpuprofile.py)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -18,7 +18,6 @@ from bot.core.cluster import TIMER as TIMER_LEASE
 from bot.core.cluster import refresh_due, timer_lease_s
 from bot.core.config import Config, ConfigError
 from bot.core.events import GameCommitted
-from bot.core.health import HealthServer
 from bot.core.i18n import lang_of, t
 from bot.core.sessions import Session, SessionManager
 from bot.core.shards import ShardLinks
@@ -28,6 +27,9 @@ from bot.discord_app import discordhttp, lifecycle, reconnect
 from bot.discord_app.delivery import Publisher
 from bot.games import registry
 from cogs.tree import TabletopTree
+
+if TYPE_CHECKING:
+    from bot.core.health import HealthServer  # imported when HEALTH_PORT is set: it brings aiohttp.web
 
 log = logging.getLogger(__name__)
 
@@ -313,6 +315,8 @@ class TabletopBot(commands.Bot):
     async def __aenter__(self) -> TabletopBot:
         await super().__aenter__()
         if self.config.health_port is not None:  # up before login, so liveness answers during a Discord outage
+            from bot.core.health import HealthServer
+
             self.health = HealthServer(self.readiness, self.config.health_port)
             try:
                 await self.health.start()
