@@ -776,11 +776,11 @@ class Publisher:
             outbox.mode = "post" if new_post else "edit"
             await outbox.save()
         budget = self.announce_budget
-        try:
-            png: bytes | None = await render_png(session, lang)
-        except Exception:  # the news goes out as text; the next post tries the board again
-            log.exception("rendering the board of game %s failed; posting text only", game_id)
-            png = None
+        # an edit within a turn whose board is not due yet leaves the post's board as it is (owed, below): it
+        # is not drawn either, since nobody would see it (a quick turn's moves drew a board each for nothing)
+        board_later = (not new_post and previous is not None and self.reuse_board and self.publish_interval > 0
+                       and not self._board_due(game_id))
+        png = None if board_later else await self._board_png(session, lang)
         name = f"{row.game}-{game_id}-{target_seq}.png"
         digest = hashlib.blake2b(png, digest_size=8).hexdigest() if png is not None else None
         view = None if finished else inert(channel_view(game_id, lang))
@@ -796,7 +796,7 @@ class Publisher:
                 # uploaded again: the edit leaves the attachment as it is; within a turn the board is
                 # uploaded at most once per board interval (the text is current, the board follows)
                 same_board = self.reuse_board and digest is not None and previous[2].get("png") == digest
-                late = not same_board and png is not None and not self._board_due(game_id)
+                late = board_later or (not same_board and png is not None and not self._board_due(game_id))
                 if late:
                     same_board = True
                     self._owed.add(game_id)
@@ -823,6 +823,9 @@ class Publisher:
                     return
                 except discord.HTTPException as exc:
                     log.warning("editing the turn message of game %s failed (%s); posting anew", game_id, exc)
+        if board_later:  # the edit could not be made: the new post shows the board
+            png = await self._board_png(session, lang)
+            digest = hashlib.blake2b(png, digest_size=8).hexdigest() if png is not None else None
         # more news than one post shows: the older lines go first, in posts of their own
         overflow, log_lines = split_tail(lines, status)
         for index, chunk in enumerate(chunk_lines(overflow)):
@@ -843,6 +846,14 @@ class Publisher:
                                          {"seq": target_seq})
         await lifecycle.notify_followers(self, session, compose(log_lines, status), target_seq,
                                          (name, png) if png is not None else None)
+
+    @staticmethod
+    async def _board_png(session: Session, lang: str) -> bytes | None:
+        try:
+            return await render_png(session, lang)
+        except Exception:  # the news goes out as text; the next post tries the board again
+            log.exception("rendering the board of game %s failed; posting text only", session.id)
+            return None
 
     async def refresh_board(self, game_id: int) -> None:
         """Upload the board a text-only edit left behind, if the post still shows an older one."""

@@ -16,6 +16,7 @@ import pytest
 from bot.core.i18n import t
 from bot.core.sessions import SessionManager, UserInfo
 from bot.core.store import Store
+from bot.discord_app import delivery
 from bot.discord_app.custom_ids import PathSelectId, parse
 from bot.discord_app.delivery import Publisher
 from bot.discord_app.panels import (
@@ -301,8 +302,16 @@ async def test_a_click_answered_in_place_keeps_the_controls_of_the_panel_it_was_
 
 # ---- coalesced channel updates ---------------------------------------------------------------
 async def test_moves_of_one_turn_coalesce_and_the_turn_change_goes_out_at_once(
-        tmp_path: Path, game_class: Any) -> None:
+        tmp_path: Path, game_class: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     game_class(games.Streak)
+    drawn: list[int] = []  # the seq of every board drawn for the channel post
+    render = delivery.render_png
+
+    async def counted(session: Any, lang: str) -> bytes | None:
+        drawn.append(session.row.seq)
+        return await render(session, lang)
+
+    monkeypatch.setattr(delivery, "render_png", counted)
     store, sessions, session = await toy_session(tmp_path)
     client = Client()
     publisher = Publisher(client, sessions, store)  # type: ignore[arg-type]
@@ -331,12 +340,14 @@ async def test_moves_of_one_turn_coalesce_and_the_turn_change_goes_out_at_once(
         # a lone move of the next turn is published once the interval has passed (never lost): its text
         # at once, its board when the board interval has passed since the turn's post
         other = session.game.actors()[0]
+        drawn.clear()
         await sessions.act(session.id, user_of(session, other), other, {"type": "add", "n": 2})
         publisher.request(session.id)
         await publisher.idle()
         (text_id, text), (board_id, board) = channel.edits
         assert "adds 2" in text["content"] and "attachments" not in text
         assert board_id == text_id and list(board) == ["attachments"] and len(board["attachments"]) == 1
+        assert drawn == [session.row.seq]  # the board is drawn once, when it is due: not for the text edit too
     finally:
         await store.close()
 
