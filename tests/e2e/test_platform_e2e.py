@@ -24,6 +24,10 @@ from tests.e2e.helpers import (
 )
 from tests.fake_discord import FakeDiscord
 
+NO_WINDOW = {"options": "undo_window=0"}  # the /game new option "options" (a name fake.slash also has)
+"""Pobeda's undo window (issue 27) off: these tests are about the platform, and a turn here is one play."""
+
+
 pytestmark = pytest.mark.e2e
 
 
@@ -31,7 +35,7 @@ async def test_deadline_reminder_and_expiry_survive_a_restart(tmp_path: Path) ->
     async with FakeDiscord() as fake:
         # a 9 s deadline is under the 30 s floor (issue 23): lowered for this test
         table = await make_table(fake, tmp_path, ["alice", "bob"], extra_env={"TABLETOP_DEADLINE_MIN_S": "1"})
-        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], deadline_hours=0.0025)  # 9 s
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], options=NO_WINDOW, deadline_hours=0.0025)  # 9 s
         fields = {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}
         # 0.0025 h = 9 s = 0.15 min; under an hour the lobby states it in minutes
         deadline_line = f"{t('lobby.deadline', 'en')}: **{t('lobby.deadline_minutes', 'en', n='0.15')}**"
@@ -69,7 +73,7 @@ async def test_deadline_reminder_and_expiry_survive_a_restart(tmp_path: Path) ->
 async def test_rate_limited_post_is_retried_once_and_commands_work(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         table = await make_table(fake, tmp_path, ["alice", "bob", "eve"], locales={"bob": "ru"})
-        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], options=NO_WINDOW)
         channel_posts = f"/channels/{table.channel.id}/messages"
         fake.rate_limit_next(retry_after=0.3, route_contains=channel_posts, method="POST")
         await start_lobby(table, "alice", lobby)
@@ -127,7 +131,7 @@ async def test_rate_limited_post_is_retried_once_and_commands_work(tmp_path: Pat
 async def test_malformed_control_and_unknown_game_are_refused(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         table = await make_table(fake, tmp_path, ["alice", "bob"])
-        lobby = await open_lobby(table, "alice", "pobeda", ["alice"])
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice"], options=NO_WINDOW)
         # a lobby with one player cannot start: refused, nothing changes
         r = await start_lobby(table, "alice", lobby)
         assert r.ephemeral and r.content.startswith("⛔")
@@ -149,7 +153,7 @@ async def test_unannounced_move_is_published_after_restart(tmp_path: Path) -> No
     """A move committed but never posted (the process died in between) is announced at start."""
     async with FakeDiscord() as fake:
         table = await make_table(fake, tmp_path, ["alice", "bob"])
-        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], options=NO_WINDOW)
         await start_lobby(table, "alice", lobby)
         await fake.wait_for(lambda: turn_posts(table), timeout=20)
         actor = table.by_id(last_turn_post(table).mentions[0])
@@ -178,7 +182,7 @@ async def test_unannounced_move_is_published_after_restart(tmp_path: Path) -> No
 async def test_a_thread_holds_its_own_game(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         table = await make_table(fake, tmp_path, ["alice", "bob"])
-        await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        await open_lobby(table, "alice", "pobeda", ["alice", "bob"], options=NO_WINDOW)
         thread = fake.create_thread(table.channel, "rematch")
         r = await fake.slash(table.user("bob"), thread, "game new", game="coldwar")
         assert not r.ephemeral and r.embeds  # a second game, in the thread

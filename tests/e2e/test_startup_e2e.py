@@ -31,6 +31,10 @@ from tests.e2e.helpers import (
 from tests.e2e.test_pobeda_e2e import play_turn
 from tests.fake_discord import BotProcess, FakeDiscord
 
+NO_WINDOW = {"options": "undo_window=0"}  # the /game new option "options" (a name fake.slash also has)
+"""Pobeda's undo window (issue 27) off: these tests are about the platform, and a turn here is one play."""
+
+
 pytestmark = pytest.mark.e2e
 
 UNREACHABLE_LINE = "Discord is not reachable"
@@ -131,7 +135,7 @@ async def test_commands_sync_refused_at_start_is_retried(tmp_path: Path) -> None
         assert refused.hits == 2
         alice = fake.create_user("alice")
         fake.add_member(guild, alice)
-        r = await fake.slash(alice, channel, "game new", game="pobeda")
+        r = await fake.slash(alice, channel, "game new", game="pobeda", options=NO_WINDOW)
         assert not r.ephemeral, r.content
         # the command goes on after its answer (it records the lobby message): let it finish
         await fake.wait_for(lambda: db_query(tmp_path / "bot.sqlite3", "SELECT 1 FROM messages"), timeout=10)
@@ -172,7 +176,7 @@ async def game_with_deadline(fake: FakeDiscord, tmp_path: Path) -> tuple[Table, 
     """A two-player Pobeda game whose first turn has a 9 s deadline (0.0025 h): (table, seat, due).
     The 30 s deadline floor (issue 23) is lowered for it."""
     table = await make_table(fake, tmp_path, ["alice", "bob"], extra_env={"TABLETOP_DEADLINE_MIN_S": "1"})
-    lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], deadline_hours=0.0025)
+    lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], options=NO_WINDOW, deadline_hours=0.0025)
     await start_lobby(table, "alice", lobby)
     await fake.wait_for(lambda: turn_posts(table), timeout=20)
     ((seat, due),) = db_query(table.db, "SELECT seat, due_at FROM deadlines")
@@ -247,7 +251,7 @@ async def test_sigterm_during_play_exits_0_in_time_and_loses_no_post(tmp_path: P
     10 s with status 0, and after the restart every move is announced exactly once."""
     async with FakeDiscord() as fake:
         table = await make_table(fake, tmp_path, ["alice", "bob"])
-        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], options=NO_WINDOW)
         await start_lobby(table, "alice", lobby)
         await fake.wait_for(lambda: turn_posts(table), timeout=20)
         for _ in range(3):
@@ -327,7 +331,7 @@ async def test_sigterm_right_after_an_answer_lets_the_command_finish(tmp_path: P
         bot = BotProcess(fake, db, guild_ids=[guild.id])
         await bot.start(timeout=60)
         fake.fail_requests(503, "/messages/@original", method="GET", count=1)  # the command takes longer
-        r = await fake.slash(alice, channel, "game new", game="pobeda")
+        r = await fake.slash(alice, channel, "game new", game="pobeda", options=NO_WINDOW)
         assert not r.ephemeral, r.content
         assert bot.proc is not None
         bot.proc.send_signal(signal.SIGTERM)
