@@ -191,12 +191,13 @@ async def test_godstorm_misclick_taken_back_from_the_dm_panel(tmp_path: Path) ->
         assert "Traceback" not in table.bot.output()
 
 
-def dice_posts(table: Table) -> int:
-    """Messages anywhere (the channel and every DM, each version of each) that showed thrown dice."""
+def dice_posts(table: Table) -> set[str]:
+    """The lines that showed thrown dice anywhere (the channel and every DM, each version of each message). A
+    set of lines: an edit of a post that repeats dice shown before (an earlier attack of the turn) shows none."""
     marks = ("] vs [", "] против [")
     texts = [v.text for m in table.fake.channel_messages(table.channel) for v in m.versions]
     texts += [v.text for u in table.users.values() for m in table.fake.dm_messages(u) for v in m.versions]
-    return sum(1 for x in texts if any(mark in x for mark in marks))
+    return {line for x in texts for line in x.splitlines() if any(mark in line for mark in marks)}
 
 
 def two_attacks(game: Any, seat: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
