@@ -39,9 +39,10 @@ def user_of(session: Session, seat: int) -> int:
     return session.row.seat_users[seat][0]
 
 
-async def start(env: Env, key: str, *, mode: str | None = None) -> Session:
-    session = await env.sessions.create(guild_id=5, channel_id=700, host=USERS[0], game_key=key, options={},
-                                        deadline_s=DEADLINE)
+async def start(env: Env, key: str, *, mode: str | None = None, options: dict[str, Any] | None = None) -> Session:
+    """A two-player game of ``key`` started with :data:`SEED` (takebacks set to ``mode`` when given)."""
+    session = await env.sessions.create(guild_id=5, channel_id=700, host=USERS[0], game_key=key,
+                                        options=options or {}, deadline_s=DEADLINE)
     await env.sessions.join(session.id, USERS[1])
     if mode is not None:
         await env.sessions.set_takebacks(session.id, USERS[0].id, mode, None)

@@ -9,14 +9,10 @@ time away (a deadline set before the pause gets all of it back)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.core.replay import verify
-from bot.core.sessions import SessionManager
-from bot.core.store import Shards, Store
+from bot.core.store import Shards
 from bot.discord_app import lifecycle
 from bot.discord_app.app import Downtime
 from tests.takeback.common import USERS, Env, free_move, play_until, start, stored, user_of
@@ -26,14 +22,6 @@ PAUSE_S = 5000.0
 AWAY_S = 700.0
 
 Clocks = list[tuple[int, float, float | None]]
-
-
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    store = await Store.open(tmp_path / "c.sqlite3")
-    clock = {"now": 1_000_000.0}
-    yield Env(store, SessionManager(store, clock=lambda: clock["now"]), clock)
-    await store.close()
 
 
 def later(clocks: Clocks, seconds: float) -> Clocks:

@@ -11,8 +11,6 @@ stored before it) an attack rolls at once and so reveals.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,30 +18,16 @@ import pytest
 from bot.core import bots
 from bot.core.replay import verify
 from bot.core.session import Session
-from bot.core.sessions import SessionError, SessionManager
-from bot.core.store import Store
+from bot.core.sessions import SessionError
 from bot.games.base import Action, Game
-from tests.takeback.common import DEADLINE, SEED, USERS, Env, play_until, stored, user_of
+from tests.takeback.common import Env, play_until, start, stored, user_of
 
 ROLL: Action = {"type": "roll"}
 WINDOW = 20  # the default of a new game (bot/games/godstorm/combat.py DEFAULT_UNDO_S)
 
 
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    store = await Store.open(tmp_path / "g.sqlite3")
-    clock = {"now": 1_000_000.0}
-    yield Env(store, SessionManager(store, clock=lambda: clock["now"]), clock)
-    await store.close()
-
-
 async def godstorm(env: Env, options: dict[str, Any] | None = None, mode: str = "own") -> Session:
-    session = await env.sessions.create(guild_id=5, channel_id=720, host=USERS[0], game_key="godstorm",
-                                        options=options or {}, deadline_s=DEADLINE)
-    await env.sessions.join(session.id, USERS[1])
-    await env.sessions.set_takebacks(session.id, USERS[0].id, mode, None)
-    await env.sessions.start(session.id, USERS[0].id, seed=SEED)
-    return session
+    return await start(env, "godstorm", mode=mode, options=options)
 
 
 def an_attack(s: Session, seat: int, action: Action, before: Game, after: Game, events: list[Any]) -> bool:

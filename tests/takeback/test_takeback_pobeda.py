@@ -11,8 +11,7 @@ another member's to undo.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +19,6 @@ from bot.core import bots
 from bot.core.replay import verify
 from bot.core.session import Session
 from bot.core.sessions import SessionError, SessionManager, UserInfo
-from bot.core.store import Store
 from bot.games.base import Action
 from tests.takeback.common import (
     DEADLINE,
@@ -30,6 +28,7 @@ from tests.takeback.common import (
     free_move,
     outcome_of,
     play_until,
+    start,
     stored,
     user_of,
 )
@@ -38,21 +37,8 @@ CONFIRM = {"type": "confirm"}
 WINDOW = 30  # the default of a new game (bot/games/pobeda/lobby.py)
 
 
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    store = await Store.open(tmp_path / "w.sqlite3")
-    clock = {"now": 1_000_000.0}
-    yield Env(store, SessionManager(store, clock=lambda: clock["now"]), clock)
-    await store.close()
-
-
-async def pobeda(env: Env, options: dict[str, object] | None = None, mode: str = "own") -> Session:
-    session = await env.sessions.create(guild_id=5, channel_id=710, host=USERS[0], game_key="pobeda",
-                                        options=options or {}, deadline_s=DEADLINE)
-    await env.sessions.join(session.id, USERS[1])
-    await env.sessions.set_takebacks(session.id, USERS[0].id, mode, None)
-    await env.sessions.start(session.id, USERS[0].id, seed=SEED)
-    return session
+async def pobeda(env: Env, options: dict[str, Any] | None = None, mode: str = "own") -> Session:
+    return await start(env, "pobeda", mode=mode, options=options)
 
 
 def a_play(session: Session) -> tuple[int, Action]:

@@ -5,15 +5,11 @@ in mode ``own`` no ↩ is offered once it is seen."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
-from bot.core.sessions import SessionManager
-from bot.core.store import Store
 from bot.games.base import Action, Game
 from bot.games.godstorm.cog import RiskCog
 from tests.slash import StandInInteraction, invoke
@@ -36,14 +32,6 @@ COMMANDS: dict[str, set[str]] = {
     "end_step": {"type"},
 }
 """The moves a /risk command builds, with the keys it gives them (``RiskCog.place`` and the others)."""
-
-
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    store = await Store.open(tmp_path / "r.sqlite3")
-    clock = {"now": 1_000_000.0}
-    yield Env(store, SessionManager(store, clock=lambda: clock["now"]), clock)
-    await store.close()
 
 
 def by_command(action: Action) -> bool:

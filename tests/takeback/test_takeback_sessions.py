@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -37,14 +36,6 @@ FREE_UNDO = {"pobeda": True, "coldwar": True, "godstorm": True, "byallmeans": Tr
 """Whether the game has moves that reveal nothing. Pobeda's play does since its undo window (default 30 s, issue
 27): the rulebook's turn "play one card, then draw one; the turn passes" draws on the player's confirmation, so
 the play itself shows nothing new (without the window every play reveals: tests/takeback/test_takeback_pobeda.py)."""
-
-
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    store = await Store.open(tmp_path / "t.sqlite3")
-    clock = {"now": 1_000_000.0}
-    yield Env(store, SessionManager(store, clock=lambda: clock["now"]), clock)
-    await store.close()
 
 
 def test_the_entry_seat_is_one_constant() -> None:
