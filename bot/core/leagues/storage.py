@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import aiosqlite
+
 from bot.core.leagues.model import (
     OPEN_STATUSES,
     Format,
@@ -34,6 +36,13 @@ from bot.core.leagues.model import (
     team_id,
 )
 from bot.core.store import Store
+
+
+async def signing_up(db: aiosqlite.Connection, league_id: int) -> bool:
+    """Whether league ``league_id`` exists and takes sign-ups now (read inside the caller's transaction)."""
+    async with db.execute("SELECT status FROM leagues WHERE id = ?", (league_id,)) as cur:
+        r = await cur.fetchone()
+    return r is not None and r[0] == LeagueStatus.SIGNUP.value
 
 
 class RoundTaken(Exception):
@@ -175,9 +184,7 @@ class LeagueStore:
         """Sign ``user_id`` up (during sign-up only); False when already in or the sign-up closed."""
         now = time.time() if now is None else now
         async with self.store.transaction() as db:
-            async with db.execute("SELECT status FROM leagues WHERE id = ?", (league_id,)) as cur:
-                r = await cur.fetchone()
-            if r is None or r[0] != LeagueStatus.SIGNUP.value:
+            if not await signing_up(db, league_id):
                 return False
             cur2 = await db.execute(
                 "INSERT INTO league_players (league_id, user_id, name, rating, status, joined_at)"
@@ -273,9 +280,7 @@ class LeagueStore:
         the league already or the sign-up closed. Raises :class:`TeamFull` when the team has ``size``."""
         now = time.time() if now is None else now
         async with self.store.transaction() as db:
-            async with db.execute("SELECT status FROM leagues WHERE id = ?", (league_id,)) as cur:
-                r = await cur.fetchone()
-            if r is None or r[0] != LeagueStatus.SIGNUP.value:
+            if not await signing_up(db, league_id):
                 return None
             async with db.execute("SELECT 1 FROM league_players WHERE league_id = ? AND user_id = ?",
                                   (league_id, user_id)) as cur:
