@@ -63,7 +63,7 @@ from bot.games.base import (
     rng_version,
     seating_rng,
 )
-from bot.games.decision import newly_open
+from bot.games.decision import in_window, newly_open
 from bot.games.registry import game_class
 
 log = logging.getLogger(__name__)
@@ -725,7 +725,7 @@ class SessionManager:
         after = game.open_decisions()
         # a window the rules closed themselves (issue 27: no click, so no panel answered in place) prompts a
         # seat that still decides after it, like any other seat
-        closed = user_id is None and seat not in session.conceded and any(d.auto and seat in d.seats for d in before)
+        closed = user_id is None and seat not in session.conceded and in_window(before, seat)
         newly = newly_open(before, after) - (set() if closed else {seat})
         prompt: Event = {"type": "platform.prompt", "seats": []}
         if not standing and len(self._users(session, seat)) > 1 and any(seat in d.seats for d in after):
@@ -912,7 +912,7 @@ class SessionManager:
                 await self.store.commit_deadlines(game_id, self._deadline_rows(session.deadlines))
                 return None
             meta: list[Event] = []  # a window the rules close themselves (issue 27) is not a missed turn
-            if not any(d.auto and seat in d.seats for d in session.open_decisions()):
+            if not in_window(session.open_decisions(), seat):
                 meta = [{"type": "platform.timeout", "seat": seat}]
                 note_missed(session.row.settings, seat)  # stored with the timeout move
             try:

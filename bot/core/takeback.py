@@ -111,10 +111,16 @@ def event(seat: int, moves: Sequence[int], agreed: Sequence[int], *, free: bool)
             "free": free}
 
 
+def is_own(move: Move, seat: int, user_id: int | None = None) -> bool:
+    """Whether ``move`` is one ``seat``'s player made (not a timeout's, an automatic or a moderator's move); with
+    ``user_id``, that user's (a seat a team shares: a member's moves are theirs, not a teammate's)."""
+    return (move.seat == seat and move.seat != ADMIN and move.user_id is not None
+            and (user_id is None or move.user_id == user_id))
+
+
 def own_moves(moves: Sequence[Move], seat: int, user_id: int | None = None) -> list[Move]:
-    """The moves of ``seat`` a player made (not a timeout's or an automatic move); with ``user_id``, only
-    that user's (a seat a team shares: a member's moves are theirs, not a teammate's)."""
-    return [m for m in moves if m.seat == seat and m.user_id is not None and (user_id is None or m.user_id == user_id)]
+    """The moves of ``seat`` its player made (:func:`is_own`)."""
+    return [m for m in moves if is_own(m, seat, user_id)]
 
 
 def move_start(moves: Sequence[Move], last: Move, continues: Callable[[Action], bool]) -> Move:
@@ -136,8 +142,7 @@ def own_run(moves: Sequence[Move], seat: int, user_id: int | None = None) -> lis
     move on the shared seat too)."""
     run: list[Move] = []
     for move in reversed(moves):
-        if move.seat != seat or move.user_id is None or move.seat == ADMIN \
-                or (user_id is not None and move.user_id != user_id):
+        if not is_own(move, seat, user_id):
             break
         run.append(move)
     run.reverse()

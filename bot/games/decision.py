@@ -64,6 +64,11 @@ def held(decisions: Sequence[OpenDecision]) -> dict[int, set[tuple[str, str]]]:
     return out
 
 
+def in_window(decisions: Sequence[OpenDecision], seat: int) -> bool:
+    """Whether ``seat`` holds an automatic window (:attr:`DecisionKind.auto`) among ``decisions``."""
+    return any(d.auto and seat in d.seats for d in decisions)
+
+
 def newly_open(before: Sequence[OpenDecision], after: Sequence[OpenDecision]) -> set[int]:
     """The seats that hold a decision in ``after`` they did not hold in ``before``."""
     old = held(before)
