@@ -289,7 +289,9 @@ class TabletopBot(commands.Bot):
         self.bots: BotDriver
         self.stats: Stats
         self._timer: asyncio.Task[None] | None = None
-        self._timer_wake = asyncio.Event()  # a commit may have set a deadline sooner than the next tick
+        self._timer_wake = asyncio.Event()  # a commit set a deadline sooner than the timer's wake-up
+        self._wake_at = 0.0  # when the sleeping timer wakes, and the time of its last tick (:meth:`_timer_sleep`)
+        self._ticked = 0.0
         self._notices: set[asyncio.Task[Any]] = set()
         self.ready_once = asyncio.Event()
         self.downtime: Downtime | None = None
@@ -357,7 +359,7 @@ class TabletopBot(commands.Bot):
         # bot turn is being played (the driver publishes the whole turn as one post); the driver looks for
         # bot seats to move and absent seats
         self.sessions.subscribe(self._publish_committed)
-        self.sessions.subscribe(lambda _news: self._timer_wake.set())
+        self.sessions.subscribe(self._timer_news)
         self.sessions.subscribe(self.bots.committed)
         self.sessions.on_broken = self.announce_broken
         self.stats = Stats(self.store)
@@ -498,12 +500,14 @@ class TabletopBot(commands.Bot):
 
     async def _timer_sleep(self, ticked: float, next_tick: float) -> None:
         """Sleep until the next tick, or until a deadline sooner than that (a rules-imposed window of a
-        few seconds, issue 27) is due; a commit wakes the sleep to look again without ticking. Deadlines
-        the tick at ``ticked`` has seen (fired, or held by a pause) do not wake it again."""
+        few seconds, issue 27) is due. The games held are looked at once per sleep; after that a commit
+        that sets a sooner deadline brings the wake-up forward (:meth:`_timer_news`). Deadlines the tick at
+        ``ticked`` has seen (fired, or held by a pause) do not wake it again."""
+        self._ticked = ticked
+        soonest = self._soonest_due(ticked)
+        self._wake_at = next_tick if soonest is None else min(next_tick, soonest + DUE_SLACK_S)
         while True:
-            soonest = self._soonest_due(ticked)
-            wake_at = next_tick if soonest is None else min(next_tick, soonest + DUE_SLACK_S)
-            delay = wake_at - time.time()
+            delay = self._wake_at - time.time()
             if delay <= 0:
                 return
             self._timer_wake.clear()
@@ -511,6 +515,16 @@ class TabletopBot(commands.Bot):
                 await asyncio.wait_for(self._timer_wake.wait(), delay)
             except TimeoutError:
                 return
+
+    def _timer_news(self, news: GameCommitted) -> None:
+        """A commit: when it gave its game a deadline sooner than the timer's wake-up, wake earlier (only
+        that game's deadlines are read, so a commit costs nothing in proportion to the games held)."""
+        session = self.sessions.sessions.get(news.game_id)
+        due = min((t.due_at for t in session.deadlines.values() if t.due_at > self._ticked),
+                  default=None) if session is not None else None
+        if due is not None and due + DUE_SLACK_S < self._wake_at:
+            self._wake_at = due + DUE_SLACK_S
+            self._timer_wake.set()
 
     async def tick(self, now: float) -> None:
         # reminders (half time, shortly before the end) and deadlines; a paused game's are held.

@@ -9,13 +9,15 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
+from bot.core.events import GameCommitted
 from bot.core.store import SeatTimer
 from bot.discord_app.app import DUE_SLACK_S, TabletopBot
 
 
 def fake_bot(deadlines: dict[int, dict[int, SeatTimer]]) -> Any:
     sessions = {gid: SimpleNamespace(deadlines=timers) for gid, timers in deadlines.items()}
-    bot = SimpleNamespace(sessions=SimpleNamespace(sessions=sessions), _timer_wake=asyncio.Event())
+    bot = SimpleNamespace(sessions=SimpleNamespace(sessions=sessions), _timer_wake=asyncio.Event(),
+                          _wake_at=0.0, _ticked=0.0)
     bot._soonest_due = lambda after: TabletopBot._soonest_due(bot, after)  # type: ignore[arg-type]
     return bot
 
@@ -33,6 +35,22 @@ async def test_a_deadline_before_the_next_tick_wakes_the_timer() -> None:
     assert 0.3 + DUE_SLACK_S - 0.05 <= slept < 2.0
 
 
+async def test_a_commit_without_a_sooner_deadline_lets_it_sleep() -> None:
+    now = time.time()
+    timers: dict[int, SeatTimer] = {}
+    bot = fake_bot({1: timers})
+
+    async def commit() -> None:
+        await asyncio.sleep(0.1)
+        timers[0] = SeatTimer(time.time() + 3600, None)  # a turn of an hour: the next tick comes first
+        TabletopBot._timer_news(bot, GameCommitted(1, 5, "running"))
+
+    task = asyncio.create_task(commit())
+    slept = await sleep_of(bot, now, now + 0.6)
+    await task
+    assert slept >= 0.55
+
+
 async def test_a_deadline_the_last_tick_saw_does_not_wake_it_again() -> None:
     now = time.time()
     bot = fake_bot({1: {0: SeatTimer(now - 5, None)}})  # held by a pause, say: the tick at ``now`` saw it
@@ -48,9 +66,10 @@ async def test_a_commit_with_a_sooner_deadline_shortens_the_sleep() -> None:
     async def commit() -> None:
         await asyncio.sleep(0.1)
         timers[0] = SeatTimer(time.time() + 0.2, None)  # a move opened a short window
-        bot._timer_wake.set()
+        TabletopBot._timer_news(bot, GameCommitted(1, 5, "running"))
 
     task = asyncio.create_task(commit())
     slept = await sleep_of(bot, now, now + 20)
     await task
     assert 0.25 <= slept < 2.0
+
