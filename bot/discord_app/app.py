@@ -557,6 +557,8 @@ class TabletopBot(commands.Bot):
         if hasattr(self, "stats"):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stats.idle(), timeout=2.0)
+        if hasattr(self, "publisher"):  # the owed DMs' retriers stop while their HTTP session and store are open
+            await self.publisher.stop_owed(timeout=1.0)
         await super().close()
         if self.downtime is not None:
             with contextlib.suppress(TimeoutError):

@@ -334,6 +334,7 @@ class Publisher:
         self._polled: dict[int, tuple[float, float]] = {}  # game -> (next poll request, its spacing)
         self._later: dict[int, tuple[int, asyncio.TimerHandle | None]] = {}  # postponed: (failures, retry)
         self._owed_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}  # (game, user) -> DM retrier
+        self._stopping = False  # shutdown began (:meth:`stop_owed`): no retrier starts another step
         self.announce_budget = ANNOUNCE_BUDGET
         self.housekeeping_budget = HOUSEKEEPING_BUDGET
         self.ratings: Callable[[int], Awaitable[list[dict[str, Any]]]] | None = None
@@ -536,6 +537,8 @@ class Publisher:
             self.request(game_id)
 
     def _closing(self) -> bool:
+        if self._stopping:
+            return True
         is_closed = getattr(self.client, "is_closed", None)
         return bool(is_closed()) if callable(is_closed) else False
 
@@ -599,6 +602,19 @@ class Publisher:
         """Wait until nothing of ``game_id`` is being published (a bot turn waits for the post before it)."""
         while (task := self._tasks.get(game_id)) is not None and not task.done() and game_id not in self.holding:
             await asyncio.wait({task}, timeout=0.05)  # a post held back to coalesce moves does not block
+
+    async def stop_owed(self, timeout: float) -> None:
+        """Shutdown, before the client's HTTP session and the store close: the owed DMs' retriers end their
+        current step (each stops at the top of its loop) within ``timeout`` or are cancelled. What is still
+        owed stays stored and is delivered after the next start."""
+        self._stopping = True
+        tasks = [task for task in self._owed_tasks.values() if not task.done()]
+        if not tasks:
+            return
+        _, pending = await asyncio.wait(tasks, timeout=timeout)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     async def idle(self) -> None:
         """Wait until nothing is being published (used by tests and shutdown)."""
