@@ -605,13 +605,18 @@ class Publisher:
 
     async def stop_owed(self, timeout: float) -> None:
         """Shutdown, before the client's HTTP session and the store close: the owed DMs' retriers end their
-        current step (each stops at the top of its loop) within ``timeout`` or are cancelled. What is still
-        owed stays stored and is delivered after the next start."""
+        current step (each stops at the top of its loop), and the background housekeeping its requests,
+        within ``timeout``, or are cancelled. What is still owed stays stored and is delivered after the
+        next start; a panel left unstripped is stripped then (see bot/discord_app/livepanels.py)."""
         self._stopping = True
+        ends = time.monotonic() + timeout
         tasks = [task for task in self._owed_tasks.values() if not task.done()]
-        if not tasks:
-            return
-        _, pending = await asyncio.wait(tasks, timeout=timeout)
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        # a DM that went through in that last step starts its panel bookkeeping (livepanels) in the
+        # background: it gets what is left of the grace too, then is cancelled, not cut by a closed session
+        tasks += [task for task in self._side if not task.done()]
+        _, pending = await asyncio.wait(tasks, timeout=max(0.0, ends - time.monotonic())) if tasks else ((), set())
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)

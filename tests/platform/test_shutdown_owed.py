@@ -1,4 +1,5 @@
-"""Shutdown: the owed DMs' retriers end before the store closes under them."""
+"""Shutdown: the owed DMs' retriers, and the panel bookkeeping they start, end before the HTTP session and
+the store close under them."""
 
 from __future__ import annotations
 
@@ -22,9 +23,35 @@ async def test_shutdown_lets_owed_dm_retriers_finish_their_step_or_cancels_them(
         await asyncio.sleep(3600)  # a retrier pausing between tries
 
     tasks = {(1, 1): asyncio.create_task(quick()), (1, 2): asyncio.create_task(stuck())}
-    publisher = SimpleNamespace(_owed_tasks=tasks, _stopping=False)
+    side: set[asyncio.Task[None]] = set()
+    publisher = SimpleNamespace(_owed_tasks=tasks, _stopping=False, _side=side)
     started = time.monotonic()
     await Publisher.stop_owed(publisher, timeout=0.3)  # type: ignore[arg-type]
     assert finished == ["quick"] and all(task.done() for task in tasks.values())
     assert tasks[(1, 2)].cancelled() and time.monotonic() - started < 2.0
     assert publisher._stopping  # no retrier starts another step (Publisher._closing)
+
+
+async def test_shutdown_ends_the_panel_bookkeeping_a_last_dm_started() -> None:
+    """Seen in a full run: an owed DM went through during SIGTERM, its retrier ended, and the DM panel's
+    bookkeeping it had started in the background (``LivePanels.dm_shown``, stripping the old panel) then
+    ran into the closed HTTP session ("Session is closed", a traceback). Such side tasks get what is left
+    of the grace, then are cancelled."""
+    done: list[str] = []
+
+    async def retrier() -> None:
+        await asyncio.sleep(0.05)
+        side.add(asyncio.create_task(bookkeeping(0.05, "strip")))  # started as the DM went through
+        side.add(asyncio.create_task(bookkeeping(3600, "slow")))
+
+    async def bookkeeping(pause: float, name: str) -> None:
+        await asyncio.sleep(pause)
+        done.append(name)
+
+    side: set[asyncio.Task[None]] = set()
+    tasks = {(1, 1): asyncio.create_task(retrier())}
+    publisher = SimpleNamespace(_owed_tasks=tasks, _stopping=False, _side=side)
+    started = time.monotonic()
+    await Publisher.stop_owed(publisher, timeout=0.5)  # type: ignore[arg-type]
+    assert done == ["strip"] and all(task.done() for task in side) and time.monotonic() - started < 2.0
+    assert [task for task in side if task.cancelled()] and len(side) == 2
