@@ -47,7 +47,9 @@ __all__ = ["pg_server"]  # a fixture, for every test module
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def shared_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+async def shared_bot(request: pytest.FixtureRequest,
+                     tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    """The module's bot, started with the module's ``SHARED_BOT_ENV`` (settings of its own) when it has one."""
     from tests.e2e.helpers import (  # imported here: after the bytecode set-up
         assert_clean_output,
         open_shared_bot,
@@ -55,7 +57,8 @@ async def shared_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
     from tests.fake_discord import FakeDiscord
 
     async with FakeDiscord() as fake:
-        shared = await open_shared_bot(fake, tmp_path_factory.mktemp("shared-bot"))
+        shared = await open_shared_bot(fake, tmp_path_factory.mktemp("shared-bot"),
+                                       extra_env=getattr(request.module, "SHARED_BOT_ENV", None))
         try:
             yield shared
         finally:

@@ -100,10 +100,10 @@ class SharedBot:
     tables: int = 0
 
 
-async def open_shared_bot(fake: FakeDiscord, folder: Path) -> SharedBot:
+async def open_shared_bot(fake: FakeDiscord, folder: Path, *, extra_env: Mapping[str, str] | None = None) -> SharedBot:
     guild = fake.create_guild("Tabletop test")
     db = folder / "bot.sqlite3"
-    return SharedBot(fake, await start_bot(fake, db, [guild.id]), db, guild)
+    return SharedBot(fake, await start_bot(fake, db, [guild.id], extra_env=extra_env), db, guild)
 
 
 def shared_table(shared: SharedBot, names: list[str], *, locales: dict[str, str] | None = None) -> Table:
