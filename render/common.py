@@ -32,7 +32,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, wraps
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -310,7 +310,9 @@ def palette_png(image: Image.Image, *, level: int = PNG_LEVEL, bands: int | None
 
 ViewT = TypeVar("ViewT", bound=Mapping[str, Any])
 """A game's view type (a TypedDict): a renderer keeps its own signature through ``rendered_once``."""
-Renderer = Callable[[ViewT, str], bytes]
+PngT = TypeVar("PngT", bound=bytes | None)
+"""A renderer's result: a PNG, or None where there is nothing to draw (a personal board of no seat)."""
+Renderer = Callable[[ViewT, str], PngT]
 RENDERED_MAX = 48  # boards kept, all games and languages together (a Godstorm board is about 200 KB)
 _rendered: OrderedDict[tuple[str, str, bytes], bytes] = OrderedDict()
 _rendered_lock = threading.Lock()
@@ -326,32 +328,35 @@ def _view_key(view: Mapping[str, Any]) -> bytes | None:
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
-def rendered_once(game: str) -> Callable[[Renderer[ViewT]], Renderer[ViewT]]:
+def rendered_once(game: str) -> Callable[[Renderer[ViewT, PngT]], Renderer[ViewT, PngT]]:
     """Reuse the PNG of a view already rendered in this language (a repeated board command, the
-    channel post and its retries): a renderer is a pure function of (view, lang), so the bytes are
-    the same. The cache is a bounded LRU shared by all games; ``render.uncached`` skips it."""
+    channel post and its retries, a panel's personal board sent in a DM and shown by ``/game hand``): a
+    renderer is a pure function of (view, lang), so the bytes are the same. The cache is a bounded LRU
+    shared by all games; ``render.uncached`` skips it. A None result (nothing to draw) is not kept."""
 
-    def decorate(render: Renderer[ViewT]) -> Renderer[ViewT]:
+    def decorate(render: Renderer[ViewT, PngT]) -> Renderer[ViewT, PngT]:
         @wraps(render)
-        def cached(view: ViewT, lang: str) -> bytes:
+        def cached(view: ViewT, lang: str) -> PngT:
             digest = _view_key(view)
             if digest is None:
                 return render(view, lang)
             key = (game, lang, digest)
             with _rendered_lock:
-                data = _rendered.get(key)
-                if data is not None:
+                kept = _rendered.get(key)
+                if kept is not None:
                     _rendered.move_to_end(key)
-                    return data
+                    return cast(PngT, kept)
                 busy = _rendering.setdefault(key, threading.Lock())
             with busy:
                 with _rendered_lock:
-                    data = _rendered.get(key)
-                if data is not None:  # drawn by the request this one waited for
-                    return data
+                    kept = _rendered.get(key)
+                if kept is not None:  # drawn by the request this one waited for
+                    return cast(PngT, kept)
                 try:
                     started = time.perf_counter()
                     data = render(view, lang)
+                    if data is None:
+                        return data
                     # one DEBUG line per real render (the end-to-end tests count them)
                     log.debug("rendered a %s board (%s): %d bytes in %.0f ms", game, lang, len(data),
                               (time.perf_counter() - started) * 1000)

@@ -453,5 +453,6 @@ def render_zoom(view: ColdWarView, lang: str, zoom: str) -> bytes | None:
     return zoomed.render_zoom(dict(view), lang, zoom)
 
 
+@rendered_once("coldwar-personal")
 def render_personal(view: ColdWarView, lang: str) -> bytes | None:
     return zoomed.render_personal(dict(view), lang)

@@ -1339,6 +1339,7 @@ def _wrap_lines(d: ImageDraw.ImageDraw, line: str, fnt: Any, width: float) -> li
     return [_fit(d, part, fnt, width) for part in out]
 
 
+@rendered_once("godstorm-personal")
 def render_personal(view: GodstormView, lang: str) -> bytes | None:
     """The private panel's picture: the seat's board (:func:`personal_image`) and, under it, its miracle
     cards and relics as card faces when it holds any (``bot.games.godstorm.render_cards``). None for a view without
