@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -489,6 +490,11 @@ class TabletopBot(commands.Bot):
                     if downtime.shards is None:
                         await downtime.heartbeat(now)
                     await self.tick(now)
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    log.exception("timer tick failed")
+                else:  # another writer held the database past the busy timeout (a backup, say): next tick
+                    log.warning("timer tick skipped, the database is busy: %s", exc)
             except Exception:
                 log.exception("timer tick failed")
             await self._timer_sleep(now, now + self.config.timer_interval)

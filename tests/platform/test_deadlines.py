@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import sqlite3
 import time
 from pathlib import Path
 
@@ -206,4 +208,42 @@ async def test_timer_loop_fires_nothing_while_disconnected(tmp_path: Path) -> No
         assert publisher.reminded == [(reminded_id, reminded_seat)]
     finally:
         loop.cancel()
+        await store.close()
+
+
+async def test_timer_loop_waits_out_a_database_held_past_the_busy_timeout(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Another writer holds SQLite's write lock past the busy timeout (an operator's backup; in the suite,
+    a test's holds back to back): the ticks meanwhile are skipped with one warning line each, never a
+    traceback, and the first tick after the lock is released writes the heartbeat."""
+    path = tmp_path / "t.sqlite3"
+    store = await Store.open(path)
+    await store.db.execute("PRAGMA busy_timeout=50")  # the bot's is 5 s: the same path, sooner
+    sessions = SessionManager(store)
+    bot = TabletopBot(Config(token="x", database_path=path, timer_interval=0.1))
+    publisher = RecordingPublisher()
+    bot.store, bot.sessions, bot.publisher = store, sessions, publisher  # type: ignore[assignment]
+    bot.downtime = downtime = Downtime(store, sessions)
+    await downtime.started(time.time())
+    await bot._gateway_back()
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    held = await store.get_meta(HEARTBEAT_KEY)
+    caplog.set_level(logging.WARNING, logger="bot.discord_app.app")
+    loop = asyncio.create_task(bot._timer_loop())
+    try:
+        await asyncio.sleep(0.6)
+        assert await store.get_meta(HEARTBEAT_KEY) == held  # nothing written while held
+        skipped = [r for r in caplog.records if "database is busy" in r.getMessage()]
+        assert skipped and all(r.exc_info is None and r.levelno == logging.WARNING for r in skipped)
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        other.execute("COMMIT")
+        for _ in range(30):
+            await asyncio.sleep(0.1)
+            if await store.get_meta(HEARTBEAT_KEY) != held:
+                break
+        assert float(await store.get_meta(HEARTBEAT_KEY) or 0) > float(held or 0)
+    finally:
+        loop.cancel()
+        other.close()
         await store.close()
