@@ -8,7 +8,8 @@ place, and then:
 * every older copy loses its controls (its view is removed): the previous DM panel, the previous
   ephemeral panel;
 * the DM panel, when the player acted somewhere else, is edited in place to the current panel
-  (no new message, no ping), so the next decision always reaches the DM too: the player who
+  (no new message, no ping; a second later, once for moves made in a row: ``REFRESH_DELAY``), so
+  the next decision always reaches the DM too: the player who
   clicked through ``/risk`` sees an epoch bid in their DMs as well, not only in a reply that a
   phone may have dismissed.
 
@@ -52,6 +53,9 @@ log = logging.getLogger(__name__)
 EPHEMERAL_TTL = 14 * 60.0
 """Seconds an interaction token may still edit its ephemeral reply (Discord allows 15 minutes)."""
 RETIRE_ATTEMPTS = 3
+REFRESH_DELAY = 1.0
+"""Seconds a DM panel's refresh waits, so the moves a player makes in a row are one refresh (housekeeping:
+the player is looking at the panel they clicked, not at their DMs)."""
 
 
 def purpose(user_id: int) -> str:
@@ -89,6 +93,9 @@ class LivePanels:
         # (game, user) -> the newest ephemeral panel, oldest first; entries past EPHEMERAL_TTL can no longer be
         # edited and are dropped (each holds its interaction, with the message it came from)
         self._ephemeral: OrderedDict[tuple[int, int], Ephemeral] = OrderedDict()
+        # (game, user) -> the session and seat of a DM panel refresh waiting for REFRESH_DELAY (_refresh_soon)
+        self._refreshing: dict[tuple[int, int], tuple[Session, int]] = {}
+        self.refresh_delay = REFRESH_DELAY
 
     def lock(self, game_id: int, user_id: int) -> asyncio.Lock:
         lock = self._locks.get((game_id, user_id))
@@ -128,7 +135,7 @@ class LivePanels:
         async with self.lock(session.id, user_id):
             await self._set_dm(session, user_id, seat, channel, message_id, stamp)
             await self._retire_ephemeral(session.id, user_id, keep=None, before=shown_at)
-            await self._refresh_dm(session, user_id, seat)
+        self._refresh_soon(session, user_id, seat)
 
     def ephemeral_shown(self, session: Session, user_id: int, seat: int,
                         interaction: discord.Interaction, message_id: int | None, *, shown: int | None = None) -> None:
@@ -143,7 +150,7 @@ class LivePanels:
         async with self.lock(session.id, user_id):
             await self._retire_ephemeral(session.id, user_id, keep=entry)
             self._remember(session.id, user_id, entry)
-            await self._refresh_dm(session, user_id, seat)
+        self._refresh_soon(session, user_id, seat)
 
     # ---- the DM panel ------------------------------------------------------------------
     async def replacing(self, game_id: int, user_id: int) -> None:
@@ -218,6 +225,22 @@ class LivePanels:
         except (discord.HTTPException, aiohttp.ClientError, OSError, Postponed) as exc:
             log.info("could not retire an old panel of game %s: %s", game_id, exc)
             return False
+
+    def _refresh_soon(self, session: Session, user_id: int, seat: int) -> None:
+        """Bring the DM panel up to date after ``refresh_delay`` seconds, once for all the moves made
+        meanwhile: a play and its ✔, or a DM panel that arrived as the player acted in the channel, are one
+        refresh, and one personal board drawn (each refresh draws one: a soak drew about two per move)."""
+        key = (session.id, user_id)
+        pending = key in self._refreshing
+        self._refreshing[key] = (session, seat)  # the newest wins
+        if not pending:
+            self.publisher._background(self._refresh_later(key))
+
+    async def _refresh_later(self, key: tuple[int, int]) -> None:
+        await asyncio.sleep(self.refresh_delay)
+        async with self.lock(*key):
+            session, seat = self._refreshing.pop(key)
+            await self._refresh_dm(session, key[1], seat)
 
     async def _refresh_dm(self, session: Session, user_id: int, seat: int) -> None:
         """Edit the stored DM panel to the seat's current panel (when its stamp is behind)."""

@@ -287,9 +287,18 @@ class ColdWarDriver:
         if self.prompted_since_own(seat):
             dms = await self.dm_panels(seat, users, stamp)
             panel, how = dms[user.id], "dm"
-            # the channel post that asked this seat to act pinged all its users
-            post = turn_posts(self.table)[-1]
-            assert all(u.id in post.mentions for u in users), (seat, post.mentions, post.content)
+            # the channel post that asked this seat to act pinged all its users (a DM panel can be current
+            # before that post is out: an older DM panel is brought up to date a second after the seat's
+            # own move made elsewhere, bot/discord_app/livepanels.py)
+            def pinged() -> Any:
+                post = turn_posts(self.table)[-1]
+                return post if all(u.id in post.mentions for u in users) else None
+
+            try:
+                await self.fake.wait_for(pinged, timeout=20)
+            except TimeoutError:
+                post = turn_posts(self.table)[-1]
+                raise AssertionError((seat, post.mentions, post.content)) from None
         else:
             user, panel = self.cont.get(seat, (None, None))
             how = "continuation"

@@ -270,6 +270,38 @@ async def test_acting_elsewhere_refreshes_the_dm_panel_and_a_new_dm_retires_the_
         await store.close()
 
 
+async def test_moves_made_in_a_row_elsewhere_refresh_the_dm_panel_once(tmp_path: Path, game_class: Any) -> None:
+    """Two moves in a row through ephemeral panels (a play and its ✔, say) bring the DM panel up to date
+    with one edit, at the stamp after the second, and not before ``refresh_delay`` has passed."""
+    game_class(games.Streak)
+    store, sessions, session = await toy_session(tmp_path)
+    client = Client()
+    publisher = Publisher(client, sessions, store)  # type: ignore[arg-type]
+    publisher.publish_interval = 0
+    publisher.panels.refresh_delay = 0.3
+    try:
+        await publisher.publish(session.id)
+        seat = session.game.actors()[0]
+        user = user_of(session, seat)
+        dm = client.get_channel(-user)
+        assert len(dm.sent) == 1 and not dm.edits
+        started = time.monotonic()
+        for n in (1, 2):
+            await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+            publisher.panels.ephemeral_shown(session, user, seat, Interaction(user, 600 + n), None)  # type: ignore[arg-type]
+            await asyncio.sleep(0.05)
+        assert session.game.actors() == [seat]  # still the seat's turn: its DM panel keeps controls
+        await publisher.idle()
+        assert time.monotonic() - started >= 0.3
+        (edited, kwargs), = dm.edits  # one edit for the two moves
+        assert edited == 1000 * -user + 1
+        stamp = session.row.seat_counts[seat]
+        ids = [str(c.custom_id) for c in kwargs["view"].children if str(getattr(c, "custom_id", "") or "").startswith("tt:a:")]
+        assert ids and all(f":{seat}:{stamp}:" in i for i in ids)
+    finally:
+        await store.close()
+
+
 async def test_a_click_answered_in_place_keeps_the_controls_of_the_panel_it_was_on(
         tmp_path: Path, game_class: Any) -> None:
     """``/game hand`` shows a panel; a click on it is answered by editing that same message to the next
