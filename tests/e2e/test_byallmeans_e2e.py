@@ -23,7 +23,8 @@ from tests.fake_discord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
 
-KILL_AT = 25
+KILL_AT = 12
+"""Moves before the SIGKILL: well inside a duel (the game's seed is the bot's own; one ended after 24 moves)."""
 MAX_MOVES = 900
 
 

@@ -348,6 +348,7 @@ async def test_moves_of_one_turn_coalesce_and_the_turn_change_goes_out_at_once(
     client = Client()
     publisher = Publisher(client, sessions, store)  # type: ignore[arg-type]
     publisher.publish_interval = 1.0
+    publisher.panels.refresh_delay = 0  # idle() would wait a DM panel's refresh out, and the interval with it
     channel = client.get_channel(7)
     try:
         publisher.request(session.id)
