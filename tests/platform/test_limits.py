@@ -178,8 +178,9 @@ async def test_a_panel_with_a_long_private_text_keeps_its_header_and_question(
 # ---- split: linear, and the same chunks as before ---------------------------------------------
 def quadratic_split(text: str, limit: int) -> list[str] | None:
     """``limits.split`` as it was before it was made linear (it copied and measured the whole rest
-    for every chunk): the reference the new one must match chunk for chunk. None where it never
-    ended (a cut inside a reopened code block's first line reopened it forever)."""
+    for every chunk): the reference the new one must match chunk for chunk. None where it cut inside a
+    reopened code block's first line: there it reopened the block forever, or left a chunk of that line
+    alone (``'```🛑x`\n```'``, found by Hypothesis); the new one cuts such a step hard instead."""
     chunks: list[str] = []
     rest = text
     reopen = ""
@@ -193,6 +194,8 @@ def quadratic_split(text: str, limit: int) -> list[str] | None:
         room = limit - (len(limits.FENCE) + 1 if limits.FENCE in rest else 0)
         cut = limits._cut_point(rest, room)
         head, rest = rest[:cut].rstrip(), rest[cut:]
+        if 0 < cut <= len(reopen) and head.count(limits.FENCE) % 2 == 1:
+            return None  # stuck in the reopened line (limits.split's ``stuck``)
         rest = rest.lstrip("\n") if rest.startswith("\n") else rest.removeprefix(" ")
         reopen = ""
         if head.count(limits.FENCE) % 2:
@@ -240,6 +243,18 @@ def test_split_matches_the_old_split_and_keeps_its_guarantees(pieces: list[str],
 @settings(max_examples=300, deadline=None)
 def test_prefix_within_is_the_longest_fitting_prefix(text: str, limit: int) -> None:
     assert limits._prefix_within(text, limit) == slow_prefix_within(text, limit)
+
+
+def test_split_of_a_cut_inside_a_reopened_fence_line_keeps_its_guarantees() -> None:
+    """Hypothesis's example (seen once in a full run): a fence opened mid-line, then a cut inside its
+    reopened first line. No chunk is only that line; every chunk fits, every cut block is closed."""
+    pieces = ["Рим", "Рим", "Carthage", "Carthage", "Армия" * 9, "```", "🛑", "Carthage", "```text\n", " ",
+              *["Рим"] * 6]
+    chunks = limits.split("".join(pieces), 31)
+    assert quadratic_split("".join(pieces), 31) is None
+    assert all(limits.size(c) <= 31 for c in chunks)
+    assert all(c.count(limits.FENCE) % 2 == 0 for c in chunks[:-1])
+    assert "```🛑Carthage`\n```" not in chunks  # the old split's chunk of the reopened line alone
 
 
 def test_split_of_a_long_log_matches_the_old_split() -> None:
