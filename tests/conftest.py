@@ -1,6 +1,6 @@
 """Suite-wide settings.
 
-* Collection order: the soak (the longest test by far) starts first, so that under ``pytest -n 3``
+* Collection order: the soak (the longest test by far) starts first, so that under ``pytest -n 4``
   (pytest-xdist, the README's test command) it runs beside the rest of the suite instead of after it.
 * Bytecode: machines that set ``PYTHONDONTWRITEBYTECODE`` (this one and CI do) make every process
   the suite starts compile the project's sources again: each bot process, each render worker it
