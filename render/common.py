@@ -402,19 +402,22 @@ def seat_label(view: Mapping[str, Any], seat: int, fallback: str, limit: int | N
 
 
 @lru_cache(maxsize=2048)  # small masks: a few MB at most
-def _text_mask(text: str, path: str, size: int, anchor: str | None, fx: float, fy: float
+def _text_mask(text: str, path: str, size: int, anchor: str | None, fx: float, fy: float, stroke: int = 0
                ) -> tuple[Image.Image, int, int]:
-    """The anti-aliased coverage of ``text`` as an "L" image, and its offset from the anchor point."""
+    """The anti-aliased coverage of ``text`` as an "L" image, and its offset from the anchor point; with
+    ``stroke``, of its outline ``stroke`` pixels wide (Pillow's filled stroke, drawn under the text)."""
     fnt = _font_by_path(path, size)
     probe = ImageDraw.Draw(Image.new("L", (1, 1)))
-    x0, y0, _, _ = probe.textbbox((fx, fy), text, font=fnt, anchor=anchor)
+    x0, y0, _, _ = probe.textbbox((fx, fy), text, font=fnt, anchor=anchor, stroke_width=stroke)
     # Draw far enough from the mask's corner that every coordinate Pillow truncates is positive,
     # so the glyphs land on the same sub-pixel phase as on the board.
     pad = math.ceil(max(0.0, -x0, -y0)) + 4
     origin = (pad + fx, pad + fy)
-    x0, y0, x1, y1 = probe.textbbox(origin, text, font=fnt, anchor=anchor)
+    x0, y0, x1, y1 = probe.textbbox(origin, text, font=fnt, anchor=anchor, stroke_width=stroke)
     canvas = Image.new("L", (math.ceil(x1) + 2, math.ceil(y1) + 2), 0)
-    ImageDraw.Draw(canvas).text(origin, text, font=fnt, fill=255, anchor=anchor)
+    # the stroke's ink equal to the text's: Pillow draws the stroke pass alone, which is this mask
+    ImageDraw.Draw(canvas).text(origin, text, font=fnt, fill=255, anchor=anchor, stroke_width=stroke,
+                                stroke_fill=255 if stroke else None)
     box = (math.floor(x0) - 1, math.floor(y0) - 1, canvas.width, canvas.height)
     mask = canvas.crop(box)
     left, top = box[0] - pad, box[1] - pad
@@ -427,20 +430,49 @@ def _font_by_path(path: str, size: int) -> ImageFont.FreeTypeFont:
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], label: str, fnt: ImageFont.FreeTypeFont,
-         fill: Colour | int, anchor: str | None = None) -> None:
+         fill: Colour | int, anchor: str | None = None, *, stroke_width: int = 0,
+         stroke_fill: Colour | int | None = None) -> None:
     """``draw.text`` with the glyph coverage cached (text rasterising is most of a board's drawing
-    time, and labels, numbers and names repeat from render to render). Same pixels as draw.text."""
+    time, and labels, numbers and names repeat from render to render). Same pixels as draw.text, an
+    outline (``stroke_width``, ``stroke_fill``) included: drawn first, then the text over it, as Pillow does."""
     if not label:
         return
     x, y = xy
     ix, iy = math.floor(x), math.floor(y)
-    mask, left, top = _text_mask(label, str(fnt.path), int(fnt.size), anchor, round(x - ix, 2),
-                                 round(y - iy, 2))
+    fx, fy = round(x - ix, 2), round(y - iy, 2)
+    if stroke_width:
+        outline = fill if stroke_fill is None else stroke_fill
+        mask, left, top = _text_mask(label, str(fnt.path), int(fnt.size), anchor, fx, fy, stroke_width)
+        draw.bitmap((ix + left, iy + top), mask, fill=outline)
+        if outline == fill:
+            return
+    mask, left, top = _text_mask(label, str(fnt.path), int(fnt.size), anchor, fx, fy)
     draw.bitmap((ix + left, iy + top), mask, fill=fill)
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont) -> float:
-    return draw.textlength(text, font=fnt)
+    """``draw.textlength``, kept per text, font and the draw's font mode (names and counts repeat)."""
+    path = fnt.path
+    if not isinstance(path, str):
+        return draw.textlength(text, font=fnt)
+    return _text_width(text, path, fnt.size, fnt.index, int(fnt.layout_engine), draw.fontmode)
+
+
+@lru_cache(maxsize=8192)
+def _text_width(text: str, path: str, size: float, index: int, engine: int, mode: str) -> float:
+    return _measuring_draw(mode).textlength(text, font=_font_of(path, size, index, engine))
+
+
+@lru_cache(maxsize=64)
+def _font_of(path: str, size: float, index: int, engine: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size, index=index, layout_engine=ImageFont.Layout(engine))
+
+
+@lru_cache(maxsize=4)
+def _measuring_draw(mode: str) -> ImageDraw.ImageDraw:
+    draw = ImageDraw.Draw(Image.new("L", (1, 1)))
+    draw.fontmode = mode  # what textlength measures by (Pillow sets "1" on bilevel images, else "L")
+    return draw
 
 
 def wrap(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont, width: float,

@@ -103,9 +103,10 @@ def test_personal_board_reads_at_400_px_and_cuts_no_text(crowded: Godstorm, lang
     real_text = godstorm.text
 
     def recording(draw: ImageDraw.ImageDraw, xy: tuple[float, float], label: str, fnt: Any, fill: Any,
-                  anchor: str | None = None) -> None:
-        boxes.append((label, draw.textbbox(xy, label, font=fnt, anchor=anchor)))
-        real_text(draw, xy, label, fnt, fill, anchor)
+                  anchor: str | None = None, **outline: Any) -> None:  # the names' white outline too
+        boxes.append((label, draw.textbbox(xy, label, font=fnt, anchor=anchor,
+                                           stroke_width=outline.get("stroke_width", 0))))
+        real_text(draw, xy, label, fnt, fill, anchor, **outline)
 
     monkeypatch.setattr(godstorm, "text", recording)
     image = godstorm.personal_image(view, lang)
@@ -155,9 +156,9 @@ def test_every_zoom_has_a_legend_and_cuts_no_name(which: int, zoom: str, lang: s
     real_text = godstorm.text
 
     def recording(draw: ImageDraw.ImageDraw, xy: tuple[float, float], label: str, fnt: Any, fill: Any,
-                  anchor: str | None = None) -> None:
+                  anchor: str | None = None, **outline: Any) -> None:
         drawn.append(label)
-        real_text(draw, xy, label, fnt, fill, anchor)
+        real_text(draw, xy, label, fnt, fill, anchor, **outline)
 
     monkeypatch.setattr(godstorm, "text", recording)
     godstorm._zoom_legend.cache_clear()

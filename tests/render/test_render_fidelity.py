@@ -125,6 +125,30 @@ def test_cached_text_is_pixel_identical_to_pillow_text() -> None:
                 assert ImageChops.difference(expected, got).getbbox() is None, (label, anchor, xy)
 
 
+def test_cached_outlined_text_and_widths_are_pillows() -> None:
+    """Outlined text (a territory's name on the Godstorm maps: a white stroke under dark letters) from the
+    cached masks is Pillow's pixel for pixel, and the kept widths are ``textlength``'s."""
+    from render.common import text_width
+
+    samples = [("Аравия", font(17, "condensed-bold")), ("Atlantis 12", font(22, "condensed-bold")),
+               ("Ёж gy", font(16, "bold"))]
+    for stroke, outline in ((2, (255, 255, 255)), (3, (255, 255, 255)), (2, (240, 196, 64))):
+        for anchor in (None, "mb", "mm"):
+            for xy in ((60, 60), (60.5, 60.25), (33.3, 70.7)):
+                for label, fnt in samples:
+                    expected = Image.new("RGB", (240, 120), (120, 160, 90))
+                    got = expected.copy()
+                    ImageDraw.Draw(expected).text(xy, label, font=fnt, fill=(30, 30, 30), anchor=anchor,
+                                                  stroke_width=stroke, stroke_fill=outline)
+                    text(ImageDraw.Draw(got), xy, label, fnt, (30, 30, 30), anchor, stroke_width=stroke,
+                         stroke_fill=outline)
+                    assert ImageChops.difference(expected, got).getbbox() is None, (label, anchor, xy, stroke)
+    draw = ImageDraw.Draw(Image.new("RGB", (4, 4)))
+    for label, fnt in samples:
+        assert text_width(draw, label, fnt) == draw.textlength(label, font=fnt)
+        assert text_width(draw, label, fnt) == text_width(draw, label, fnt)
+
+
 def test_godstorm_unknown_player_colour_falls_back_to_full_colour() -> None:
     """A colour the game's palette lacks is not approximated: the board is sent in full colour."""
     from bot.games.godstorm import render as godstorm

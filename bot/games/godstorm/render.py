@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from bot.core.i18n import has, t
 from bot.games.godstorm import data as D
 from bot.games.godstorm.view import GodstormView
-from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text
+from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text, text_width
 
 Point = tuple[float, float]
 
@@ -335,7 +335,7 @@ def _god(draw: ImageDraw.ImageDraw, x: float, y: float, kind: str, colour: Colou
 
 def _pill(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, border: Colour, size: int = 21) -> None:
     f = font(size, "bold")
-    tw = draw.textlength(label, font=f)
+    tw = text_width(draw, label, f)
     hw = max(tw / 2 + 7, size * 0.62)
     hh = size * 0.62
     draw.rounded_rectangle([x - hw, y - hh, x + hw, y + hh], radius=int(hh), fill=(255, 255, 255),
@@ -435,8 +435,8 @@ def _shared_edge(pa: list[Point], pb: list[Point]) -> tuple[Point, Point] | None
 
 def _territory_name(d: ImageDraw.ImageDraw, tid: str, lang: str, size: int = 17) -> None:
     x, y = territory_center(tid)
-    d.text((x, y - NODE_R - 8), D.TERRITORIES[tid].name[lang], font=font(size, "condensed-bold"), fill=INK,
-           anchor="mb", stroke_width=3, stroke_fill=(255, 255, 255))
+    text(d, (x, y - NODE_R - 8), D.TERRITORIES[tid].name[lang], font(size, "condensed-bold"), INK, "mb",
+         stroke_width=3, stroke_fill=(255, 255, 255))
 
 
 @lru_cache(maxsize=4)
@@ -596,9 +596,9 @@ def _seat_name(view: GodstormView, seat: int, lang: str) -> str:
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, fnt: Any, width: float) -> str:
-    if d.textlength(text, font=fnt) <= width:
+    if text_width(d, text, fnt) <= width:
         return text
-    while text and d.textlength(text + "…", font=fnt) > width:
+    while text and text_width(d, text + "…", fnt) > width:
         text = text[:-1]
     return text + "…"
 
@@ -698,7 +698,7 @@ def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormVie
         name_f, who_f = font(max(21, size or 0), "bold"), font(max(16, size or 0), "condensed")
         count = str(int(player.get("heaven") or 0)) if player else "—"
         count_f = font(max(34, size or 0), "bold")
-        room = HEAVEN_W - 40 - d.textlength(count, font=count_f)
+        room = HEAVEN_W - 40 - text_width(d, count, count_f)
         text(d, (HEAVEN_X + 26, y0 + 4 if size else y0 + 10), _fit(d, hname[lang], name_f, room), name_f, text_fill)
         who = _seat_name(view, int(player["seat"]), lang) if player else pan.name[lang]
         text(d, (HEAVEN_X + 26, y0 + 76 if size else y0 + 42), _fit(d, who, who_f, room), who_f, text_fill,
@@ -734,7 +734,7 @@ def _draw_header(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic:
     for i, seat in enumerate(order):
         name = _fit(d, f"{i + 1}. {_seat_name(view, seat, lang)}", cf, 210)
         colour = _seat_colour(view, seat)
-        wdt = d.textlength(name, font=cf) + 44
+        wdt = text_width(d, name, cf) + 44
         y0 = 42
         if seat == current:
             d.rounded_rectangle([x - 4, y0 - 4, x + wdt + 4, y0 + 40], radius=10, outline=GOLD, width=3)
@@ -881,7 +881,7 @@ def _draw_miracle_marks(d: ImageDraw.ImageDraw, view: GodstormView, lang: str) -
                 pts = [(x - 34 + i * 4, yy + 4 * math.sin(i * 0.9)) for i in range(18)]
                 d.line(pts, fill=SUNK_INK, width=4)
         label = _tr("sunk", lang)
-        half = d.textlength(label, font=font(20, "bold")) / 2 + 14
+        half = text_width(d, label, font(20, "bold")) / 2 + 14
         cx = max(half + 6, sum(territory_center(x)[0] for x in tids) / len(tids) + 20)
         cy = sum(territory_center(x)[1] for x in tids) / len(tids) + 8
         _pill(d, cx, cy, label, SUNK_INK, 20)
@@ -1067,8 +1067,7 @@ def zoom_name_boxes(box: tuple[int, int, int, int], lang: str, size: int
 
 def _zoom_names(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], lang: str, size: int) -> None:
     for name, xy in zoom_name_boxes(box, lang, size):
-        d.text(xy, name, font=font(size, "condensed-bold"), fill=INK, anchor="mb", stroke_width=3,
-               stroke_fill=(255, 255, 255))
+        text(d, xy, name, font(size, "condensed-bold"), INK, "mb", stroke_width=3, stroke_fill=(255, 255, 255))
 
 
 def zoom_legend_items(lang: str, classic: bool, underworld: bool) -> list[tuple[str, str]]:
@@ -1095,7 +1094,7 @@ def _zoom_legend(width: int, lang: str, size: int, classic: bool, underworld: bo
     x, y = 10.0, 8.0
     for key, label in zoom_legend_items(lang, classic, underworld):
         label = _fit(scratch, label, f, width - 30 - icon)
-        wide = icon + 8 + scratch.textlength(label, font=f)
+        wide = icon + 8 + text_width(scratch, label, f)
         if x > 10 and x + wide > width - 10:
             x, y = 10.0, y + row
         placed.append((key, label, x, y + row / 2))
@@ -1296,21 +1295,21 @@ def _mine_names(d: ImageDraw.ImageDraw, tids: list[str], lang: str, pill: int) -
     for tid in tids:
         x, y = mine_point(tid)
         name = _place_name(tid, lang)
-        half = d.textlength(name, font=f) / 2
+        half = text_width(d, name, f) / 2
         box = (x - half - 2, y - pill * 0.62 - MINE_NAME - 4, x + half + 2, y - pill * 0.62)
         if box[0] < 2 or box[2] > MINE_W - 2 or box[1] < MINE_HEAD or box[3] > MINE_HEAD + MINE_MAP_H:
             continue
         if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken):
             continue
         taken.append(box)
-        d.text((x, box[3] - 1), name, font=f, fill=INK, anchor="mb", stroke_width=2, stroke_fill=(255, 255, 255))
+        text(d, (x, box[3] - 1), name, f, INK, "mb", stroke_width=2, stroke_fill=(255, 255, 255))
 
 
 def _mark_pill(d: ImageDraw.ImageDraw, x: float, y: float, label: str, colour: Colour, owner: int | None,
                edge: Colour, size: int) -> None:
     """An army count on the personal board: the owner's colour and mark, then the count."""
     f = font(size, "bold")
-    tw = d.textlength(label, font=f)
+    tw = text_width(d, label, f)
     hh = size * 0.62
     w = tw + 2 * hh + 10
     x0 = x - w / 2
@@ -1330,7 +1329,7 @@ def _wrap_lines(d: ImageDraw.ImageDraw, line: str, fnt: Any, width: float) -> li
     current = ""
     for word in line.split(" "):
         candidate = f"{current} {word}" if current else word
-        if current and d.textlength(candidate, font=fnt) > width:
+        if current and text_width(d, candidate, fnt) > width:
             out.append(current)
             current = word
         else:
