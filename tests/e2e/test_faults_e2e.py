@@ -24,6 +24,7 @@ import pytest
 from bot.games.registry import game_class
 from tests.e2e.coldwar_play import ColdWarDriver
 from tests.e2e.helpers import (
+    NO_WINDOW,
     Table,
     assert_clean_output,
     db_query,
@@ -41,7 +42,6 @@ from tests.e2e.test_coldwar_e2e import open_coldwar
 from tests.e2e.test_pobeda_e2e import play_turn
 from tests.fake_discord import FakeDiscord
 
-NO_WINDOW = {"options": "undo_window=0"}  # the /game new option "options" (a name fake.slash also has)
 """Pobeda's undo window (issue 27) off: these tests are about the platform, and a turn here is one play."""
 
 

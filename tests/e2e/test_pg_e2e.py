@@ -13,6 +13,7 @@ import asyncpg
 import pytest
 
 from tests.e2e.helpers import (
+    NO_WINDOW,
     assert_clean_output,
     last_turn_post,
     make_table,
@@ -25,7 +26,6 @@ from tests.e2e.helpers import (
 from tests.fake_discord import FakeDiscord
 from tests.pg_server import PgServer, new_pg_url
 
-NO_WINDOW = {"options": "undo_window=0"}  # the /game new option "options" (a name fake.slash also has)
 """Pobeda's undo window (issue 27) off: these tests are about the platform, and a turn here is one play."""
 
 

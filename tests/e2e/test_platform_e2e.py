@@ -9,6 +9,7 @@ import pytest
 
 from bot.core.i18n import t
 from tests.e2e.helpers import (
+    NO_WINDOW,
     assert_clean_output,
     custom_ids,
     db_query,
@@ -24,7 +25,6 @@ from tests.e2e.helpers import (
 )
 from tests.fake_discord import FakeDiscord
 
-NO_WINDOW = {"options": "undo_window=0"}  # the /game new option "options" (a name fake.slash also has)
 """Pobeda's undo window (issue 27) off: these tests are about the platform, and a turn here is one play."""
 
 

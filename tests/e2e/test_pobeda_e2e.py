@@ -10,6 +10,7 @@ import pytest
 
 from bot.games.pobeda import Pobeda
 from tests.e2e.helpers import (
+    NO_WINDOW,
     Table,
     actor_ids,
     assert_clean_output,
@@ -27,7 +28,6 @@ from tests.e2e.helpers import (
 )
 from tests.fake_discord import FakeDiscord
 
-NO_WINDOW = {"options": "undo_window=0"}  # the /game new option "options" (a name fake.slash also has)
 """Pobeda's undo window (issue 27) off: these tests are about the platform, and a turn here is one play."""
 
 

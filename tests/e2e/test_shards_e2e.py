@@ -20,6 +20,7 @@ import aiohttp
 import pytest
 
 from tests.e2e.helpers import (
+    NO_WINDOW,
     Table,
     actor_ids,
     assert_clean_output,
@@ -35,7 +36,6 @@ from tests.e2e.shards import ShardBot, free_port, guild_on_shard, json_log_lines
 from tests.fake_discord import FakeDiscord
 from tests.pg_server import PgServer, new_pg_url
 
-NO_WINDOW = {"options": "undo_window=0"}  # the /game new option "options" (a name fake.slash also has)
 """Pobeda's undo window (issue 27) off: these tests are about the platform, and a turn here is one play."""
 
 

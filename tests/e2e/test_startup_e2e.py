@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.helpers import (
+    NO_WINDOW,
     ROOT,
     Table,
     assert_clean_output,
@@ -31,7 +32,6 @@ from tests.e2e.helpers import (
 from tests.e2e.test_pobeda_e2e import play_turn
 from tests.fake_discord import BotProcess, FakeDiscord
 
-NO_WINDOW = {"options": "undo_window=0"}  # the /game new option "options" (a name fake.slash also has)
 """Pobeda's undo window (issue 27) off: these tests are about the platform, and a turn here is one play."""
 
 
