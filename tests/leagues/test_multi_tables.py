@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.leagues.model import Format, LeagueConfig, LeagueStatus
+from bot.core.leagues.model import Format, LeagueConfig, LeagueStatus, Table
 from bot.core.leagues.pairing import elimination_rounds, snake_tables, table_rounds
 from bot.core.leagues.scheduler import Scheduler, total_rounds
 from bot.core.leagues.standings import standings
-from bot.core.leagues.storage import LeagueStore
+from bot.core.leagues.storage import LeagueRow, LeagueStore
 from bot.core.store import Store
 
 WORKER = Path(__file__).with_name("league_worker.py")
@@ -71,36 +71,35 @@ async def _league(store: Store, fmt: Format, n: int, per_table: int) -> int:
     return league.id
 
 
-async def test_an_elimination_of_nine_at_tables_of_three(tmp_path: Path) -> None:
-    sys.path.insert(0, str(WORKER.parent))
-    from league_worker import FileDiscord  # the lowest id (the better seed) wins
-
-    store = await Store.open(tmp_path / "l.sqlite3")
-    lid = await _league(store, Format.ELIMINATION, 9, 3)
-    leagues = LeagueStore(store)
-    await Scheduler(leagues, FileDiscord(tmp_path / "d.sqlite3"), player_range=lambda _g: (2, 5)).tick(lid)
-    league = await leagues.league(lid)
-    assert league is not None and league.status is LeagueStatus.FINISHED and league.round == 2
-    tables = await leagues.tables(lid)
-    assert [t.seats for t in tables if t.round == 1] == [[1, 6, 7], [2, 5, 8], [3, 4, 9]]
-    assert [t.seats for t in tables if t.round == 2] == [[1, 2, 3]]  # the three winners, by seed
-    rows = standings(Format.ELIMINATION, list(range(1, 10)), tables, {u: 100.0 - u for u in range(1, 10)})
-    assert rows[0].user_id == 1 and [r.user_id for r in rows[1:3]] == [2, 3]
-    await store.close()
-
-
-async def test_a_round_robin_of_seven_at_tables_of_three(tmp_path: Path) -> None:
+async def _run(tmp_path: Path, fmt: Format, n: int, per_table: int) -> tuple[LeagueRow, list[Table]]:
+    """A league of ``n`` at tables of ``per_table`` run by the scheduler to its end (the worker's fake Discord,
+    where the lowest id, the better seed, wins every table): the league and its tables as stored."""
     sys.path.insert(0, str(WORKER.parent))
     from league_worker import FileDiscord
 
     store = await Store.open(tmp_path / "l.sqlite3")
-    lid = await _league(store, Format.ROUND_ROBIN, 7, 3)
-    leagues = LeagueStore(store)
-    await Scheduler(leagues, FileDiscord(tmp_path / "d.sqlite3"), player_range=lambda _g: (2, 5)).tick(lid)
-    league = await leagues.league(lid)
-    assert league is not None and league.status is LeagueStatus.FINISHED
-    tables = await leagues.tables(lid)
+    try:
+        lid = await _league(store, fmt, n, per_table)
+        leagues = LeagueStore(store)
+        await Scheduler(leagues, FileDiscord(tmp_path / "d.sqlite3"), player_range=lambda _g: (2, 5)).tick(lid)
+        league = await leagues.league(lid)
+        assert league is not None and league.status is LeagueStatus.FINISHED
+        return league, await leagues.tables(lid)
+    finally:
+        await store.close()
+
+
+async def test_an_elimination_of_nine_at_tables_of_three(tmp_path: Path) -> None:
+    league, tables = await _run(tmp_path, Format.ELIMINATION, 9, 3)
+    assert league.round == 2
+    assert [t.seats for t in tables if t.round == 1] == [[1, 6, 7], [2, 5, 8], [3, 4, 9]]
+    assert [t.seats for t in tables if t.round == 2] == [[1, 2, 3]]  # the three winners, by seed
+    rows = standings(Format.ELIMINATION, list(range(1, 10)), tables, {u: 100.0 - u for u in range(1, 10)})
+    assert rows[0].user_id == 1 and [r.user_id for r in rows[1:3]] == [2, 3]
+
+
+async def test_a_round_robin_of_seven_at_tables_of_three(tmp_path: Path) -> None:
+    league, tables = await _run(tmp_path, Format.ROUND_ROBIN, 7, 3)
     assert league.round == total_rounds(Format.ROUND_ROBIN, 7, 0, 3)
     met = {frozenset(p) for t in tables for p in itertools.combinations(t.seats, 2)}
     assert met == {frozenset(p) for p in itertools.combinations(range(1, 8), 2)}
-    await store.close()

@@ -14,6 +14,7 @@ from bot.core.leagues.scheduler import Scheduler, plan_round
 from bot.core.leagues.standings import standings
 from bot.core.leagues.storage import LeagueStore, RoundTaken
 from bot.core.store import Store
+from tests.leagues.old_schema import schema_database
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("league_worker.py")
@@ -137,17 +138,8 @@ async def test_round_deadline_adjudicates_unfinished_games(tmp_path: Path) -> No
 
 
 async def test_a_schema_4_database_gains_the_league_tables_and_keeps_its_games(tmp_path: Path) -> None:
-    import sqlite3
-
-    from bot.core.store import MIGRATIONS
-
     path = tmp_path / "old.sqlite3"
-    con = sqlite3.connect(path)
-    for statements in MIGRATIONS[:4]:
-        for sql in statements:
-            con.execute(sql)
-    con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-    con.execute("INSERT INTO schema_version VALUES (4)")
+    con = schema_database(path, 4)
     con.execute("INSERT INTO games (guild_id, channel_id, game, status, host_id, lang, options, lobby, settings,"
                 " created_at, updated_at) VALUES (1, 2, 'pobeda', 'lobby', 3, 'en', '{}', '[]', '{}', 0, 0)")
     con.commit()

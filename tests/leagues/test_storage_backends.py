@@ -4,26 +4,11 @@ the same conditional writes hold, so a round is written once and a table moves o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.core.leagues.model import Format, LeagueConfig, LeagueStatus, Table, TableResult, TableStatus
 from bot.core.leagues.storage import LeagueStore, RoundTaken
-from bot.core.store import Store
-from tests.pg_server import PgServer, new_pg_url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def leagues(request: pytest.FixtureRequest, tmp_path: Path,
-                  pg_server: PgServer | None) -> AsyncIterator[LeagueStore]:
-    target = tmp_path / "s.sqlite3" if request.param == "sqlite" else await new_pg_url(pg_server, "league")
-    store = await Store.open(target)
-    try:
-        yield LeagueStore(store)
-    finally:
-        await store.close()
 
 
 async def test_league_lifecycle_on_both_backends(leagues: LeagueStore) -> None:

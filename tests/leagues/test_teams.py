@@ -3,9 +3,7 @@ a team's place from its members', and a team Swiss run by the scheduler with tea
 
 from __future__ import annotations
 
-import sqlite3
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,22 +13,12 @@ from bot.core.leagues.scheduler import Scheduler
 from bot.core.leagues.standings import standings
 from bot.core.leagues.storage import LeagueStore, TeamFull
 from bot.core.leagues.teams import team_counts, team_options, team_places
-from bot.core.store import MIGRATIONS, Store
+from bot.core.store import Store
 from bot.games.registry import game_class
-from tests.pg_server import PgServer, new_pg_url
+from tests.leagues.old_schema import schema_database
 
 WORKER = Path(__file__).with_name("league_worker.py")
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def leagues(request: pytest.FixtureRequest, tmp_path: Path,
-                  pg_server: PgServer | None) -> AsyncIterator[LeagueStore]:
-    target = tmp_path / "s.sqlite3" if request.param == "sqlite" else await new_pg_url(pg_server, "teams")
-    store = await Store.open(target)
-    try:
-        yield LeagueStore(store)
-    finally:
-        await store.close()
 
 
 async def test_sign_up_by_team_name_on_both_backends(leagues: LeagueStore) -> None:
@@ -68,12 +56,7 @@ async def test_a_league_stored_before_teams_reads_as_it_was(tmp_path: Path) -> N
     """A schema-6 database (no ``team`` column) with a running league: after the migration its players,
     tables and standings read back unchanged."""
     path = tmp_path / "old.sqlite3"
-    con = sqlite3.connect(path)
-    for statements in MIGRATIONS[:6]:
-        for sql in statements:
-            con.execute(sql)
-    con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-    con.execute("INSERT INTO schema_version VALUES (6)")
+    con = schema_database(path, 6)
     con.execute("INSERT INTO leagues (id, guild_id, channel_id, game, format, status, host_id, lang, config, round,"
                 " created_at, updated_at) VALUES (1, 1, 2, 'byallmeans', 'swiss', 'running', 3, 'en',"
                 " '{\"rounds\": 2, \"players_per_game\": 2, \"pace\": \"casual\", \"round_hours\": 0,"
