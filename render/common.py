@@ -451,21 +451,16 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], label: str, fnt: Im
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont) -> float:
-    """``draw.textlength``, kept per text, font and the draw's font mode (names and counts repeat)."""
-    path = fnt.path
-    if not isinstance(path, str):
+    """``draw.textlength``, kept per text, font file and size (as :func:`text` keeps masks) and the draw's
+    font mode (names and counts repeat)."""
+    if not isinstance(fnt.path, str):  # a font read from bytes: nothing names it for sure
         return draw.textlength(text, font=fnt)
-    return _text_width(text, path, fnt.size, fnt.index, int(fnt.layout_engine), draw.fontmode)
+    return _text_width(text, fnt.path, int(fnt.size), draw.fontmode)
 
 
 @lru_cache(maxsize=8192)
-def _text_width(text: str, path: str, size: float, index: int, engine: int, mode: str) -> float:
-    return _measuring_draw(mode).textlength(text, font=_font_of(path, size, index, engine))
-
-
-@lru_cache(maxsize=64)
-def _font_of(path: str, size: float, index: int, engine: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(path, size, index=index, layout_engine=ImageFont.Layout(engine))
+def _text_width(text: str, path: str, size: int, mode: str) -> float:
+    return _measuring_draw(mode).textlength(text, font=_font_by_path(path, size))
 
 
 @lru_cache(maxsize=4)
