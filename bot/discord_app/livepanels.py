@@ -95,6 +95,9 @@ class LivePanels:
         self._ephemeral: OrderedDict[tuple[int, int], Ephemeral] = OrderedDict()
         # (game, user) -> the session and seat of a DM panel refresh waiting for REFRESH_DELAY (_refresh_soon)
         self._refreshing: dict[tuple[int, int], tuple[Session, int]] = {}
+        # (game, user) whose DM panel may show an older stamp than its row says: a refresh's edit and a
+        # click answered in place on that panel were under way together (_refresh_dm)
+        self._unsure: set[tuple[int, int]] = set()
         self.refresh_delay = REFRESH_DELAY
 
     def lock(self, game_id: int, user_id: int) -> asyncio.Lock:
@@ -254,7 +257,9 @@ class LivePanels:
         if stored is None or not stored.message_id or user_id in publisher.dm_closed:
             return
         stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
-        if stored.data.get("seat") == seat and stored.data.get("stamp") == stamp:
+        unsure = (session.id, user_id) in self._unsure
+        self._unsure.discard((session.id, user_id))
+        if stored.data.get("seat") == seat and stored.data.get("stamp") == stamp and not unsure:
             return  # built at this stamp: its controls are current
         if [stored.channel_id, stored.message_id] in [list(e) for e in stored.data.get("stale", [])]:
             return  # a newer panel is on its way: this one is to be stripped, not refreshed
@@ -286,6 +291,13 @@ class LivePanels:
             return
         await publisher.store.set_message(session.id, purpose(user_id), stored.channel_id, stored.message_id,
                                           {**stored.data, "seat": seat, "stamp": stamp})
+        if session.row.seat_counts[seat] != stamp:
+            # the seat moved while this edit was on its way: a click on this very panel may have been
+            # answered in place first, and this older panel landed over it (its buttons would answer "no
+            # longer available"). Which edit Discord kept last is unknown, so the panel is edited once
+            # more, at the newest stamp, whatever its row says by then (CI's Cold War e2e saw it).
+            self._unsure.add((session.id, user_id))
+            self._refresh_soon(session, user_id, seat)
 
     # ---- ephemerals --------------------------------------------------------------------
     def _remember(self, game_id: int, user_id: int, entry: Ephemeral) -> None:

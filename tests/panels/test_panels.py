@@ -302,6 +302,70 @@ async def test_moves_made_in_a_row_elsewhere_refresh_the_dm_panel_once(tmp_path:
         await store.close()
 
 
+async def test_a_refresh_that_lands_over_a_click_answered_on_the_dm_panel_is_edited_again(
+        tmp_path: Path, game_class: Any) -> None:
+    """A refresh of the DM panel is built, and its edit is still on its way when the player clicks that
+    panel and the click is answered in place, at the next stamp; the refresh's older panel then lands
+    over the answer. The panel must end at the newest stamp, not keep buttons that answer "no longer
+    available" (CI's Cold War e2e: the seat was left with the panel of the move before)."""
+    game_class(games.Streak)
+    store, sessions, session = await toy_session(tmp_path)
+    client = Client()
+    publisher = Publisher(client, sessions, store)  # type: ignore[arg-type]
+    publisher.publish_interval = 0
+    publisher.panels.refresh_delay = 0
+    try:
+        await publisher.publish(session.id)
+        await publisher.idle()
+        seat = session.game.actors()[0]
+        user = user_of(session, seat)
+        dm = client.get_channel(-user)
+        panel_id = 1000 * -user + 1
+        assert len(dm.sent) == 1 and not dm.edits
+        gate, editing = asyncio.Event(), asyncio.Event()
+        recorded = Channel.get_partial_message
+
+        def held(channel: Channel, message_id: int) -> Any:
+            class Partial:
+                async def edit(self, **kwargs: Any) -> None:
+                    editing.set()
+                    await gate.wait()  # Discord takes its time with the refresh
+                    channel.edits.append((message_id, kwargs))
+            return Partial() if channel is dm else recorded(channel, message_id)
+
+        dm.get_partial_message = lambda message_id: held(dm, message_id)  # type: ignore[method-assign]
+        # a move made through an ephemeral panel: the DM panel's refresh is built and sent
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+        publisher.panels.ephemeral_shown(session, user, seat, Interaction(user, 701), None)  # type: ignore[arg-type]
+        await asyncio.wait_for(editing.wait(), 5)
+        built = session.row.seat_counts[seat]
+        # meanwhile the player clicks the DM panel: the move is made and the click's answer edits the panel
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+        newest = session.row.seat_counts[seat]
+        assert newest == built + 1 and session.game.actors() == [seat]
+        dm.edits.append((panel_id, {"content": "the click's answer", "stamp": newest}))
+        click = Interaction(user, 702)
+        click.guild_id = None  # type: ignore[assignment]
+        click.message = SimpleNamespace(id=panel_id)
+        click.channel = dm  # type: ignore[attr-defined]
+        publisher.panels.answered(click, session, seat, in_place=True)  # type: ignore[arg-type]
+        await asyncio.sleep(0.05)
+        gate.set()  # the refresh built before the click lands last
+        await publisher.idle()
+
+        def stamps(kwargs: dict[str, Any]) -> set[int]:
+            if "stamp" in kwargs:
+                return {kwargs["stamp"]}
+            return {parse(str(c.custom_id)).stamp for c in kwargs["view"].children  # type: ignore[attr-defined]
+                    if str(getattr(c, "custom_id", "") or "").startswith("tt:a:")}
+
+        assert [stamps(kwargs) for message, kwargs in dm.edits if message == panel_id][:2] == [{newest}, {built}]
+        (message, last) = dm.edits[-1]
+        assert message == panel_id and stamps(last) == {newest}
+    finally:
+        await store.close()
+
+
 async def test_a_click_answered_in_place_keeps_the_controls_of_the_panel_it_was_on(
         tmp_path: Path, game_class: Any) -> None:
     """``/game hand`` shows a panel; a click on it is answered by editing that same message to the next
