@@ -105,6 +105,9 @@ class ControlsCog(commands.Cog):
                     raise ValueError("a control no router takes")
                 return  # not one of ours, or another router's
             game_id = control.game_id
+            if interaction.guild_id is None and not control.OPENS_MESSAGE:
+                # answered in place on a DM panel: a refresh of that panel not sent yet gives way to it
+                self.bot.publisher.panels.touching(game_id, interaction.user.id)
             # a click that opens a new ephemeral message defers as "thinking", the rest as an update
             async with in_time(interaction, update=not control.OPENS_MESSAGE):
                 await self.route(interaction, control)

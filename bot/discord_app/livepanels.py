@@ -34,6 +34,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -84,6 +85,10 @@ class Ephemeral:
             await self.interaction.followup.edit_message(self.message_id, view=None)
 
 
+class Superseded(Exception):
+    """A refresh of a DM panel gives way to a click on that panel, answered in place with a newer one."""
+
+
 class LivePanels:
     """Keeps each player's panels in step (see the module docstring)."""
 
@@ -95,8 +100,11 @@ class LivePanels:
         self._ephemeral: OrderedDict[tuple[int, int], Ephemeral] = OrderedDict()
         # (game, user) -> the session and seat of a DM panel refresh waiting for REFRESH_DELAY (_refresh_soon)
         self._refreshing: dict[tuple[int, int], tuple[Session, int]] = {}
-        # (game, user) whose DM panel may show an older stamp than its row says: a refresh's edit and a
-        # click answered in place on that panel were under way together (_refresh_dm)
+        # (game, user) -> clicks on the user's DM panel so far, each answered in place (touching): a refresh
+        # built before one of them must not land after its answer (_refresh_dm)
+        self._touched: limits.Lru[tuple[int, int], int] = limits.Lru(limits.NOTICES)
+        # (game, user) whose DM panel may show an older stamp than its row says: a refresh's edit was on its
+        # way as a click on that panel was answered, and which of the two Discord kept last is unknown
         self._unsure: set[tuple[int, int]] = set()
         self.refresh_delay = REFRESH_DELAY
 
@@ -108,6 +116,12 @@ class LivePanels:
         return lock
 
     # ---- a panel was shown -------------------------------------------------------------
+    def touching(self, game_id: int, user_id: int) -> None:
+        """A click on the user's DM panel is about to be answered in place (called before its move is
+        made): a refresh of that panel not yet sent is dropped, the click's answer being newer."""
+        key = (game_id, user_id)
+        self._touched[key] = (self._touched.get(key) or 0) + 1
+
     def answered(self, interaction: discord.Interaction, session: Session, seat: int,
                  message_id: int | None = None, *, in_place: bool = False, shown: int | None = None) -> None:
         """An interaction was answered with ``seat``'s panel: in place on a DM panel (``in_place``
@@ -256,9 +270,11 @@ class LivePanels:
         stored = await publisher.store.get_message(session.id, purpose(user_id))
         if stored is None or not stored.message_id or user_id in publisher.dm_closed:
             return
+        key = (session.id, user_id)
+        touched = self._touched.get(key) or 0
         stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
-        unsure = (session.id, user_id) in self._unsure
-        self._unsure.discard((session.id, user_id))
+        unsure = key in self._unsure
+        self._unsure.discard(key)
         if stored.data.get("seat") == seat and stored.data.get("stamp") == stamp and not unsure:
             return  # built at this stamp: its controls are current
         if [stored.channel_id, stored.message_id] in [list(e) for e in stored.data.get("stale", [])]:
@@ -282,21 +298,27 @@ class LivePanels:
             from bot.discord_app import boards
 
             board = await boards.personal_board(session, seat, session.user_lang(user_id))
-            await publisher.call(f"refreshing a panel of game {session.id}",
-                                 lambda: partial.edit(content=limits.content(content), view=view,
-                                                      **({"attachments": [boards.as_file(board)]} if board else {})),
+
+            def refresh() -> Awaitable[Any]:
+                if (self._touched.get(key) or 0) != touched:
+                    raise Superseded  # before each attempt: a retry must not land after the click's answer either
+                return partial.edit(content=limits.content(content), view=view,
+                                    **({"attachments": [boards.as_file(board)]} if board else {}))
+
+            await publisher.call(f"refreshing a panel of game {session.id}", refresh,
                                  attempts=RETIRE_ATTEMPTS, budget=publisher.housekeeping_budget)
+        except Superseded:
+            return  # a click on this panel is being answered in place, with a newer panel (CI's Cold War e2e)
         except (discord.HTTPException, aiohttp.ClientError, OSError, Postponed) as exc:
             log.info("could not refresh the DM panel of game %s: %s", session.id, exc)
             return
         await publisher.store.set_message(session.id, purpose(user_id), stored.channel_id, stored.message_id,
                                           {**stored.data, "seat": seat, "stamp": stamp})
-        if session.row.seat_counts[seat] != stamp:
-            # the seat moved while this edit was on its way: a click on this very panel may have been
-            # answered in place first, and this older panel landed over it (its buttons would answer "no
-            # longer available"). Which edit Discord kept last is unknown, so the panel is edited once
-            # more, at the newest stamp, whatever its row says by then (CI's Cold War e2e saw it).
-            self._unsure.add((session.id, user_id))
+        if (self._touched.get(key) or 0) != touched:
+            # the player clicked this panel while this edit was on its way: if Discord kept this older panel
+            # last, its buttons would answer "no longer available", so it is edited once more, at the newest
+            # stamp, whatever its row says by then
+            self._unsure.add(key)
             self._refresh_soon(session, user_id, seat)
 
     # ---- ephemerals --------------------------------------------------------------------

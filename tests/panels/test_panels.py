@@ -16,7 +16,7 @@ import pytest
 from bot.core.i18n import t
 from bot.core.sessions import SessionManager, UserInfo
 from bot.core.store import Store
-from bot.discord_app import delivery
+from bot.discord_app import boards, delivery
 from bot.discord_app.custom_ids import PathSelectId, parse
 from bot.discord_app.delivery import Publisher
 from bot.discord_app.panels import (
@@ -302,12 +302,14 @@ async def test_moves_made_in_a_row_elsewhere_refresh_the_dm_panel_once(tmp_path:
         await store.close()
 
 
-async def test_a_refresh_that_lands_over_a_click_answered_on_the_dm_panel_is_edited_again(
-        tmp_path: Path, game_class: Any) -> None:
-    """A refresh of the DM panel is built, and its edit is still on its way when the player clicks that
-    panel and the click is answered in place, at the next stamp; the refresh's older panel then lands
-    over the answer. The panel must end at the newest stamp, not keep buttons that answer "no longer
-    available" (CI's Cold War e2e: the seat was left with the panel of the move before)."""
+@pytest.mark.parametrize("held", ["drawing", "sending"])
+async def test_a_refresh_of_the_dm_panel_never_leaves_it_older_than_a_click_answered_on_it(
+        tmp_path: Path, game_class: Any, monkeypatch: pytest.MonkeyPatch, held: str) -> None:
+    """A refresh of the DM panel is under way (still drawing, or its edit already on its way) when the
+    player clicks that panel and the click is answered in place, at the next stamp. The panel must end at
+    the newest stamp, not keep buttons that answer "no longer available" (CI's Cold War e2e: the seat was
+    left with the panel of the move before). A refresh not sent yet gives way; one already on its way may
+    land after the answer, so the panel is edited once more."""
     game_class(games.Streak)
     store, sessions, session = await toy_session(tmp_path)
     client = Client()
@@ -322,24 +324,38 @@ async def test_a_refresh_that_lands_over_a_click_answered_on_the_dm_panel_is_edi
         dm = client.get_channel(-user)
         panel_id = 1000 * -user + 1
         assert len(dm.sent) == 1 and not dm.edits
-        gate, editing = asyncio.Event(), asyncio.Event()
-        recorded = Channel.get_partial_message
+        gate, reached = asyncio.Event(), asyncio.Event()
 
-        def held(channel: Channel, message_id: int) -> Any:
-            class Partial:
-                async def edit(self, **kwargs: Any) -> None:
-                    editing.set()
-                    await gate.wait()  # Discord takes its time with the refresh
-                    channel.edits.append((message_id, kwargs))
-            return Partial() if channel is dm else recorded(channel, message_id)
+        async def hold() -> None:
+            reached.set()
+            await gate.wait()  # the refresh's board takes its time, or Discord takes its time with the edit
 
-        dm.get_partial_message = lambda message_id: held(dm, message_id)  # type: ignore[method-assign]
-        # a move made through an ephemeral panel: the DM panel's refresh is built and sent
+        draw = boards.personal_board
+
+        async def drawing(*args: Any) -> bytes | None:
+            if held == "drawing":
+                await hold()
+            return await draw(*args)
+
+        monkeypatch.setattr(boards, "personal_board", drawing)
+
+        class Partial:
+            def __init__(self, message_id: int) -> None:
+                self.message_id = message_id
+
+            async def edit(self, **kwargs: Any) -> None:
+                if held == "sending":
+                    await hold()
+                dm.edits.append((self.message_id, kwargs))
+
+        dm.get_partial_message = Partial  # type: ignore[method-assign, assignment]
+        # a move made through an ephemeral panel: the DM panel's refresh is built
         await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
         publisher.panels.ephemeral_shown(session, user, seat, Interaction(user, 701), None)  # type: ignore[arg-type]
-        await asyncio.wait_for(editing.wait(), 5)
+        await asyncio.wait_for(reached.wait(), 5)
         built = session.row.seat_counts[seat]
         # meanwhile the player clicks the DM panel: the move is made and the click's answer edits the panel
+        publisher.panels.touching(session.id, user)  # as cogs/controls.py does, before the move
         await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
         newest = session.row.seat_counts[seat]
         assert newest == built + 1 and session.game.actors() == [seat]
@@ -350,18 +366,20 @@ async def test_a_refresh_that_lands_over_a_click_answered_on_the_dm_panel_is_edi
         click.channel = dm  # type: ignore[attr-defined]
         publisher.panels.answered(click, session, seat, in_place=True)  # type: ignore[arg-type]
         await asyncio.sleep(0.05)
-        gate.set()  # the refresh built before the click lands last
+        gate.set()  # the refresh built before the click goes on
         await publisher.idle()
 
         def stamps(kwargs: dict[str, Any]) -> set[int]:
             if "stamp" in kwargs:
                 return {kwargs["stamp"]}
-            return {parse(str(c.custom_id)).stamp for c in kwargs["view"].children  # type: ignore[attr-defined]
+            return {parse(str(c.custom_id)).stamp for c in kwargs["view"].children  # type: ignore[union-attr]
                     if str(getattr(c, "custom_id", "") or "").startswith("tt:a:")}
 
-        assert [stamps(kwargs) for message, kwargs in dm.edits if message == panel_id][:2] == [{newest}, {built}]
-        (message, last) = dm.edits[-1]
-        assert message == panel_id and stamps(last) == {newest}
+        shown = [stamps(kwargs) for message, kwargs in dm.edits if message == panel_id]
+        if held == "drawing":
+            assert shown == [{newest}]  # the refresh gave way: the click's answer is the panel
+        else:
+            assert shown == [{newest}, {built}, {newest}]  # landed over the answer, then edited once more
     finally:
         await store.close()
 
