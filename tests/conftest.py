@@ -1,7 +1,8 @@
 """Suite-wide settings.
 
-* Collection order: the soak (the longest test by far) starts first, so that under ``pytest -n 4``
-  (pytest-xdist, the README's test command) it runs beside the rest of the suite instead of after it.
+* Collection order: the lint and type checks (``tests/test_static_checks.py``, mypy takes about 20 s)
+  come first, then the soak (the longest test by far), so that under ``pytest -n 4`` (pytest-xdist, the
+  README's test command) both run beside the rest of the suite instead of before or after it.
 * Bytecode: machines that set ``PYTHONDONTWRITEBYTECODE`` (this one and CI do) make every process
   the suite starts compile the project's sources again: each bot process, each render worker it
   spawns and each test worker, about 0.7 s of CPU apiece and a fifth of the suite's CPU in all. The
@@ -71,4 +72,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.get_closest_marker("soak") is None)  # stable: the rest keep their order
+    # first the lint and type checks (tests/test_static_checks.py), then the soak, the longest test, so that each
+    # runs beside the rest, not after it; stable: the rest keep their order
+    items.sort(key=lambda item: 0 if item.get_closest_marker("static") else 1 if item.get_closest_marker("soak") else 2)

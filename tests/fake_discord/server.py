@@ -1960,13 +1960,17 @@ class FakeDiscord:
         key = (self.bot_user.id, str(payload.get("nonce"))) if payload.get("enforce_nonce") else None
         if key is not None:
             # Discord: with enforce_nonce, a message by the same author with the same nonce within the
-            # past few minutes is returned instead of creating a new one
-            self._nonces = {k: v for k, v in self._nonces.items() if v[0] > time.monotonic() - 300}
+            # past few minutes is returned instead of creating a new one (kept in the order they were sent:
+            # the expired ones are dropped from the front, not by copying the rest at every send)
+            now = time.monotonic()
+            while self._nonces and next(iter(self._nonces.values()))[0] <= now - 300:
+                del self._nonces[next(iter(self._nonces))]
             seen = self._nonces.get(key)
             if seen is not None and seen[1] in self.messages:
                 return 200, self._message_payload(self.messages[seen[1]])
         msg = self._create_message(ch, payload, req.files)
         if key is not None:
+            self._nonces.pop(key, None)
             self._nonces[key] = (time.monotonic(), msg.id)
         return 200, self._message_payload(msg)
 

@@ -272,7 +272,7 @@ async def test_unexpected_control_failure_gets_an_apology_and_a_log_line(
     monkeypatch.setattr(ControlsCog, "route", broken_route)
     answers = Answers(False)
     inter = SimpleNamespace(
-        user=SimpleNamespace(id=2), channel_id=42, locale=discord.Locale.american_english, extras={},
+        user=SimpleNamespace(id=2), channel_id=42, guild_id=1, locale=discord.Locale.american_english, extras={},
         type=discord.InteractionType.component, data={"custom_id": f"tt:p:{session.id}"}, client=bot,
         response=answers, followup=answers, id=1,
     )
@@ -405,8 +405,8 @@ async def test_the_seat_check_is_one_and_the_same_for_controls_and_commands(stor
 
 def component(bot: Any, custom_id: str, user_id: int, answers: Answers) -> Any:
     return SimpleNamespace(
-        user=SimpleNamespace(id=user_id), channel_id=42, locale=discord.Locale.american_english, extras={},
-        type=discord.InteractionType.component, data={"custom_id": custom_id}, client=bot,
+        user=SimpleNamespace(id=user_id), channel_id=42, guild_id=1, locale=discord.Locale.american_english,
+        extras={}, type=discord.InteractionType.component, data={"custom_id": custom_id}, client=bot,
         response=answers, followup=answers, id=1,
     )
 
