@@ -79,6 +79,9 @@ class Config:
     api_base: str | None = None
     timer_interval: float = 20.0
     publish_interval: float = 4.0
+    panel_refresh_delay: float = 1.0
+    """``PANEL_REFRESH_DELAY``: seconds before a DM panel is brought up to date after its player acted
+    elsewhere (once for the moves made meanwhile; :data:`bot.discord_app.livepanels.REFRESH_DELAY`)."""
     database_url: str | None = None
     """``DATABASE_URL`` (postgresql://…): the store lives in PostgreSQL instead of ``database_path``."""
     shard_count: int | None = None
@@ -153,6 +156,10 @@ def load_config(env: Mapping[str, str] | None = None, *, read_dotenv: bool = Tru
         publish_interval = float(env.get("PUBLISH_INTERVAL", "4"))
     except ValueError as exc:
         raise ConfigError("PUBLISH_INTERVAL must be a number of seconds") from exc
+    try:
+        panel_refresh_delay = float(env.get("PANEL_REFRESH_DELAY", "1"))
+    except ValueError as exc:
+        raise ConfigError("PANEL_REFRESH_DELAY must be a number of seconds") from exc
     shard_count, shard_ids, auto_shards = shards(env)
     health_port = None
     raw_port = env.get("HEALTH_PORT", "").strip()
@@ -175,6 +182,7 @@ def load_config(env: Mapping[str, str] | None = None, *, read_dotenv: bool = Tru
         web_host=web_host,
         log_format=log_format,
         publish_interval=max(0.0, publish_interval),
+        panel_refresh_delay=max(0.0, panel_refresh_delay),
         token=token,
         database_path=db,
         database_url=database_url,

@@ -355,6 +355,7 @@ class TabletopBot(commands.Bot):
         self.sessions = SessionManager(self.store)
         self.publisher = Publisher(self, self.sessions, self.store)
         self.publisher.publish_interval = self.config.publish_interval
+        self.publisher.panels.refresh_delay = self.config.panel_refresh_delay
         self.bots = BotDriver(self.sessions, publish=self.publisher.request, settled=self.publisher.settled)
         # after each committed change (bot/core/events.GameCommitted): the publisher announces it, unless a
         # bot turn is being played (the driver publishes the whole turn as one post); the driver looks for

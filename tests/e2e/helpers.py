@@ -25,9 +25,11 @@ from tests.fake_discord import BotProcess, FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 
-TEST_ENV = {"TIMER_INTERVAL": "0.5", "PUBLISH_INTERVAL": "0"}
-"""The e2e settings: the timer loop ticks every 0.5 s, and every move is published at once (tests of
-coalescing set ``PUBLISH_INTERVAL`` themselves)."""
+TEST_ENV = {"TIMER_INTERVAL": "0.5", "PUBLISH_INTERVAL": "0", "PANEL_REFRESH_DELAY": "0.25"}
+"""The e2e settings: the timer loop ticks every 0.5 s, every move is published at once (tests of
+coalescing set ``PUBLISH_INTERVAL`` themselves), and a DM panel is refreshed a quarter of a second after
+its player acted elsewhere, not a second (tests/panels/test_panels.py checks that moves made meanwhile
+are one refresh)."""
 NO_WINDOW = {"options": "undo_window=0"}
 """A Pobeda game with no undo window (the ``/game new`` option "options", a name ``fake.slash`` also has): for
 tests that play one action per turn from DM panels, as ``play_turn`` does (the window has tests of its own)."""

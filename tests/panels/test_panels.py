@@ -600,3 +600,14 @@ def test_publish_interval_is_configured_from_the_environment() -> None:
     assert load_config({"DISCORD_TOKEN": "x", "PUBLISH_INTERVAL": "2.5"}, read_dotenv=False).publish_interval == 2.5
     with pytest.raises(ConfigError, match="PUBLISH_INTERVAL"):
         load_config({"DISCORD_TOKEN": "x", "PUBLISH_INTERVAL": "soon"}, read_dotenv=False)
+
+
+def test_panel_refresh_delay_is_configured_from_the_environment() -> None:
+    from bot.core.config import ConfigError, load_config
+    from bot.discord_app.livepanels import REFRESH_DELAY
+
+    assert load_config({"DISCORD_TOKEN": "x"}, read_dotenv=False).panel_refresh_delay == REFRESH_DELAY == 1.0
+    assert load_config({"DISCORD_TOKEN": "x", "PANEL_REFRESH_DELAY": "0.25"}, read_dotenv=False).panel_refresh_delay == 0.25
+    assert load_config({"DISCORD_TOKEN": "x", "PANEL_REFRESH_DELAY": "-3"}, read_dotenv=False).panel_refresh_delay == 0
+    with pytest.raises(ConfigError, match="PANEL_REFRESH_DELAY"):
+        load_config({"DISCORD_TOKEN": "x", "PANEL_REFRESH_DELAY": "later"}, read_dotenv=False)
