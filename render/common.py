@@ -450,6 +450,51 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], label: str, fnt: Im
     draw.bitmap((ix + left, iy + top), mask, fill=fill)
 
 
+@lru_cache(maxsize=2048)  # small masks, most of them pills a few dozen pixels across
+def _rounded_mask(box: tuple[float, float, float, float], radius: float, width: int, outline: bool
+                  ) -> tuple[Image.Image, int, int]:
+    """Pillow's rounded rectangle at ``box`` (its corner a little way from the origin, as
+    :func:`rounded_rectangle` moves it) as a two-level "L" mask: its fill, or with ``outline`` its outline ``width``
+    pixels wide; and the mask's offset from the origin."""
+    margin = 2 * width + 4  # a wide outline on a thin box reaches past it
+    canvas = Image.new("L", (math.ceil(box[2]) + margin, math.ceil(box[3]) + margin), 0)
+    ImageDraw.Draw(canvas).rounded_rectangle(box, radius, fill=None if outline else 255,
+                                             outline=255 if outline else None, width=width)
+    bounds = canvas.getbbox()
+    if bounds is None:
+        return canvas.crop((0, 0, 1, 1)), 0, 0
+    return canvas.crop(bounds), bounds[0], bounds[1]
+
+
+def _opaque(ink: tuple[int, ...] | int | None) -> bool:
+    return ink is None or isinstance(ink, int) or len(ink) == 3 or (len(ink) == 4 and ink[3] == 255)
+
+
+def rounded_rectangle(draw: ImageDraw.ImageDraw, xy: Sequence[float], radius: float, *,
+                      fill: tuple[int, ...] | int | None = None, outline: tuple[int, ...] | int | None = None,
+                      width: int = 1) -> None:
+    """``draw.rounded_rectangle`` with its shape cached (Pillow draws each corner as pie slices and arcs, in
+    Python: the pills of counts and names were a sixth of a Godstorm personal board's drawing). Same pixels:
+    the shape is moved by an even number of pixels, which Pillow's rounding (half to even) does not see,
+    and drawn as a mask in the ink, the fill first and then the outline, as Pillow does."""
+    x0, y0, x1, y1 = (float(v) for v in xy)
+    d = min(x1 - x0, y1 - y0, radius * 2)
+    wide = d >= round(x1) - round(x0) - 1  # as Pillow decides: all four corners joined make an ellipse
+    joined = wide and (round(x1) - round(x0) if wide else d) >= round(y1) - round(y0) - 1
+    if d <= 0 or joined or x1 < x0 or y1 < y0 or not (_opaque(fill) and _opaque(outline)):
+        draw.rounded_rectangle((x0, y0, x1, y1), radius, fill=fill, outline=outline, width=width)
+        return
+    pad = 2 * width + 4  # even, and room for a wide outline on a thin box, which reaches past it
+    sx, sy = 2 * math.floor(x0 / 2) - pad, 2 * math.floor(y0 / 2) - pad
+    box = (x0 - sx, y0 - sy, x1 - sx, y1 - sy)
+    if fill is not None:
+        mask, left, top = _rounded_mask(box, radius, width, False)
+        draw.bitmap((sx + left, sy + top), mask, fill=fill)
+    if outline is not None and outline != fill and width != 0:
+        mask, left, top = _rounded_mask(box, radius, width, True)
+        draw.bitmap((sx + left, sy + top), mask, fill=outline)
+
+
 def text_width(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont) -> float:
     """``draw.textlength``, kept per text, font file and size (as :func:`text` keeps masks) and the draw's
     font mode (names and counts repeat)."""

@@ -242,6 +242,16 @@ async def wait_dm_panel(table: Table, user: Any, timeout: float = 20) -> Any:
     def fresh() -> Any | None:
         return latest_panel([m for m in table.fake.dm_messages(user) if m.id > post_id], table.used_panels)
 
-    panel = await table.fake.wait_for(fresh, timeout=timeout)
+    try:
+        panel = await table.fake.wait_for(fresh, timeout=timeout)
+    except TimeoutError:
+        row = game_row(table.db, table.channel.id)
+        dms = [(m.id, m.edited, (custom_ids(m, "tt:a:") + custom_ids(m, "tt:n:"))[:1], m.content[:60])
+               for m in table.fake.dm_messages(user)[-4:]]
+        raise AssertionError(
+            f"no fresh DM panel for {user.name} within {timeout} s after turn post {post_id} "
+            f"(mentions {last_turn_post(table).mentions}); game seq {row['seq']}, published {row['published_seq']}, "
+            f"seat users {row['seat_users']}\nlast DMs {dms}\n"
+            f"used {sorted(table.used_panels)[-4:]}\nbot output tail:\n{table.bot.output()[-4000:]}") from None
     table.used_panels.add(panel.id)
     return panel

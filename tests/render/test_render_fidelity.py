@@ -149,6 +149,40 @@ def test_cached_outlined_text_and_widths_are_pillows() -> None:
         assert text_width(draw, label, fnt) == text_width(draw, label, fnt)
 
 
+def test_cached_rounded_rectangles_are_pillows() -> None:
+    """Rounded rectangles from cached masks (the pills of counts and names, cards, panels) are Pillow's pixel
+    for pixel: whole, fractional and half-pixel corners (Pillow rounds half to even), every size from a
+    pill to a circle, fill only, outline only, both, and an outline the colour of the fill; on RGB and RGBA,
+    and with palette indices on P (Pobeda's boards) and L."""
+    from render.common import rounded_rectangle
+
+    rng = random.Random(7)
+    boxes = [(10, 10, 60, 30), (10.5, 10.5, 61.5, 31.5), (11.5, 9.5, 40.5, 30.5), (3.3, 4.7, 90.2, 41.9),
+             (20, 20, 34, 34), (20.4, 20.6, 33.4, 33.6), (5, 5, 100, 9), (7.5, 12.25, 8.75, 40)]
+    boxes += [(x, y, x + rng.uniform(1, 80), y + rng.uniform(1, 40))
+              for x, y in ((rng.uniform(0, 60), rng.uniform(0, 30)) for _ in range(60))]
+    inks: list[tuple[Any, Any, int]] = [((255, 255, 255), (200, 40, 40), 3), ((240, 196, 64), None, 1),
+                                        (None, (30, 30, 30), 2), ((90, 90, 90), (90, 90, 90), 4),
+                                        ((10, 200, 90), (0, 0, 0), 1), ((250, 250, 250), (60, 60, 200), 0)]
+    indexed: list[tuple[Any, Any, int]] = [(7, 200, 2), (31, None, 1), (None, 90, 3), (12, 12, 1)]
+    for mode in ("RGB", "RGBA", "P", "L"):
+        for box in boxes:
+            for radius in (0, 3, 6.2, 12, 40):
+                for fill, outline, width in (inks if mode in ("RGB", "RGBA") else indexed):
+                    expected = Image.new(mode, (180, 100), (22, 27, 38) if mode in ("RGB", "RGBA") else 3)
+                    got = expected.copy()
+                    try:
+                        ImageDraw.Draw(expected).rounded_rectangle(box, radius, fill=fill, outline=outline,
+                                                                   width=width)
+                    except ValueError:  # an outline wider than a thin box: Pillow refuses it, and so do we
+                        with pytest.raises(ValueError):
+                            rounded_rectangle(ImageDraw.Draw(got), box, radius, fill=fill, outline=outline,
+                                              width=width)
+                        continue
+                    rounded_rectangle(ImageDraw.Draw(got), box, radius, fill=fill, outline=outline, width=width)
+                    assert ImageChops.difference(expected, got).getbbox() is None, (mode, box, radius, fill, width)
+
+
 def test_godstorm_unknown_player_colour_falls_back_to_full_colour() -> None:
     """A colour the game's palette lacks is not approximated: the board is sent in full colour."""
     from bot.games.godstorm import render as godstorm

@@ -49,7 +49,17 @@ from bot.games.byallmeans.render_style import (
 from bot.games.byallmeans.render_style import (
     EXACT_COLOURS as EXACT_COLOURS,  # the palette builder reads it here
 )
-from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text, wrap
+from render.common import (
+    Colour,
+    encode_png,
+    font,
+    palette,
+    rendered_once,
+    rounded_rectangle,
+    seat_label,
+    text,
+    wrap,
+)
 
 W = 1080
 HEAD_H = 96
@@ -89,9 +99,9 @@ def _symbols(d: ImageDraw.ImageDraw, syms: list[str], x: float, y: float, r: int
 def _panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: str, y: int) -> None:
     p = view["players"][seat]
     acting = seat in (view.get("waiting") or [])
-    d.rounded_rectangle((12, y, W - 12, y + PANEL_H), radius=14, fill=PANEL,
-                        outline=SEAT[seat] if acting else SEAT_DARK[seat], width=5 if acting else 2)
-    d.rounded_rectangle((12, y, W - 12, y + 46), radius=14, fill=SEAT_DARK[seat])
+    rounded_rectangle(d, (12, y, W - 12, y + PANEL_H), radius=14, fill=PANEL,
+                         outline=SEAT[seat] if acting else SEAT_DARK[seat], width=5 if acting else 2)
+    rounded_rectangle(d, (12, y, W - 12, y + 46), radius=14, fill=SEAT_DARK[seat])
     text(d, (30, y + 23), _seat(view, seat, lang), font(26, "bold"), INK, "lm")
     if acting:
         text(d, (W - 30, y + 23), _tx("acting", lang), font(22, "bold"), GOLD, "rm")
@@ -116,30 +126,30 @@ def _panel(d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, lang: str, y
         if slot < len(buf):
             b = buf[slot]
             card = data.card(b["code"])
-            d.rounded_rectangle(box, radius=10, fill=CARD, outline=TYPE[card.type], width=4)
+            rounded_rectangle(d, box, radius=10, fill=CARD, outline=TYPE[card.type], width=4)
             for i, line in enumerate(wrap(d, _name(b["code"], lang), font(20, "condensed-bold"), 280, 1)):
                 text(d, (x0 + 10, y + 88 + i * 22), line, font(20, "condensed-bold"), DARK)
             _symbols(d, b["symbols"], x0 + 10, y + 116, 13, lang)
             text(d, (x0 + 288, y + 130), str(card.number), font(24, "bold"), DARK, "rm")
         else:
-            d.rounded_rectangle(box, radius=10, outline=MUTED, width=2)
+            rounded_rectangle(d, box, radius=10, outline=MUTED, width=2)
             text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), _tx("empty", lang), font(18), MUTED, "mm")
 
 
 def _tag(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: Colour, owner: int,
          label: str, fnt: Any, ink: Colour = INK) -> None:
-    d.rounded_rectangle(box, radius=8, fill=fill, outline=SEAT[owner], width=3)
+    rounded_rectangle(d, box, radius=8, fill=fill, outline=SEAT[owner], width=3)
     lines = wrap(d, label, fnt, box[2] - box[0] - 12, 1)
     text(d, (box[0] + 8, (box[1] + box[3]) / 2), lines[0] if lines else "", fnt, ink, "lm")
 
 
 def _cell(d: ImageDraw.ImageDraw, cell: dict[str, Any], idx: int, lang: str, x: int, y: int) -> None:
-    d.rounded_rectangle((x, y, x + CELL_W, y + CELL_H), radius=12, fill=CELL)
+    rounded_rectangle(d, (x, y, x + CELL_W, y + CELL_H), radius=12, fill=CELL)
     ter = cell.get("territory")
     if ter is not None:
         owner = ter["owner"]
-        d.rounded_rectangle((x + 4, y + 4, x + CELL_W - 4, y + 118), radius=10, fill=CARD, outline=SEAT[owner],
-                            width=5)
+        rounded_rectangle(d, (x + 4, y + 4, x + CELL_W - 4, y + 118), radius=10, fill=CARD, outline=SEAT[owner],
+                             width=5)
         name = wrap(d, _name(ter["code"], lang), font(21, "condensed-bold"), CELL_W - 150, 2)
         for i, line in enumerate(name):
             text(d, (x + 14, y + 12 + i * 23), line, font(21, "condensed-bold"), DARK)
@@ -150,7 +160,7 @@ def _cell(d: ImageDraw.ImageDraw, cell: dict[str, Any], idx: int, lang: str, x: 
         # loyalty in a shield on the right
         lx = x + CELL_W - 100  # beside the cell's number
         loyal = ter.get("loyalty", 0)
-        d.rounded_rectangle((lx - 34, y + 30, lx + 34, y + 108), radius=12, fill=RED if loyal <= 0 else SEAT_DARK[owner])
+        rounded_rectangle(d, (lx - 34, y + 30, lx + 34, y + 108), radius=12, fill=RED if loyal <= 0 else SEAT_DARK[owner])
         text(d, (lx, y + 60), str(loyal), font(36, "bold"), INK, "mm")
         text(d, (lx, y + 96), _tx("loyalty_short", lang), font(13), INK, "mm")
     else:
@@ -168,8 +178,8 @@ def _cell(d: ImageDraw.ImageDraw, cell: dict[str, Any], idx: int, lang: str, x: 
     agent = cell.get("agent")
     if agent is not None:
         owner = agent["owner"]
-        d.rounded_rectangle((x + 4, yy, x + CELL_W - 4, yy + 56), radius=8, fill=SEAT_DARK[owner],
-                            outline=GOLD if agent.get("exposed") else SEAT[owner], width=3)
+        rounded_rectangle(d, (x + 4, yy, x + CELL_W - 4, yy + 56), radius=8, fill=SEAT_DARK[owner],
+                             outline=GOLD if agent.get("exposed") else SEAT[owner], width=3)
         label = _name(agent["code"], lang) if agent["code"] else _tx("hidden_card", lang)
         if agent.get("shadows"):
             label += f" +{agent['shadows']}"
@@ -263,8 +273,8 @@ def _card_face(d: ImageDraw.ImageDraw, code: str, lang: str, x: int, y: int, pri
                active: list[str] | None) -> None:
     card = data.card(code)
     col = TYPE[card.type]
-    d.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), radius=14, fill=CARD, outline=col, width=5)
-    d.rounded_rectangle((x, y, x + CARD_W, y + 44), radius=14, fill=col)
+    rounded_rectangle(d, (x, y, x + CARD_W, y + CARD_H), radius=14, fill=CARD, outline=col, width=5)
+    rounded_rectangle(d, (x, y, x + CARD_W, y + 44), radius=14, fill=col)
     name = wrap(d, _name(code, lang), font(26, "condensed-bold"), CARD_W - 110, 1)
     text(d, (x + 14, y + 22), name[0] if name else code, font(26, "condensed-bold"), INK, "lm")
     text(d, (x + CARD_W - 14, y + 22), code, font(23, "bold"), INK, "rm")

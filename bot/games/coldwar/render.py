@@ -40,7 +40,7 @@ from bot.games.coldwar.render_style import (
 )
 from bot.games.coldwar.render_style import EXACT_COLOURS as EXACT_COLOURS  # the palette builder reads it here
 from bot.games.coldwar.view import ColdWarView, GroupView, SideView
-from render.common import encode_png, font, palette, rendered_once, seat_label, text, wrap
+from render.common import encode_png, font, palette, rendered_once, rounded_rectangle, seat_label, text, wrap
 
 W, H = 1400, 926
 SIDE_SHAPES = ("disc", "square")
@@ -78,7 +78,7 @@ def _diamond(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple
 
 def _pawn(d: ImageDraw.ImageDraw, x: float, y: float, color: tuple[int, int, int]) -> None:
     d.ellipse((x + 6, y, x + 18, y + 12), fill=color)
-    d.rounded_rectangle((x, y + 13, x + 24, y + 30), radius=6, fill=color)
+    rounded_rectangle(d, (x, y + 13, x + 24, y + 30), radius=6, fill=color)
 
 
 def _faction_icon(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fac: str, lang: str) -> None:
@@ -162,8 +162,8 @@ def _group_card(d: ImageDraw.ImageDraw, g: GroupView, lang: str, x: int, y: int,
     ink = (30, 30, 36)
     if g["active"]:
         w, h = int(132 * k), 176
-        d.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=(246, 244, 238), outline=col, width=5)
-        d.rounded_rectangle((x, y, x + w, y + 36), radius=12, fill=col)
+        rounded_rectangle(d, (x, y, x + w, y + h), radius=12, fill=(246, 244, 238), outline=col, width=5)
+        rounded_rectangle(d, (x, y, x + w, y + 36), radius=12, fill=col)
         text(d, (x + w / 2, y + 18), _tx(f"faction.{g['faction']}", lang), font(15, "condensed-bold"), BG, "mm")
         _centered(d, (x, y + 36, x + w, y + 116), str(g["influence"]), font(60, "bold"), ink)
         fnt = _fit(d, name, w - 12, 17)
@@ -172,7 +172,7 @@ def _group_card(d: ImageDraw.ImageDraw, g: GroupView, lang: str, x: int, y: int,
         return w
     w, h = int(176 * k), 120
     yy = y + 56
-    d.rounded_rectangle((x, yy, x + w, yy + h), radius=12, fill=(92, 96, 108), outline=(60, 62, 70), width=3)
+    rounded_rectangle(d, (x, yy, x + w, yy + h), radius=12, fill=(92, 96, 108), outline=(60, 62, 70), width=3)
     d.rectangle((x + 6, yy + 6, x + 36, yy + h - 6), fill=tuple(c // 2 + 40 for c in col))
     _centered(d, (x + 6, yy + 6, x + 36, yy + h - 6), str(g["influence"]), font(26, "bold"), INK)
     fnt = _fit(d, name, w - 50, 16)
@@ -196,8 +196,8 @@ def _agents(d: ImageDraw.ImageDraw, side: SideView, lang: str, x: int, y: int, w
         cx = x + (i - 1) * (chip + 8)
         st = status.get(i, "field")
         fill = {"hq": (58, 66, 86), "leave": (44, 48, 58), "dead": (34, 30, 32), "field": (74, 62, 28)}[st]
-        d.rounded_rectangle((cx, y, cx + chip, y + 46), radius=8, fill=fill,
-                            outline=GOLD if st == "field" else (80, 88, 104), width=2)
+        rounded_rectangle(d, (cx, y, cx + chip, y + 46), radius=8, fill=fill,
+                             outline=GOLD if st == "field" else (80, 88, 104), width=2)
         label = t(P + f"agent.{i}", lang)
         col = INK if st == "hq" else (MUTED if st != "dead" else (120, 100, 100))
         lines = wrap(d, f"{i} {label}", font(13, "condensed-bold"), chip - 8, 1)
@@ -218,8 +218,8 @@ def _panel_head(d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str,
     """A side panel's frame and heading: the acting side's frame, name, influence badge, tokens."""
     side = view["sides"][seat]
     if seat in view.get("actors", []):  # the acting side's frame, over the quiet one of the base
-        d.rounded_rectangle((x, y, x + w, y + h), radius=16, outline=SIDE[seat], width=5)
-        d.rounded_rectangle((x, y, x + w, y + 50), radius=16, fill=SIDE_DARK[seat])
+        rounded_rectangle(d, (x, y, x + w, y + h), radius=16, outline=SIDE[seat], width=5)
+        rounded_rectangle(d, (x, y, x + w, y + 50), radius=16, fill=SIDE_DARK[seat])
     emblem(d, seat, x + 32, y + 25, 13)
     text(d, (x + 54, y + 25), _name(view, seat, lang), font(26, "bold"), INK, "lm")
     # influence vs stability
@@ -229,7 +229,7 @@ def _panel_head(d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str,
     label = f"{inf}" + (f" / {tgt['stability']}" if tgt else "")
     badge_w = 210
     bx = x + w - badge_w - 14
-    d.rounded_rectangle((bx, y + 8, bx + badge_w, y + 44), radius=10, fill=(170, 40, 40) if over else (24, 28, 38))
+    rounded_rectangle(d, (bx, y + 8, bx + badge_w, y + 44), radius=10, fill=(170, 40, 40) if over else (24, 28, 38))
     text(d, (bx + 10, y + 26), _tx("r.influence", lang), font(16), MUTED, "lm")
     text(d, (bx + badge_w - 10, y + 26), label, font(24, "bold"), INK, "rm")
     # tokens
@@ -240,7 +240,7 @@ def _panel_head(d: ImageDraw.ImageDraw, view: ColdWarView, seat: int, lang: str,
         _centered(d, (tx, y + 7, tx + 36, y + 43), "★", font(20, "bold"), INK)
     if view.get("balance") == seat:
         tx -= 112
-        d.rounded_rectangle((tx, y + 9, tx + 104, y + 41), radius=15, fill=GOLD)
+        rounded_rectangle(d, (tx, y + 9, tx + 104, y + 41), radius=15, fill=GOLD)
         _centered(d, (tx, y + 9, tx + 104, y + 41), _tx("r.balance", lang), font(15, "bold"), BG)
 
 
@@ -269,8 +269,8 @@ def _panel_body(d: ImageDraw.ImageDraw, side: SideView, plan: bool, seat: int, l
         xt, col = t(P + f"agent.{xval}", lang), GOLD
     else:
         xt, col = (_tx("r.choosing", lang), MUTED) if plan else ("—", MUTED)
-    d.rounded_rectangle((ax, ay + 22, ax + 150, ay + 92), radius=10, fill=(48, 42, 24) if xval else (40, 46, 60),
-                        outline=col, width=2)
+    rounded_rectangle(d, (ax, ay + 22, ax + 150, ay + 92), radius=10, fill=(48, 42, 24) if xval else (40, 46, 60),
+                         outline=col, width=2)
     for i, line in enumerate(wrap(d, xt, font(17, "bold"), 136, 2)):
         text(d, (ax + 75, ay + 40 + i * 21), line, font(17, "bold"), col, "mm")
     # score + trophies
@@ -296,7 +296,7 @@ def _score_track(d: ImageDraw.ImageDraw, view: ColdWarView, lang: str, x: int, y
     top = max(goal, *(s["score"] for s in view["sides"]))
     bx0, bx1 = x + 24, x + w - 24
     by = y + 62
-    d.rounded_rectangle((bx0, by - 6, bx1, by + 6), radius=6, fill=(60, 68, 88))
+    rounded_rectangle(d, (bx0, by - 6, bx1, by + 6), radius=6, fill=(60, 68, 88))
     for v in range(0, top + 1, 10):
         px = bx0 + (bx1 - bx0) * v / top
         d.line((px, by - 12, px, by + 12), fill=(110, 118, 140), width=2)
@@ -343,14 +343,14 @@ def _draw_base(lang: str) -> Image.Image:
     d = ImageDraw.Draw(img)
     text(d, (28, 22), _tx("name", lang), font(30, "bold"), INK)
     x, y, w, h = TARGET_BOX
-    d.rounded_rectangle((x, y, x + w, y + h), radius=18, fill=CARD, outline=GOLD, width=4)
+    rounded_rectangle(d, (x, y, x + w, y + h), radius=18, fill=CARD, outline=GOLD, width=4)
     for seat, (x, y, w, h) in enumerate(PANEL_BOXES):
-        d.rounded_rectangle((x, y, x + w, y + h), radius=16, fill=PANEL, outline=FRAME, width=2)
-        d.rounded_rectangle((x, y, x + w, y + 50), radius=16, fill=SIDE_DARK[seat])
+        rounded_rectangle(d, (x, y, x + w, y + h), radius=16, fill=PANEL, outline=FRAME, width=2)
+        rounded_rectangle(d, (x, y, x + w, y + 50), radius=16, fill=SIDE_DARK[seat])
         text(d, (x + 18, y + 64), _tx("r.agent_x", lang), font(16, "bold"), MUTED)
         text(d, (x + 18, y + 168), _tx("r.score", lang), font(16, "bold"), MUTED)
     x, y, w = TRACK_BOX
-    d.rounded_rectangle((x, y, x + w, y + 96), radius=14, fill=PANEL)
+    rounded_rectangle(d, (x, y, x + w, y + 96), radius=14, fill=PANEL)
     return img
 
 

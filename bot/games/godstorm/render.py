@@ -26,7 +26,17 @@ from PIL import Image, ImageDraw
 from bot.core.i18n import has, t
 from bot.games.godstorm import data as D
 from bot.games.godstorm.view import GodstormView
-from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text, text_width
+from render.common import (
+    Colour,
+    encode_png,
+    font,
+    palette,
+    rendered_once,
+    rounded_rectangle,
+    seat_label,
+    text,
+    text_width,
+)
 
 Point = tuple[float, float]
 
@@ -338,8 +348,8 @@ def _pill(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, border: Col
     tw = text_width(draw, label, f)
     hw = max(tw / 2 + 7, size * 0.62)
     hh = size * 0.62
-    draw.rounded_rectangle([x - hw, y - hh, x + hw, y + hh], radius=int(hh), fill=(255, 255, 255),
-                           outline=border, width=3)
+    rounded_rectangle(draw, [x - hw, y - hh, x + hw, y + hh], radius=int(hh), fill=(255, 255, 255),
+                            outline=border, width=3)
     text(draw, (x, y + 1), label, f, INK, "mm")
 
 
@@ -393,8 +403,8 @@ def _draw_base_shapes(img: Image.Image, classic: bool) -> None:
     d.rectangle([0, BOTTOM_Y * s, W * s, h * s], fill=(228, 222, 208))
     d.rectangle([0, 0, W * s, HEADER_H * s], fill=PANEL_DARK)
     if not classic:
-        d.rounded_rectangle([UW_X * s, UW_Y * s, (UW_X + UW_PANEL_W) * s, (UW_Y + UW_PANEL_H) * s],
-                            radius=14 * s, fill=PANEL_DARK)
+        rounded_rectangle(d, [UW_X * s, UW_Y * s, (UW_X + UW_PANEL_W) * s, (UW_Y + UW_PANEL_H) * s],
+                             radius=14 * s, fill=PANEL_DARK)
         for a, b in D.underworld_links():
             d.line([_sp(a, s), _sp(b, s)], fill=(120, 110, 150), width=4 * s)
         for a, b in D.fire_borders():
@@ -410,8 +420,8 @@ def _draw_base_shapes(img: Image.Image, classic: bool) -> None:
             d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(64, 56, 84), outline=SPACE_RING[sp.kind], width=5 * s)
         for i in range(5):
             y0 = UW_Y + 46 + i * 90
-            d.rounded_rectangle([HEAVEN_X * s, y0 * s, (HEAVEN_X + HEAVEN_W) * s, (y0 + 80) * s], radius=10 * s,
-                                fill=HEAVEN_BOX)
+            rounded_rectangle(d, [HEAVEN_X * s, y0 * s, (HEAVEN_X + HEAVEN_W) * s, (y0 + 80) * s], radius=10 * s,
+                                 fill=HEAVEN_BOX)
 
 
 def _sp(sid: str, s: int) -> Point:
@@ -564,7 +574,7 @@ def _draw_legend(d: ImageDraw.ImageDraw, img: Image.Image, lang: str, classic: b
         cx = x0 + (i % cols) * colw
         cy = h - 50 + (i // cols) * 28
         tint = CONTINENT_TINT[cont.id]
-        d.rounded_rectangle([cx, cy - 11, cx + 32, cy + 11], radius=4, fill=tint, outline=_shade(tint, 0.6), width=2)
+        rounded_rectangle(d, [cx, cy - 11, cx + 32, cy + 11], radius=4, fill=tint, outline=_shade(tint, 0.6), width=2)
         text(d, (cx + 44, cy), f"{cont.name[lang]} +{cont.bonus}", cf, INK, "lm")
 
 
@@ -693,7 +703,7 @@ def _draw_underworld(img: Image.Image, d: ImageDraw.ImageDraw, view: GodstormVie
         active = player is not None
         colour = _rgb(player.get("colour"), pan.colour) if player else pan.colour
         stripe = colour if active else _shade(pan.colour, 0.55)
-        d.rounded_rectangle([HEAVEN_X, y0, HEAVEN_X + 16, y0 + 80], radius=6, fill=stripe)
+        rounded_rectangle(d, [HEAVEN_X, y0, HEAVEN_X + 16, y0 + 80], radius=6, fill=stripe)
         text_fill = PANEL_TEXT if active else (130, 124, 146)
         name_f, who_f = font(max(21, size or 0), "bold"), font(max(16, size or 0), "condensed")
         count = str(int(player.get("heaven") or 0)) if player else "—"
@@ -737,8 +747,8 @@ def _draw_header(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic:
         wdt = text_width(d, name, cf) + 44
         y0 = 42
         if seat == current:
-            d.rounded_rectangle([x - 4, y0 - 4, x + wdt + 4, y0 + 40], radius=10, outline=GOLD, width=3)
-        d.rounded_rectangle([x, y0, x + wdt, y0 + 36], radius=8, fill=(60, 54, 78))
+            rounded_rectangle(d, [x - 4, y0 - 4, x + wdt + 4, y0 + 40], radius=10, outline=GOLD, width=3)
+        rounded_rectangle(d, [x, y0, x + wdt, y0 + 36], radius=8, fill=(60, 54, 78))
         d.ellipse([x + 8, y0 + 8, x + 28, y0 + 28], fill=colour, outline=(255, 255, 255), width=2)
         _mark(d, x + 18, y0 + 18, seat, 7)
         text(d, (x + 36, y0 + 18), name, cf, PANEL_TEXT, "lm")
@@ -769,9 +779,9 @@ def _draw_players(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic
         seat = int(p.get("seat", 0))
         colour = tuple(p.get("colour") or (120, 120, 120))
         fill = (255, 250, 230) if seat == current else (244, 240, 230)
-        d.rounded_rectangle([x0, y, x0 + TABLE_W, y + row_h - 4], radius=8, fill=fill,
-                            outline=GOLD if seat == current else (214, 206, 190), width=3 if seat == current else 1)
-        d.rounded_rectangle([x0 + 6, y + 6, x0 + 30, y + row_h - 10], radius=5, fill=colour, outline=INK)
+        rounded_rectangle(d, [x0, y, x0 + TABLE_W, y + row_h - 4], radius=8, fill=fill,
+                             outline=GOLD if seat == current else (214, 206, 190), width=3 if seat == current else 1)
+        rounded_rectangle(d, [x0 + 6, y + 6, x0 + 30, y + row_h - 10], radius=5, fill=colour, outline=INK)
         _mark(d, x0 + 18, y + (row_h - 4) / 2, seat, 8)
         name = _seat_name(view, seat, lang)
         pan = p.get("pantheon")
@@ -801,8 +811,8 @@ def _draw_players(d: ImageDraw.ImageDraw, view: GodstormView, lang: str, classic
         count = sum(1 for st in (view.get("territories") or {}).values() if st.get("owner") == NEUTRAL_SEAT)
         armies = sum(int(st.get("armies") or 0) for st in (view.get("territories") or {}).values()
                      if st.get("owner") == NEUTRAL_SEAT)
-        d.rounded_rectangle([x0 + 6, y + 6, x0 + 30, y + 30], radius=5, fill=tuple(neutral.get("colour") or UNOWNED),
-                            outline=INK)
+        rounded_rectangle(d, [x0 + 6, y + 6, x0 + 30, y + 30], radius=5, fill=tuple(neutral.get("colour") or UNOWNED),
+                             outline=INK)
         _mark(d, x0 + 18, y + 18, NEUTRAL_SEAT, 8)
         text(d, (x0 + 38, y + 18), _tr("neutral", lang), nf, INK, "lm")
         text(d, (x0 + 648, y + 18), str(count), rf, INK, "lm")
@@ -816,7 +826,7 @@ def _draw_cards(d: ImageDraw.ImageDraw, x: float, y: float, cards: dict[str, Any
     cf = font(19, "bold")
     for kind, count in cards.items():
         colour = CARD_COLOUR.get(kind, (110, 104, 96))
-        d.rounded_rectangle([x, y - 13, x + 18, y + 13], radius=3, fill=colour, outline=INK)
+        rounded_rectangle(d, [x, y - 13, x + 18, y + 13], radius=3, fill=colour, outline=INK)
         letter = D.GOD_LETTERS.get(kind, {}).get(lang) or (_tr(f"card.{kind}", lang)[:1] if has(
             f"godstorm.map.card.{kind}") else str(kind)[:1].upper())
         text(d, (x + 9, y), letter, f, (255, 255, 255), "mm")
@@ -1276,7 +1286,7 @@ def personal_image(view: GodstormView, lang: str) -> Image.Image:
     cy = legend_y + step / 2
     for fill, edge, label in ((tint, _shade(colour, 0.7), t("godstorm.mine.yours", lang, n=len(own), a=armies)),
                               (TARGET_FILL, ATTACK, t("godstorm.mine.can_attack", lang, n=len(targets)))):
-        d.rounded_rectangle([MINE_PAD, cy - 11, MINE_PAD + 30, cy + 11], radius=4, fill=fill, outline=edge, width=3)
+        rounded_rectangle(d, [MINE_PAD, cy - 11, MINE_PAD + 30, cy + 11], radius=4, fill=fill, outline=edge, width=3)
         text(d, (MINE_PAD + 40, cy), _fit(d, label, body, width - 40), body, INK, "lm")
         cy += step
     y = list_y
@@ -1313,7 +1323,7 @@ def _mark_pill(d: ImageDraw.ImageDraw, x: float, y: float, label: str, colour: C
     hh = size * 0.62
     w = tw + 2 * hh + 10
     x0 = x - w / 2
-    d.rounded_rectangle([x0, y - hh, x0 + w, y + hh], radius=int(hh), fill=(255, 255, 255), outline=edge, width=3)
+    rounded_rectangle(d, [x0, y - hh, x0 + w, y + hh], radius=int(hh), fill=(255, 255, 255), outline=edge, width=3)
     d.ellipse([x0 + 3, y - hh + 3, x0 + 2 * hh - 3, y + hh - 3], fill=colour)
     _mark(d, x0 + hh, y, owner, hh - 5)
     text(d, (x0 + 2 * hh + 4 + tw / 2, y + 1), label, f, INK, "mm")

@@ -37,7 +37,16 @@ from bot.core.paths import DATA_DIR
 from bot.games.pobeda.data import cell_index
 from bot.games.pobeda.text import side_name
 from bot.games.pobeda.view import PobedaView
-from render.common import Colour, encode_png, font, palette, rendered_once, seat_label, text
+from render.common import (
+    Colour,
+    encode_png,
+    font,
+    palette,
+    rendered_once,
+    rounded_rectangle,
+    seat_label,
+    text,
+)
 
 EVENTS_FILE = DATA_DIR / "pobeda" / "events.json"
 
@@ -728,7 +737,7 @@ def _draw_view(image: Image.Image, view: PobedaView, ink: Ink, grid: Grid = BOAR
                           grid.cell_w // 10)
             if not grid.stacked:  # and a card in the free corner left of the chip, above the date
                 card = (x0 + grid.pad + 5, y0 + 88, x0 + grid.pad + 31, y0 + 121)
-                draw.rounded_rectangle(card, radius=4, fill=ink(PLAYABLE), outline=ink(INK), width=2)
+                rounded_rectangle(draw, card, radius=4, fill=ink(PLAYABLE), outline=ink(INK), width=2)
     _draw_lines(draw, view, ink, grid, lang)
     _draw_chips(draw, view, ink, grid, image if image.mode == "P" else None)
 
@@ -778,8 +787,8 @@ def _caption(view: PobedaView, lang: str, playable: Sequence[str] | None = None)
         right = WIDTH - MARGIN
         text(draw, (right - width, top + 70), mine, small, INK)
         _dashed_frame(draw, (right - width - 60, top + 68, right - width - 14, top + 104), PLAYABLE, 5, 6)
-        draw.rounded_rectangle((right - width - 46, top + 74, right - width - 28, top + 98), radius=3, fill=PLAYABLE,
-                               outline=INK, width=2)
+        rounded_rectangle(draw, (right - width - 46, top + 74, right - width - 28, top + 98), radius=3, fill=PLAYABLE,
+                                outline=INK, width=2)
     return image
 
 
