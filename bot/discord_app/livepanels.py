@@ -103,6 +103,10 @@ class LivePanels:
         # (game, user) -> clicks on the user's DM panel so far, each answered in place (touching): a refresh
         # built before one of them must not land after its answer (_refresh_dm)
         self._touched: limits.Lru[tuple[int, int], int] = limits.Lru(limits.NOTICES)
+        # (game, user) -> when their latest click on a DM panel came; (game, message) -> when a DM panel's
+        # controls were last removed: a click's answer stripped after it came is given its controls back
+        self._clicked_at: limits.Lru[tuple[int, int], float] = limits.Lru(limits.NOTICES)
+        self._stripped_at: limits.Lru[tuple[int, int], float] = limits.Lru(limits.NOTICES)
         # (game, user) whose DM panel may show an older stamp than its row says: a refresh's edit was on its
         # way as a click on that panel was answered, and which of the two Discord kept last is unknown
         self._unsure: set[tuple[int, int]] = set()
@@ -121,6 +125,7 @@ class LivePanels:
         made): a refresh of that panel not yet sent is dropped, the click's answer being newer."""
         key = (game_id, user_id)
         self._touched[key] = (self._touched.get(key) or 0) + 1
+        self._clicked_at[key] = time.monotonic()
 
     def answered(self, interaction: discord.Interaction, session: Session, seat: int,
                  message_id: int | None = None, *, in_place: bool = False, shown: int | None = None) -> None:
@@ -152,6 +157,13 @@ class LivePanels:
         async with self.lock(session.id, user_id):
             await self._set_dm(session, user_id, seat, channel, message_id, stamp)
             await self._retire_ephemeral(session.id, user_id, keep=None, before=shown_at)
+            stripped = self._stripped_at.get((session.id, message_id))
+            clicked = self._clicked_at.get((session.id, user_id))
+            if stripped is not None and clicked is not None and stripped >= clicked:
+                # a click answered in place on this panel while a new DM panel was on its way: the new one's
+                # bookkeeping, run first, took this one's controls away after the click (CI's Cold War e2e).
+                # This one, the newer on screen, stays the live panel and is given its controls back
+                self._unsure.add((session.id, user_id))
         self._refresh_soon(session, user_id, seat)
 
     def ephemeral_shown(self, session: Session, user_id: int, seat: int,
@@ -235,6 +247,7 @@ class LivePanels:
             partial = channel.get_partial_message(message_id)
             await publisher.call(f"retiring a panel of game {game_id}", lambda: partial.edit(view=None),
                                  attempts=RETIRE_ATTEMPTS, budget=budget)
+            self._stripped_at[(game_id, message_id)] = time.monotonic()
             return True
         except (discord.NotFound, discord.Forbidden) as exc:
             log.info("an old panel of game %s is out of reach: %s", game_id, exc)

@@ -384,6 +384,63 @@ async def test_a_refresh_of_the_dm_panel_never_leaves_it_older_than_a_click_answ
         await store.close()
 
 
+async def test_a_click_answered_on_the_dm_panel_as_a_new_dm_panel_goes_out_keeps_a_live_panel(
+        tmp_path: Path, game_class: Any) -> None:
+    """A new DM panel is on its way (the announcement of the other seat's move) as the player clicks their
+    current DM panel, answered in place at the next stamp. The new panel's bookkeeping runs first and takes
+    the clicked panel's controls away; the click's, run next, takes the new panel's away. The player must be
+    left with one live panel at the newest stamp, not none (CI's Cold War e2e: the seat had no panel)."""
+    game_class(games.Streak)
+    store, sessions, session = await toy_session(tmp_path)
+    client = Client()
+    publisher = Publisher(client, sessions, store)  # type: ignore[arg-type]
+    publisher.publish_interval = 0
+    publisher.panels.refresh_delay = 0
+    try:
+        await publisher.publish(session.id)
+        await publisher.idle()
+        seat = session.game.actors()[0]
+        user = user_of(session, seat)
+        dm = client.get_channel(-user)
+        clicked = 1000 * -user + 1  # the DM panel on screen
+        built = session.row.seat_counts[seat]
+        panels = publisher.panels
+        # the publisher is sending a new DM panel, built at this stamp: the current one is listed as stale
+        await panels.replacing(session.id, user)
+        new = (await dm.send("the new DM panel")).id
+        # the player clicks the panel on screen: the move is made and the answer edits that panel
+        panels.touching(session.id, user)
+        await sessions.act(session.id, user, seat, {"type": "add", "n": 1})
+        newest = session.row.seat_counts[seat]
+        assert newest == built + 1 and session.game.actors() == [seat]
+        dm.edits.append((clicked, {"content": "the click's answer", "stamp": newest}))
+        answered_at = time.monotonic()
+        # the new DM's bookkeeping runs first (it went out first), then the click's
+        new_shown = asyncio.create_task(panels.dm_shown(session, user, seat, dm, new, built, shown_at=answered_at))
+        click = Interaction(user, 801)
+        click.guild_id = None  # type: ignore[assignment]
+        click.message = SimpleNamespace(id=clicked)
+        click.channel = dm  # type: ignore[attr-defined]
+        panels.answered(click, session, seat, in_place=True)  # type: ignore[arg-type]
+        await new_shown
+        await publisher.idle()
+
+        def live(message: int) -> set[int] | None:
+            """The stamps of the message's controls after its last edit (None: it has none)."""
+            kwargs = [k for m, k in dm.edits if m == message][-1]
+            if "stamp" in kwargs:
+                return {kwargs["stamp"]}
+            view = kwargs.get("view")
+            ids = [parse(str(c.custom_id)) for c in (view.children if view is not None else [])
+                   if str(getattr(c, "custom_id", "") or "").startswith("tt:a:")]
+            return {i.stamp for i in ids} or None  # type: ignore[union-attr]
+
+        assert live(new) is None  # retired: the clicked panel is the newer one on screen
+        assert live(clicked) == {newest}
+    finally:
+        await store.close()
+
+
 async def test_a_click_answered_in_place_keeps_the_controls_of_the_panel_it_was_on(
         tmp_path: Path, game_class: Any) -> None:
     """``/game hand`` shows a panel; a click on it is answered by editing that same message to the next
