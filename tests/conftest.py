@@ -6,8 +6,11 @@
 * Bytecode: machines that set ``PYTHONDONTWRITEBYTECODE`` (this one and CI do) make every process
   the suite starts compile the project's sources again: each bot process, each render worker it
   spawns and each test worker, about 0.7 s of CPU apiece and a fifth of the suite's CPU in all. The
-  suite lets them write bytecode under ``var/pycache`` (ignored by git), so each source is compiled
-  once per run; what the processes do is unchanged.
+  suite lets them write bytecode, in ``__pycache__`` beside the sources (ignored by git), so each
+  source is compiled once; what the processes do is unchanged. Not under a ``PYTHONPYCACHEPREFIX``:
+  that would also move the standard library's and the installed packages' bytecode, which Python
+  and pip have already compiled, and in a fresh checkout the first few processes each compiled all
+  of it again (about 3 s of CPU apiece).
 * One throwaway PostgreSQL server per test process (:func:`tests.pg_server.pg_server`), started the
   first time a test asks for ``pg_server`` and shared by every module after it; each test takes a
   fresh schema or database on it (:func:`tests.pg_server.new_pg_url`).
@@ -25,7 +28,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -37,12 +39,8 @@ from tests.pg_server import pg_server
 if TYPE_CHECKING:
     from tests.e2e.helpers import SharedBot
 
-PYCACHE = Path(__file__).resolve().parents[1] / "var" / "pycache"
-
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-os.environ.setdefault("PYTHONPYCACHEPREFIX", str(PYCACHE))
 sys.dont_write_bytecode = False
-sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 
 __all__ = ["pg_server"]  # a fixture, for every test module
 
