@@ -21,6 +21,7 @@ from bot.core.i18n import t
 from bot.discord_app import limits
 from bot.games.pobeda import Pobeda
 from tests.e2e.helpers import (
+    NO_WINDOW,
     assert_clean_output,
     custom_ids,
     db_query,
@@ -48,7 +49,8 @@ async def test_replay_stats_and_leaderboard_after_a_game(tmp_path: Path) -> None
     async with FakeDiscord() as fake:
         table = await make_table(fake, tmp_path, ["alice", "bob"], locales={"alice": "ru"})
         alice, bob = table.user("alice"), table.user("bob")
-        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
+        # no undo window: a whole game of one action per turn (the window has tests of its own)
+        lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"], options=NO_WINDOW)
         await start_lobby(table, "alice", lobby)
         await wait_turn_post(table, 0)
 
