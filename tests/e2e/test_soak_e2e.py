@@ -42,6 +42,10 @@ LAST_RUN = 600       # the last moves, over which the bot's memory (warm by then
 # the same kills, every fault kind and the same warm memory run in 300 moves fewer, a sixth of the CPU.)
 FAULT_KINDS = ("post 503", "edit 503", "post dropped", "gateway dropped")
 MAX_AHEAD = 3        # committed moves a game may be ahead of its announcements
+SOAK_ENV = {"PANEL_REFRESH_DELAY": "1"}
+"""The production DM-panel refresh delay, not the e2e default (a quarter of a second): every soak move is made
+through ``/game hand``, and a player's moves within a second are one refresh of their DM panel, as in play,
+rather than nearly one personal board drawn per move."""
 PUBLISHED = "SELECT status, seq, published_seq FROM games WHERE id = ?"
 LATEST = "SELECT status, seq, published_seq FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
 
@@ -216,7 +220,7 @@ class Soak:
 async def test_three_games_with_kills_and_faults_finish_with_nothing_lost(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         names = [f"u{i}" for i in range(8)]
-        table = await make_table(fake, tmp_path, names)
+        table = await make_table(fake, tmp_path, names, extra_env=SOAK_ENV)
         channels = [table.channel, fake.create_channel(table.guild, "games-2"),
                     fake.create_channel(table.guild, "games-3")]
         soak = Soak(table, seed=16)
