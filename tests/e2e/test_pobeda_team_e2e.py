@@ -30,13 +30,19 @@ NAMES = ["ann", "boris", "clara", "dima", "elena", "fedor"]
 
 
 async def act_for_pinged(table: Table) -> bool:
-    """Every user pinged by the latest turn post acts from their DM panel; False once finished."""
-    if game_row(table.db, table.channel.id)["status"] == "finished":
+    """Every user who must act, pinged by the latest turn post, acts from their DM panel; False once finished.
+
+    Who must act is read from the game once all it committed is announced: a post that asked a seat to go on
+    (a card drawn after a play) may still be the latest when that seat has already gone on from the answer
+    to its click (CI once waited there for a DM panel the seat no longer needed)."""
+    row = await table.fake.wait_for(
+        lambda: (r := game_row(table.db, table.channel.id))["published_seq"] >= r["seq"] and r, timeout=20)
+    if row["status"] == "finished":
         return False
     post = last_turn_post(table)
     posts = len(turn_posts(table))
-    users = [table.by_id(uid) for uid in post.mentions]
-    assert users, post.content
+    users = [table.by_id(uid) for seat in Pobeda.from_json(row["state"]).actors() for uid in row["seat_users"][seat]]
+    assert users and {u.id for u in users} <= set(post.mentions), (post.content, post.mentions)
     panels = [await wait_dm_panel(table, user) for user in users]
     results = await asyncio.gather(*[play_panel(table.fake, u, p) for u, p in zip(users, panels, strict=True)])
     for user, r in zip(users, results, strict=True):
