@@ -544,3 +544,34 @@ async def test_a_rules_ending_names_the_games_own_reason(tmp_path: Path) -> None
     session.outcome = lambda: {"winners": [1], "draw": False, "reasons": ["influence", "trust"]}
     session.row.game = "byallmeans"
     assert end_reason(session, "ru") == t("bam.reason.influence", "ru") + "; " + t("bam.reason.trust", "ru")  # type: ignore[arg-type]
+
+
+def test_a_call_dropped_while_it_waits_to_retry_closes_cleanly_from_another_context() -> None:
+    """A ``Publisher.call`` still waiting to retry when its loop is closed (the end of a test, a shutdown) is
+    closed later, by the garbage collector, from whatever context is current then. It must not try to restore
+    its context variable there: that raised ValueError in the collector, and when the collection interrupted
+    CPython 3.11's AST compiler in another test, a SystemError there (seen in CI)."""
+    import contextvars
+    import gc
+    import sys
+
+    caught: list[BaseException | None] = []
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda unraisable: caught.append(unraisable.exc_value)
+    try:
+        loop = asyncio.new_event_loop()
+        publisher = Publisher(SimpleNamespace(), SimpleNamespace(), SimpleNamespace())  # type: ignore[arg-type]
+        publisher.retry_base = publisher.retry_cap = 30.0
+
+        async def refused() -> None:
+            raise unavailable()
+
+        task = loop.create_task(publisher.call("a DM", refused))
+        loop.run_until_complete(asyncio.sleep(0.05))  # the first attempt failed: the call waits to retry
+        assert not task.done()
+        loop.close()  # dropped with its loop
+        del task, loop, publisher  # (the publisher keeps its waiting calls, to wake them)
+        contextvars.Context().run(gc.collect)
+    finally:
+        sys.unraisablehook = hook
+    assert not [e for e in caught if isinstance(e, ValueError)], caught
