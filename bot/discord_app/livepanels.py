@@ -327,10 +327,11 @@ class LivePanels:
             return
         await publisher.store.set_message(session.id, purpose(user_id), stored.channel_id, stored.message_id,
                                           {**stored.data, "seat": seat, "stamp": stamp})
-        if (self._touched.get(key) or 0) != touched:
-            # the player clicked this panel while this edit was on its way: if Discord kept this older panel
-            # last, its buttons would answer "no longer available", so it is edited once more, at the newest
-            # stamp, whatever its row says by then
+        if (self._touched.get(key) or 0) != touched and session.row.seat_counts[seat] != stamp:
+            # the player clicked this panel and moved while this edit was on its way: if Discord kept this
+            # older panel last, its buttons would answer "no longer available", so it is edited once more, at
+            # the newest stamp, whatever its row says by then. (A click that only opened a level of the panel
+            # moved nothing: this panel's buttons are still good, and a second edit would close that level.)
             self._unsure.add(key)
             self._refresh_soon(session, user_id, seat)
 
