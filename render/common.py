@@ -456,14 +456,20 @@ def _rounded_mask(box: tuple[float, float, float, float], radius: float, width: 
     """Pillow's rounded rectangle at ``box`` (its corner a little way from the origin, as
     :func:`rounded_rectangle` moves it) as a two-level "L" mask: its fill, or with ``outline`` its outline ``width``
     pixels wide; and the mask's offset from the origin."""
-    margin = 2 * width + 4  # a wide outline on a thin box reaches past it
-    canvas = Image.new("L", (math.ceil(box[2]) + margin, math.ceil(box[3]) + margin), 0)
+    room = _outline_room(width)
+    canvas = Image.new("L", (math.ceil(box[2]) + room, math.ceil(box[3]) + room), 0)
     ImageDraw.Draw(canvas).rounded_rectangle(box, radius, fill=None if outline else 255,
                                              outline=255 if outline else None, width=width)
     bounds = canvas.getbbox()
     if bounds is None:
         return canvas.crop((0, 0, 1, 1)), 0, 0
     return canvas.crop(bounds), bounds[0], bounds[1]
+
+
+def _outline_room(width: int) -> int:
+    """Pixels kept free around a rounded rectangle's box in its mask: even (see :func:`rounded_rectangle`), and
+    enough for a wide outline on a thin box, which reaches past the box."""
+    return 2 * width + 4
 
 
 def _opaque(ink: tuple[int, ...] | int | None) -> bool:
@@ -480,11 +486,11 @@ def rounded_rectangle(draw: ImageDraw.ImageDraw, xy: Sequence[float], radius: fl
     x0, y0, x1, y1 = (float(v) for v in xy)
     d = min(x1 - x0, y1 - y0, radius * 2)
     wide = d >= round(x1) - round(x0) - 1  # as Pillow decides: all four corners joined make an ellipse
-    joined = wide and (round(x1) - round(x0) if wide else d) >= round(y1) - round(y0) - 1
+    joined = wide and round(x1) - round(x0) >= round(y1) - round(y0) - 1
     if d <= 0 or joined or x1 < x0 or y1 < y0 or not (_opaque(fill) and _opaque(outline)):
         draw.rounded_rectangle((x0, y0, x1, y1), radius, fill=fill, outline=outline, width=width)
         return
-    pad = 2 * width + 4  # even, and room for a wide outline on a thin box, which reaches past it
+    pad = _outline_room(width)
     sx, sy = 2 * math.floor(x0 / 2) - pad, 2 * math.floor(y0 / 2) - pad
     box = (x0 - sx, y0 - sy, x1 - sx, y1 - sy)
     if fill is not None:

@@ -100,10 +100,8 @@ class LivePanels:
         self._ephemeral: OrderedDict[tuple[int, int], Ephemeral] = OrderedDict()
         # (game, user) -> the session and seat of a DM panel refresh waiting for REFRESH_DELAY (_refresh_soon)
         self._refreshing: dict[tuple[int, int], tuple[Session, int]] = {}
-        # (game, user) -> clicks on the user's DM panel so far, each answered in place (touching): a refresh
-        # built before one of them must not land after its answer (_refresh_dm)
-        self._touched: limits.Lru[tuple[int, int], int] = limits.Lru(limits.NOTICES)
-        # (game, user) -> when their latest click on a DM panel came; (game, message) -> when a DM panel's
+        # (game, user) -> when their latest click on a DM panel came, answered in place (touching): a refresh
+        # built before it must not land after its answer (_refresh_dm); (game, message) -> when a DM panel's
         # controls were last removed: a click's answer stripped after it came is given its controls back
         self._clicked_at: limits.Lru[tuple[int, int], float] = limits.Lru(limits.NOTICES)
         self._stripped_at: limits.Lru[tuple[int, int], float] = limits.Lru(limits.NOTICES)
@@ -123,9 +121,7 @@ class LivePanels:
     def touching(self, game_id: int, user_id: int) -> None:
         """A click on the user's DM panel is about to be answered in place (called before its move is
         made): a refresh of that panel not yet sent is dropped, the click's answer being newer."""
-        key = (game_id, user_id)
-        self._touched[key] = (self._touched.get(key) or 0) + 1
-        self._clicked_at[key] = time.monotonic()
+        self._clicked_at[(game_id, user_id)] = time.monotonic()
 
     def answered(self, interaction: discord.Interaction, session: Session, seat: int,
                  message_id: int | None = None, *, in_place: bool = False, shown: int | None = None) -> None:
@@ -284,7 +280,7 @@ class LivePanels:
         if stored is None or not stored.message_id or user_id in publisher.dm_closed:
             return
         key = (session.id, user_id)
-        touched = self._touched.get(key) or 0
+        clicked = self._clicked_at.get(key)  # the latest click so far: a newer one makes this refresh give way
         stamp = session.row.seat_counts[seat] if 0 <= seat < len(session.row.seat_counts) else 0
         unsure = key in self._unsure
         self._unsure.discard(key)
@@ -313,7 +309,7 @@ class LivePanels:
             board = await boards.personal_board(session, seat, session.user_lang(user_id))
 
             def refresh() -> Awaitable[Any]:
-                if (self._touched.get(key) or 0) != touched:
+                if self._clicked_at.get(key) != clicked:
                     raise Superseded  # before each attempt: a retry must not land after the click's answer either
                 return partial.edit(content=limits.content(content), view=view,
                                     **({"attachments": [boards.as_file(board)]} if board else {}))
@@ -327,7 +323,7 @@ class LivePanels:
             return
         await publisher.store.set_message(session.id, purpose(user_id), stored.channel_id, stored.message_id,
                                           {**stored.data, "seat": seat, "stamp": stamp})
-        if (self._touched.get(key) or 0) != touched and session.row.seat_counts[seat] != stamp:
+        if self._clicked_at.get(key) != clicked and session.row.seat_counts[seat] != stamp:
             # the player clicked this panel and moved while this edit was on its way: if Discord kept this
             # older panel last, its buttons would answer "no longer available", so it is edited once more, at
             # the newest stamp, whatever its row says by then. (A click that only opened a level of the panel
