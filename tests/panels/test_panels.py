@@ -302,6 +302,26 @@ async def test_moves_made_in_a_row_elsewhere_refresh_the_dm_panel_once(tmp_path:
         await store.close()
 
 
+def click_in_place(user: int, interaction_id: int, panel_id: int, dm: Channel) -> Interaction:
+    """A click on the DM panel ``panel_id``, answered by editing that message."""
+    click = Interaction(user, interaction_id)
+    click.guild_id = None  # type: ignore[assignment]
+    click.message = SimpleNamespace(id=panel_id)
+    click.channel = dm  # type: ignore[attr-defined]
+    return click
+
+
+def control_stamps(kwargs: dict[str, Any]) -> set[int] | None:
+    """The stamps of the action controls an edit left on its message (None: it left none); a stand-in
+    for a click's answer says its stamp."""
+    if "stamp" in kwargs:
+        return {kwargs["stamp"]}
+    view = kwargs.get("view")
+    ids = [parse(str(c.custom_id)) for c in (view.children if view is not None else [])
+           if str(getattr(c, "custom_id", "") or "").startswith("tt:a:")]
+    return {i.stamp for i in ids} or None  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("held", ["drawing", "sending"])
 async def test_a_refresh_of_the_dm_panel_never_leaves_it_older_than_a_click_answered_on_it(
         tmp_path: Path, game_class: Any, monkeypatch: pytest.MonkeyPatch, held: str) -> None:
@@ -360,22 +380,12 @@ async def test_a_refresh_of_the_dm_panel_never_leaves_it_older_than_a_click_answ
         newest = session.row.seat_counts[seat]
         assert newest == built + 1 and session.game.actors() == [seat]
         dm.edits.append((panel_id, {"content": "the click's answer", "stamp": newest}))
-        click = Interaction(user, 702)
-        click.guild_id = None  # type: ignore[assignment]
-        click.message = SimpleNamespace(id=panel_id)
-        click.channel = dm  # type: ignore[attr-defined]
-        publisher.panels.answered(click, session, seat, in_place=True)  # type: ignore[arg-type]
+        publisher.panels.answered(click_in_place(user, 702, panel_id, dm), session, seat,  # type: ignore[arg-type]
+                                  in_place=True)
         await asyncio.sleep(0.05)
         gate.set()  # the refresh built before the click goes on
         await publisher.idle()
-
-        def stamps(kwargs: dict[str, Any]) -> set[int]:
-            if "stamp" in kwargs:
-                return {kwargs["stamp"]}
-            return {parse(str(c.custom_id)).stamp for c in kwargs["view"].children  # type: ignore[union-attr]
-                    if str(getattr(c, "custom_id", "") or "").startswith("tt:a:")}
-
-        shown = [stamps(kwargs) for message, kwargs in dm.edits if message == panel_id]
+        shown = [control_stamps(kwargs) for message, kwargs in dm.edits if message == panel_id]
         if held == "drawing":
             assert shown == [{newest}]  # the refresh gave way: the click's answer is the panel
         else:
@@ -417,23 +427,13 @@ async def test_a_click_answered_on_the_dm_panel_as_a_new_dm_panel_goes_out_keeps
         answered_at = time.monotonic()
         # the new DM's bookkeeping runs first (it went out first), then the click's
         new_shown = asyncio.create_task(panels.dm_shown(session, user, seat, dm, new, built, shown_at=answered_at))
-        click = Interaction(user, 801)
-        click.guild_id = None  # type: ignore[assignment]
-        click.message = SimpleNamespace(id=clicked)
-        click.channel = dm  # type: ignore[attr-defined]
-        panels.answered(click, session, seat, in_place=True)  # type: ignore[arg-type]
+        panels.answered(click_in_place(user, 801, clicked, dm), session, seat, in_place=True)  # type: ignore[arg-type]
         await new_shown
         await publisher.idle()
 
         def live(message: int) -> set[int] | None:
-            """The stamps of the message's controls after its last edit (None: it has none)."""
-            kwargs = [k for m, k in dm.edits if m == message][-1]
-            if "stamp" in kwargs:
-                return {kwargs["stamp"]}
-            view = kwargs.get("view")
-            ids = [parse(str(c.custom_id)) for c in (view.children if view is not None else [])
-                   if str(getattr(c, "custom_id", "") or "").startswith("tt:a:")]
-            return {i.stamp for i in ids} or None  # type: ignore[union-attr]
+            """The stamps of the message's controls after its last edit."""
+            return control_stamps([k for m, k in dm.edits if m == message][-1])
 
         assert live(new) is None  # retired: the clicked panel is the newer one on screen
         assert live(clicked) == {newest}
