@@ -29,7 +29,7 @@ import multiprocessing.connection
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -173,32 +173,25 @@ async def draw(func: Callable[..., T], *args: Any) -> T:
     return await asyncio.to_thread(func, *args)
 
 
-def _preload(keys: tuple[str, ...] = ()) -> int:
-    """In a worker: import Pillow, the shared drawing code and the renderers of the games ``keys`` (what
-    the first board would otherwise wait for); returns how many renderers were imported."""
-    import render.common  # noqa: F401  (Pillow with it)
+def _preload() -> int:
+    """In a worker: import every game's renderer (what the first board would otherwise wait for)."""
     from bot.games import registry
 
-    loaded = 0
+    keys = registry.available()
     for key in keys:
-        if key in registry.GAMES:
-            registry.board_renderer(key)
-            loaded += 1
-    return loaded
+        registry.board_renderer(key)
+    return len(keys)
 
 
-def warm(keys: Iterable[str] = ()) -> None:
-    """Start the render process now, with Pillow and the renderers of the games ``keys`` (the ones in
-    play at start-up) imported, instead of on the first board: the first post after a restart would
-    otherwise wait for a process to spawn and import Pillow and the games (seconds on a loaded machine,
-    enough to let that turn's DM overtake its post). A game opened later imports its own renderer at
-    its first board, a twentieth of a second; every renderer at every start cost a fifth of a second of
-    CPU, in the suite's hundred bot starts too."""
+def warm() -> None:
+    """Start the render process now, with the renderers imported, instead of on the first board: the
+    first post after a restart would otherwise wait for a process to spawn and import Pillow and the
+    games (seconds on a loaded machine, enough to let that turn's DM overtake its post)."""
     pool = _get_pool()
     if pool is None:
         return
     try:
-        pool.submit(_preload, tuple(sorted(set(keys))))  # fire and forget: a failure shows at the first render
+        pool.submit(_preload)  # fire and forget: a failure shows at the first real render
     except RuntimeError:  # shutting down
         pass
 

@@ -391,9 +391,7 @@ class TabletopBot(commands.Bot):
                  len(stale), time.perf_counter() - started)
         self._stale = stale
         self._timer = asyncio.create_task(self._timer_loop())
-        # the render process starts beside the login, not at the first post, with the renderers of the games in play
-        playing = [session.row.game for session in self.sessions.sessions.values()]
-        await asyncio.to_thread(drawing.warm, playing)
+        await asyncio.to_thread(drawing.warm)  # the render process starts beside the login, not at the first post
         if self.syncs_commands:
             await self.sync_commands()
         else:
