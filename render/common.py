@@ -35,6 +35,7 @@ from functools import lru_cache, wraps
 from typing import Any, TypeVar, cast
 
 from PIL import Image, ImageDraw, ImageFont
+from zlib_ng import zlib_ng
 
 from bot.core.parse import unescape
 from bot.core.paths import DATA_DIR
@@ -67,6 +68,11 @@ Colour = tuple[int, int, int]
 # Level 6 is the knee for all three: level 7 saves 1-2.5 % for 20-35 % more time, level 5 costs
 # 3-10 % more bytes. (Filters: Pillow writes palette rows unfiltered, which suits them; the zlib
 # strategies FILTERED and RLE were larger or slower.)
+# Since then the bands are deflated by zlib-ng (the ``zlib-ng`` package: zlib's format and API, other
+# matchers), which keeps these levels. The same bench boards' bands, deflated whole in one run (median of 7):
+#   level 6, zlib -> zlib-ng        godstorm 197.6 -> 186.7 KB, 47 -> 32 ms; pobeda 165.4 -> 159.6 KB, 57 -> 31 ms
+#   level 3 (Cold War's), same      coldwar 52.6 -> 47.3 KB, 5.4 -> 3.9 ms
+#   zlib-ng, level  5 / 6 / 7       godstorm 189/187/194 KB, pobeda 166/160/160 KB: 6 is still the knee
 PNG_LEVEL = 6
 
 
@@ -206,11 +212,11 @@ def _deflate_band(data: bytes, start: int, end: int, last: bool, level: int, win
                   ) -> bytes:
     view = memoryview(data)
     if start:
-        z = zlib.compressobj(level, zlib.DEFLATED, -window_bits, _MEM_LEVEL, zlib.Z_DEFAULT_STRATEGY,
-                             bytes(view[max(0, start - (1 << window_bits)):start]))
+        z = zlib_ng.compressobj(level, zlib_ng.DEFLATED, -window_bits, _MEM_LEVEL, zlib_ng.Z_DEFAULT_STRATEGY,
+                                bytes(view[max(0, start - (1 << window_bits)):start]))
     else:
-        z = zlib.compressobj(level, zlib.DEFLATED, -window_bits, _MEM_LEVEL)
-    return z.compress(view[start:end]) + z.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+        z = zlib_ng.compressobj(level, zlib_ng.DEFLATED, -window_bits, _MEM_LEVEL)
+    return z.compress(view[start:end]) + z.flush(zlib_ng.Z_FINISH if last else zlib_ng.Z_SYNC_FLUSH)
 
 
 Span = tuple[int, int, bool, int]
