@@ -6,9 +6,9 @@ package builds its :class:`Palette` from bytes of its own), mapped
 without dithering. Anything that cannot be shown exactly by the game's palette (a colour the
 palette does not hold, such as a player colour from an unknown data file) falls back to a
 full-colour PNG. See ``PNG_LEVEL`` for how the zlib level was chosen. Palette PNGs are written by
-``palette_png`` (not Pillow), which deflates a big board in bands on several threads and keeps the
-deflated bands, so that the next board of a game re-deflates only what a move changed: the same
-pixels and about the same bytes as Pillow, in a fraction of the time.
+``palette_png`` (not Pillow), which deflates a big board in bands on several threads (with zlib-ng) and
+keeps the deflated bands, so that the next board of a game re-deflates only what a move changed: the
+same pixels as Pillow, in fewer bytes and a fraction of the time.
 
 Also here: ``text``, Pillow's text drawing with the glyph coverage cached (most of a board's
 drawing time is rasterising text that repeats from render to render), ``wrap`` with its lines kept,
