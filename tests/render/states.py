@@ -3,6 +3,8 @@ finished), reached by seeded random legal play, as public views with player name
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -88,6 +90,17 @@ def byallmeans_views() -> list[tuple[str, dict[str, Any]]]:
     return views
 
 
-VIEWS: dict[str, Callable[[], list[tuple[str, dict[str, Any]]]]] = {
-    "pobeda": pobeda_views, "coldwar": coldwar_views, "godstorm": godstorm_views, "byallmeans": byallmeans_views,
+Views = list[tuple[str, dict[str, Any]]]
+
+
+def _kept(build: Callable[[], Views]) -> Callable[[], Views]:
+    """``build`` run once per process (it plays whole games: about a second for Godstorm's), and a
+    fresh copy of its views for every caller, who may change them."""
+    once = functools.cache(build)
+    return functools.wraps(build)(lambda: copy.deepcopy(once()))
+
+
+VIEWS: dict[str, Callable[[], Views]] = {
+    key: _kept(build) for key, build in
+    {"pobeda": pobeda_views, "coldwar": coldwar_views, "godstorm": godstorm_views, "byallmeans": byallmeans_views}.items()
 }
