@@ -1,8 +1,10 @@
 """Suite-wide settings.
 
-* Collection order: the lint and type checks (``tests/test_static_checks.py``, mypy takes about 20 s)
-  come first, then the soak (the longest test by far), so that under ``pytest -n 4`` (pytest-xdist, the
-  README's test command) both run beside the rest of the suite instead of before or after it.
+* Collection order (:mod:`tests.schedule`): the lint and type checks (``tests/test_static_checks.py``, mypy
+  takes about 20 s) come first, then the soak (the longest test by far). Under ``pytest -n 4`` (pytest-xdist,
+  the README's test command) each worker's first share of the suite also holds a quarter of the end-to-end
+  modules, spread through it between CPU-bound unit tests, so that what waits on timers and sockets runs
+  beside what computes.
 * Bytecode: machines that set ``PYTHONDONTWRITEBYTECODE`` (this one and CI do) make every process
   the suite starts compile the project's sources again: each bot process, each render worker it
   spawns and each test worker, about 0.7 s of CPU apiece and a fifth of the suite's CPU in all. The
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING
 import pytest
 import pytest_asyncio
 
+from tests import schedule
 from tests.cpuprofile import register as register_cpu_profile
 from tests.pg_server import pg_server
 
@@ -70,6 +73,4 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # first the lint and type checks (tests/test_static_checks.py), then the soak, the longest test, so that each
-    # runs beside the rest, not after it; stable: the rest keep their order
-    items.sort(key=lambda item: 0 if item.get_closest_marker("static") else 1 if item.get_closest_marker("soak") else 2)
+    items[:] = schedule.order(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
