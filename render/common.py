@@ -255,7 +255,8 @@ def _highest(rows: memoryview) -> int:
     """The highest byte of some rows (their filter bytes are 0): the band's highest palette index."""
     if not rows:
         return 0
-    extrema = Image.frombuffer("L", (len(rows), 1), rows, "raw", "L", 0, 1).getextrema()
+    # any buffer will do (Pillow reads it through the buffer protocol), so no copy into bytes
+    extrema = Image.frombuffer("L", (len(rows), 1), cast(bytes, rows), "raw", "L", 0, 1).getextrema()
     return int(extrema[1]) if isinstance(extrema[1], (int, float)) else 255
 
 
