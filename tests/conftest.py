@@ -19,6 +19,8 @@
 * CPU profile: ``TEST_CPU_PROFILE=<dir>`` records each test's CPU seconds (the test process and the
   processes it waited for: bots, their render workers) in ``<dir>/cpu-<worker>.json``;
   ``python -m tests.cpuprofile <dir>`` ranks tests and modules (:mod:`tests.cpuprofile`).
+* A failed test's report ends with the last of what each of its bot processes logged (``BOT_TAIL``
+  characters), so that a timeout in CI, where only failures are printed, says what the bot was doing.
 * ``shared_bot``: one bot process against one fake Discord for all the tests of a module that need no
   fresh process (see :mod:`tests.e2e.helpers`); such a module runs its tests on one event loop
   (``pytest.mark.asyncio(loop_scope="module")``). After its last test the bot is stopped as Docker
@@ -29,8 +31,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Generator, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import pytest_asyncio
@@ -70,6 +72,32 @@ async def shared_bot(request: pytest.FixtureRequest,
 
 def pytest_configure(config: pytest.Config) -> None:
     register_cpu_profile(config)  # TEST_CPU_PROFILE=<dir>: per-test CPU seconds (tests/cpuprofile.py)
+
+
+BOT_TAIL = 12_000
+"""Characters of each bot process's output shown under a failed test's report."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    from tests.fake_discord.process import BotProcess  # imported here: after the bytecode set-up
+
+    BotProcess.made[:] = [bot for bot in BotProcess.made if bot.running]  # a module's shared bot stays
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """A failed test's report ends with what its bot processes logged last: a timeout in CI (where only
+    failures are printed) then says what the bot was doing."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    if report.failed:
+        from tests.fake_discord.process import BotProcess
+
+        for n, bot in enumerate(BotProcess.made):
+            report.sections.append((f"bot process {n + 1} (python -m {bot.module}), the end of its output",
+                                    bot.output()[-BOT_TAIL:]))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -28,6 +28,10 @@ class BotProcess:
     ``guild_ready_timeout`` (2 s) after the last GUILD_CREATE; interactions are handled before that.
     ``output()`` is the combined stdout+stderr of every run.
     """
+
+    made: ClassVar[list[BotProcess]] = []
+    """Every bot process object of this test process, in the order they were made (``tests/conftest.py``
+    shows what those of a failed test logged)."""
 
     def __init__(
         self,
@@ -53,6 +57,7 @@ class BotProcess:
         self.ready_log = ready_log
         self.proc: asyncio.subprocess.Process | None = None
         self.runs = 0
+        BotProcess.made.append(self)
         self._chunks: list[str] = []
         self._reader: asyncio.Task[None] | None = None
         fake._processes.append(self)
