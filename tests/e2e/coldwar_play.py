@@ -95,6 +95,7 @@ class Stats:
     kinds: dict[str, int] = field(default_factory=dict)   # decision kind -> actions made
     selects: int = 0                                      # nested select levels operated
     together: int = 0                                     # planning rounds with both clicks at once
+    replaced: int = 0                                     # panels stripped after being chosen, a newer one used
 
 
 class ColdWarDriver:
@@ -222,10 +223,29 @@ class ColdWarDriver:
                 "bot output tail:\n" + self.table.bot.output()[-3000:])
 
     # ---- acting ------------------------------------------------------------------------
+    async def replacement(self, user: Any, panel: Any, seat: int) -> Any:
+        """The user's panel that took over from ``panel``, which lost its controls after the driver chose
+        it: a newer DM or ephemeral panel of the seat's current decision (one live panel per player, e.g. a
+        DM bringing news of an earlier move). A panel stripped with none taking over fails the test."""
+        stamp = self.seat_counts()[seat]
+
+        def newer() -> Any:
+            shown = [m for m in (*self.fake.dm_messages(user), *self.fake.ephemeral_messages(user))
+                     if self.current(m, seat, stamp)]
+            return max(shown, key=lambda m: m.id) if shown else None
+
+        try:
+            found = await self.fake.wait_for(newer, timeout=10)
+        except TimeoutError:
+            raise AssertionError(f"panel {panel.id} lost its controls and no other panel took over:\n"
+                                 + self.no_panel(seat, "?", stamp, [user], panel)) from None
+        self.stats.replaced += 1
+        return found
+
     async def operate(self, user: Any, panel: Any, game: ColdWar, seat: int, action: dict[str, Any]) -> Any:
         """Press the controls leading to ``action`` (buttons by hash, nested selects by label)."""
         path = game.action_path(seat, action, user_lang(user))
-        current = panel
+        current = panel if panel_stamp(panel) is not None else await self.replacement(user, panel, seat)
         for depth in range(6):
             buttons = [c for c in custom_ids(current, "tt:a:") if is_button_for(self.table, c, action)]
             if buttons:
@@ -234,7 +254,10 @@ class ColdWarDriver:
             label = path[depth] if len(path[depth]) <= 100 else path[depth][:99] + "…"
             options = [(c["custom_id"], o["value"]) for c in current.all_components()
                        if c.get("custom_id", "").startswith("tt:n:") for o in c["options"] if o["label"] == label]
-            assert options, f"no select option {label!r} for {action} on {current.content!r}"
+            seen = [(c["custom_id"], [o["label"] for o in c["options"]]) for c in current.all_components()
+                    if "options" in c]
+            assert options, (f"no select option {label!r} for {action} (depth {depth}) on message {current.id} "
+                             f"({len(current.history)} earlier versions) {current.content!r}; its selects: {seen}")
             r = await self.fake.select(user, current, values=[options[0][1]], custom_id=options[0][0])
             self.stats.selects += 1
             if r.answered.startswith(("✅", "⛔")):
