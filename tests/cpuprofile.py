@@ -4,7 +4,10 @@ For every test (set-up, call and tear-down together) it records the user+sys CPU
 test process and of the children it has waited for (bot processes and their render workers, a
 PostgreSQL server, ...), and writes one JSON file per process (``cpu-<worker>.jsonl``),
 each test as it ends, one JSON line per test: ``{"test": "<node id>", "cpu_s": ..., "self_s": ...,
-"children_s": ..., "wall_s": ...}`` (a worker that crashes keeps what it measured).
+"children_s": ..., "wall_s": ..., "start": <epoch s>}`` (a worker that crashes keeps what it measured). The
+process that runs the session (the xdist controller, or the only process) also writes ``session.json``: when the
+session started and finished, so the report shows the time spent outside any test (start-up, collection,
+tear-down).
 A module-scoped fixture's set-up is counted on its module's first test, its tear-down on the last.
 ``python -m tests.cpuprofile <dir>`` ranks the tests and the modules of such a run.
 """
@@ -17,6 +20,7 @@ import sys
 import time
 from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,9 +34,17 @@ class CpuProfile:
         folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / f"cpu-{worker}.jsonl"
 
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.session_start = time.time()
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.worker == "main":
+            (self.folder / "session.json").write_text(
+                json.dumps({"start": self.session_start, "finish": time.time()}), encoding="utf-8")
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, None, None]:
-        before, wall = os.times(), time.perf_counter()
+        before, wall, start = os.times(), time.perf_counter(), time.time()
         yield
         after = os.times()
         own = (after.user - before.user) + (after.system - before.system)
@@ -40,7 +52,7 @@ class CpuProfile:
             after.children_system - before.children_system
         )
         row = {"test": item.nodeid, "cpu_s": round(own + children, 3), "self_s": round(own, 3),
-               "children_s": round(children, 3), "wall_s": round(time.perf_counter() - wall, 3)}
+               "children_s": round(children, 3), "wall_s": round(time.perf_counter() - wall, 3), "start": round(start, 3)}
         with self.path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(row) + "\n")
 
@@ -53,13 +65,32 @@ def register(config: pytest.Config) -> None:
         config.pluginmanager.register(CpuProfile(Path(folder), worker), "cpu-profile")
 
 
-def _load(folder: Path) -> dict[str, dict[str, float]]:
-    rows: dict[str, dict[str, float]] = {}
+def _load(folder: Path) -> dict[str, dict[str, Any]]:
+    rows: dict[str, dict[str, Any]] = {}
     for path in sorted(folder.glob("cpu-*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
+            row["worker"] = path.stem.removeprefix("cpu-")
             rows[row.pop("test")] = row
     return rows
+
+
+def _outside_tests(folder: Path, rows: dict[str, dict[str, Any]]) -> list[str]:
+    """How long the session ran before the first test and after each process's last one (profiles written
+    with start times only)."""
+    path = folder / "session.json"
+    timed = [r for r in rows.values() if "start" in r]
+    if not path.exists() or not timed:
+        return []
+    session = json.loads(path.read_text(encoding="utf-8"))
+    ends: dict[str, float] = {}
+    for row in timed:
+        ends[row["worker"]] = max(ends.get(row["worker"], 0.0), row["start"] + row["wall_s"])
+    first = min(r["start"] for r in timed)
+    lines = [f"session {session['finish'] - session['start']:.1f} s: first test after "
+             f"{first - session['start']:.1f} s; last test of each process ended before the session did by"]
+    lines += [f"{session['finish'] - end:8.1f} s  {worker}" for worker, end in sorted(ends.items())]
+    return lines + [""]
 
 
 def report(folder: Path, top: int = 40) -> str:
@@ -69,7 +100,7 @@ def report(folder: Path, top: int = 40) -> str:
     for node, row in rows.items():
         module = node.split("::", 1)[0]
         modules[module] = modules.get(module, 0.0) + row["cpu_s"]
-    lines = [f"{len(rows)} tests, {total:.1f} s CPU", "", "modules:"]
+    lines = [f"{len(rows)} tests, {total:.1f} s CPU", "", *_outside_tests(folder, rows), "modules:"]
     for module, cpu in sorted(modules.items(), key=lambda kv: -kv[1])[:top]:
         lines.append(f"{cpu:8.1f}  {100 * cpu / total:5.1f}%  {module}")
     lines += ["", "tests:"]

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,12 +163,33 @@ async def start_lobby(table: Table, host: str, lobby: Any) -> Any:
     return r
 
 
+_READERS: OrderedDict[tuple[str, int, tuple[int, ...]], sqlite3.Connection] = OrderedDict()
+READERS_KEPT = 8
+
+
 def db_query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db)
+    """The rows of one read of the bot's SQLite file, as it is committed now.
+
+    Tests poll the database every few tens of milliseconds while they wait, and opening a connection (the
+    schema read again, the WAL index mapped) costs about 30 times the query: the read connection is kept,
+    one per file and thread, and opened again once the file is another or its main part was written (a
+    checkpoint, a copy over it), the few most recent kept. Each statement runs in autocommit, so a kept
+    connection never holds a snapshot nor a lock between reads."""
     try:
-        return con.execute(sql, params).fetchall()
-    finally:
-        con.close()
+        st = os.stat(db)
+        stamp: tuple[int, ...] = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    except FileNotFoundError:
+        stamp = ()
+    key = (str(db), threading.get_ident(), stamp)
+    con = _READERS.pop(key, None)
+    if con is None:
+        for old in [k for k in _READERS if k[:2] == key[:2]]:
+            _READERS.pop(old).close()
+        con = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    _READERS[key] = con
+    while len(_READERS) > READERS_KEPT:
+        _READERS.popitem(last=False)[1].close()
+    return con.execute(sql, params).fetchall()
 
 
 def game_row(db: Path, channel_id: int) -> dict[str, Any]:
