@@ -74,10 +74,14 @@ from bot.tools import memdebug
 if sys.argv[1] == "tuned":
     memdebug.tune_malloc({})
 before = memdebug.rss_kb()
+together = threading.Barrier(6)  # every thread holds its first buffers at once: six arenas in use, as on a
+# loaded bot (threads that happened to run one after the other would share one arena and show little)
 def draw(n):  # as boards are drawn on worker threads: buffers of several MB, and small objects
     for k in range(6):
         buffers = [bytearray(((n + k) % 7 + 2) << 20) for _ in range(4)]
         small = [bytes(100) for _ in range(2000)]
+        if k == 0:
+            together.wait()
         del buffers, small
 threads = [threading.Thread(target=draw, args=(i,)) for i in range(6)]
 for t in threads: t.start()
