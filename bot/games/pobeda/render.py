@@ -253,6 +253,8 @@ def fit_title(title: str, lang: str, width: float, sizes: tuple[int, ...], max_l
     fewest: TitleLayout | None = None
     for mode in (0, 1, 2):
         for size in sizes:
+            if best is not None and (0, -size, 0) >= best[0]:
+                continue  # no layout at this size can cost less (fewest matters only while nothing fits)
             wrapped = _wrap(words, lang, font(size, style), width, mode)
             if wrapped is None:
                 continue
