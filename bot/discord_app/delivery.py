@@ -1199,7 +1199,12 @@ class Publisher:
 
     def resume_housekeeping(self) -> None:
         """At start (once connected): DMs still owed are retried, and DM panels that lost their place to
-        a newer one before their controls were removed are stripped (see bot/discord_app/livepanels.py)."""
+        a newer one before their controls were removed are stripped (see bot/discord_app/livepanels.py).
+        Not once shutdown began: a SIGTERM can arrive just before the gateway's ready event, and the
+        housekeeping would then outlive the store (the next start does it)."""
+        if self._stopping:
+            log.info("shutting down: the DM housekeeping is left to the next start")
+            return
         self._background(self._resume_housekeeping())
 
     async def _resume_housekeeping(self) -> None:

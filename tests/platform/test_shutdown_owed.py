@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from types import SimpleNamespace
+from typing import Any
 
 from bot.discord_app.delivery import Publisher
 
@@ -55,3 +56,24 @@ async def test_shutdown_ends_the_panel_bookkeeping_a_last_dm_started() -> None:
     await Publisher.stop_owed(publisher, timeout=0.5)  # type: ignore[arg-type]
     assert done == ["strip"] and all(task.done() for task in side) and time.monotonic() - started < 2.0
     assert [task for task in side if task.cancelled()] and len(side) == 2
+
+
+async def test_a_ready_event_after_shutdown_began_starts_no_housekeeping() -> None:
+    """Seen in a fresh-clone CI run: SIGTERM arrived 50 ms before the gateway's ready event, whose DM
+    housekeeping (owed DMs, stale panels) then read the store after it had closed (a traceback). Once the
+    shutdown began, the housekeeping is left to the next start."""
+    reads: list[str] = []
+
+    class Store:
+        async def messages_with_prefix(self, prefix: str) -> list[tuple[int, str, object]]:
+            reads.append(prefix)
+            return []
+
+    side: set[asyncio.Task[None]] = set()
+    publisher: Any = SimpleNamespace(_owed_tasks={}, _stopping=False, _side=side, store=Store())
+    publisher._background = lambda coro: Publisher._background(publisher, coro)
+    publisher._resume_housekeeping = lambda: Publisher._resume_housekeeping(publisher)
+    await Publisher.stop_owed(publisher, timeout=0.1)
+    Publisher.resume_housekeeping(publisher)
+    await asyncio.sleep(0.05)
+    assert not side and reads == []
