@@ -9,7 +9,6 @@ panels, their in-place continuations and ``/game hand``).
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
@@ -17,16 +16,16 @@ from bot.core.i18n import t
 from bot.games.coldwar import ColdWar
 from tests.e2e.coldwar_play import ColdWarDriver, agent_names, assert_replays, panel_ids, report_lines
 from tests.e2e.helpers import (
+    SharedBot,
     Table,
     assert_clean_output,
     custom_ids,
     game_row,
-    make_table,
+    shared_table,
     turn_posts,
 )
-from tests.fake_discord import FakeDiscord
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]  # one bot: the module's (shared_bot)
 
 
 async def open_coldwar(table: Table, host: str, sides: dict[str, int], goal: int) -> dict:
@@ -92,90 +91,88 @@ def assert_agents_revealed(table: Table, driver: ColdWarDriver) -> int:
     return checked
 
 
-async def test_full_game_agents_chosen_in_dms_stay_secret_until_the_report(tmp_path: Path) -> None:
+async def test_full_game_agents_chosen_in_dms_stay_secret_until_the_report(shared_bot: SharedBot) -> None:
     began = time.monotonic()
-    async with FakeDiscord() as fake:
-        table = await make_table(fake, tmp_path, ["alice", "bob", "eve"], locales={"alice": "ru"})
-        # the rulebook's 100 points: ~135 actions on average with this strategy (at most ~220 in
-        # 300 simulated games, never fewer than 6 rounds); about 70 ms per action through the fake
-        await open_coldwar(table, "alice", {"alice": 1, "bob": 0}, goal=100)
-        # a spectator has no panel
-        r = await fake.slash(table.user("eve"), table.channel, "game hand")
-        assert r.ephemeral and r.content.startswith("⛔"), r.content
-        driver = ColdWarDriver(table, seed=7, hand_every=5, max_groups=1, busy=0.2, together_every=2)
-        await driver.play()
-        row = await finish(table, driver)
+    table = shared_table(shared_bot, ["alice", "bob", "eve"], locales={"alice": "ru"})
+    fake = table.fake
+    # the rulebook's 100 points: ~135 actions on average with this strategy (at most ~220 in
+    # 300 simulated games, never fewer than 6 rounds); about 70 ms per action through the fake
+    await open_coldwar(table, "alice", {"alice": 1, "bob": 0}, goal=100)
+    # a spectator has no panel
+    r = await fake.slash(table.user("eve"), table.channel, "game hand")
+    assert r.ephemeral and r.content.startswith("⛔"), r.content
+    driver = ColdWarDriver(table, seed=7, hand_every=5, max_groups=1, busy=0.2, together_every=2)
+    await driver.play()
+    row = await finish(table, driver)
 
-        scanned = [n for n, log in driver.rounds.items() if log.agents is not None]
-        assert len(scanned) >= 3, scanned
-        assert all(driver.rounds[n].scanned > 0 and driver.rounds[n].scans >= 2 for n in scanned)
-        # every agent choice went through a DM panel listing the agents (asserted per choice)
-        assert driver.stats.plans_via_dm == 2 * len(scanned)
-        assert driver.stats.via_dm and driver.stats.via_hand and driver.stats.via_continuation
-        assert assert_agents_revealed(table, driver) == 2 * len(scanned)
-        # the channel never carried the private note or panel line "Your agent X: …"
-        private = [t(key, lang, agent="\0").split("\0")[0] for key in ("coldwar.evt.agent_chosen", "coldwar.priv.x")
-                   for lang in ("en", "ru")]
-        for message in fake.all_guild_messages():
-            for version in message.versions:
-                assert not [p for p in private if p in version.text], version.text
-        assert row["published_seq"] == row["seq"]
-        await table.bot.stop()
-        assert_clean_output(table.bot.output())
+    scanned = [n for n, log in driver.rounds.items() if log.agents is not None]
+    assert len(scanned) >= 3, scanned
+    assert all(driver.rounds[n].scanned > 0 and driver.rounds[n].scans >= 2 for n in scanned)
+    # every agent choice went through a DM panel listing the agents (asserted per choice)
+    assert driver.stats.plans_via_dm == 2 * len(scanned)
+    assert driver.stats.via_dm and driver.stats.via_hand and driver.stats.via_continuation
+    assert assert_agents_revealed(table, driver) == 2 * len(scanned)
+    # the channel never carried the private note or panel line "Your agent X: …"
+    private = [t(key, lang, agent="\0").split("\0")[0] for key in ("coldwar.evt.agent_chosen", "coldwar.priv.x")
+               for lang in ("en", "ru")]
+    for message in fake.all_guild_messages():
+        for version in message.versions:
+            assert not [p for p in private if p in version.text], version.text
+    assert row["published_seq"] == row["seq"]
+    assert_clean_output(table.output())
     print(f"coldwar e2e: {driver.stats}, rounds {len(driver.rounds)}, {time.monotonic() - began:.1f} s")
 
 
-async def test_team_seat_shared_by_two_users(tmp_path: Path) -> None:
-    async with FakeDiscord() as fake:
-        table = await make_table(fake, tmp_path, ["alice", "bob", "carol"], locales={"carol": "ru"})
-        row = await open_coldwar(table, "alice", {"alice": 0, "carol": 0, "bob": 1}, goal=50)
-        assert sorted(row["seat_users"][0]) == sorted([table.user("alice").id, table.user("carol").id])
-        cia = [table.user("alice"), table.user("carol")]
-        # 50 points ("quick game"), a busier table (up to 3 groups, groups used 40 % of the time):
-        # ~100 actions on average, at most ~220 in 300 simulated games
-        driver = ColdWarDriver(table, seed=3, hand_every=4, max_groups=3, busy=0.4)
-        stale_checked = 0
-        pinged_both = 0
-        for _ in range(400):
-            row = driver.row()
-            if row["status"] == "finished":
-                break
-            game = ColdWar.from_json(row["state"])
-            seat = game.actors()[0]
-            cia_prompted = seat == 0 and driver.prompted_since_own(0)
-            before = {}
-            if cia_prompted:
-                # both members of the CIA get the seat's DM panel, and the channel pings both
-                stamp = driver.seat_counts()[0]
-                before = await driver.dm_panels(0, cia, stamp)
-                # each in their own language
-                assert t("coldwar.priv.side", "en", side="CIA") in before[cia[0].id].content
-                assert t("coldwar.priv.side", "ru", side="ЦРУ") in before[cia[1].id].content
-                post = turn_posts(table)[-1]
-                if all(u.id in post.mentions for u in cia):
-                    pinged_both += 1
-            assert await driver.step() or driver.row()["status"] == "finished"
-            if before and stale_checked < 4 and driver.row()["status"] != "finished":
-                acted = driver.last[1]
-                other = next(u for u in cia if u is not acted)
-                seq = driver.row()["seq"]
-                stale = before[other.id]
-                if not panel_ids(stale):
-                    continue  # already retired by a newer DM panel: nothing left to press
-                r = await fake.click(other, stale, custom_id=panel_ids(stale)[0]) if custom_ids(stale, "tt:a:") \
-                    else await fake.select(other, stale, values=[stale.selects[0]["options"][0]["value"]],
-                                           custom_id=panel_ids(stale)[0])
-                assert r.ephemeral and r.content.startswith("⛔"), r.content
-                assert driver.row()["seq"] == seq  # nothing applied
-                stale_checked += 1
-        else:
-            raise AssertionError("the team game did not end")
-        await finish(table, driver)
-        assert stale_checked >= 2 and pinged_both >= 2
-        # either member of the team may act for the seat
-        assert driver.stats.users.get(table.user("alice").id) and driver.stats.users.get(table.user("carol").id)
-        assert len([n for n, log in driver.rounds.items() if log.agents is not None]) >= 2
-        assert_agents_revealed(table, driver)
-        await table.bot.stop()
-        assert_clean_output(table.bot.output())
+async def test_team_seat_shared_by_two_users(shared_bot: SharedBot) -> None:
+    table = shared_table(shared_bot, ["alice", "bob", "carol"], locales={"carol": "ru"})
+    fake = table.fake
+    row = await open_coldwar(table, "alice", {"alice": 0, "carol": 0, "bob": 1}, goal=50)
+    assert sorted(row["seat_users"][0]) == sorted([table.user("alice").id, table.user("carol").id])
+    cia = [table.user("alice"), table.user("carol")]
+    # 50 points ("quick game"), a busier table (up to 3 groups, groups used 40 % of the time):
+    # ~100 actions on average, at most ~220 in 300 simulated games
+    driver = ColdWarDriver(table, seed=3, hand_every=4, max_groups=3, busy=0.4)
+    stale_checked = 0
+    pinged_both = 0
+    for _ in range(400):
+        row = driver.row()
+        if row["status"] == "finished":
+            break
+        game = ColdWar.from_json(row["state"])
+        seat = game.actors()[0]
+        cia_prompted = seat == 0 and driver.prompted_since_own(0)
+        before = {}
+        if cia_prompted:
+            # both members of the CIA get the seat's DM panel, and the channel pings both
+            stamp = driver.seat_counts()[0]
+            before = await driver.dm_panels(0, cia, stamp)
+            # each in their own language
+            assert t("coldwar.priv.side", "en", side="CIA") in before[cia[0].id].content
+            assert t("coldwar.priv.side", "ru", side="ЦРУ") in before[cia[1].id].content
+            post = turn_posts(table)[-1]
+            if all(u.id in post.mentions for u in cia):
+                pinged_both += 1
+        assert await driver.step() or driver.row()["status"] == "finished"
+        if before and stale_checked < 4 and driver.row()["status"] != "finished":
+            acted = driver.last[1]
+            other = next(u for u in cia if u is not acted)
+            seq = driver.row()["seq"]
+            stale = before[other.id]
+            if not panel_ids(stale):
+                continue  # already retired by a newer DM panel: nothing left to press
+            r = await fake.click(other, stale, custom_id=panel_ids(stale)[0]) if custom_ids(stale, "tt:a:") \
+                else await fake.select(other, stale, values=[stale.selects[0]["options"][0]["value"]],
+                                       custom_id=panel_ids(stale)[0])
+            assert r.ephemeral and r.content.startswith("⛔"), r.content
+            assert driver.row()["seq"] == seq  # nothing applied
+            stale_checked += 1
+    else:
+        raise AssertionError("the team game did not end")
+    await finish(table, driver)
+    assert stale_checked >= 2 and pinged_both >= 2
+    # either member of the team may act for the seat
+    assert driver.stats.users.get(table.user("alice").id) and driver.stats.users.get(table.user("carol").id)
+    assert len([n for n, log in driver.rounds.items() if log.agents is not None]) >= 2
+    assert_agents_revealed(table, driver)
+    assert_clean_output(table.output())
     print(f"coldwar team e2e: {driver.stats}, rounds {len(driver.rounds)}")

@@ -31,102 +31,102 @@ from bot.games.godstorm.scenario import put, scenario
 from bot.games.godstorm.text import tname
 from tests.e2e.godstorm_play import RiskPlayer
 from tests.e2e.helpers import (
+    SharedBot,
     assert_clean_output,
     custom_ids,
     db_query,
     decode_png,
     game_row,
-    make_table,
     open_lobby,
+    shared_table,
     start_lobby,
     turn_posts,
 )
-from tests.fake_discord import FakeDiscord
 from tests.slash import invoke
 
+pytestmark = pytest.mark.asyncio(loop_scope="module")  # the e2e tests share one bot: the module's (shared_bot)
 MAX_PNG_BYTES = 1_500_000
 
 
 @pytest.mark.e2e
-async def test_three_player_godstorm_with_dm_bids_played_to_a_result(tmp_path: Path) -> None:
+async def test_three_player_godstorm_with_dm_bids_played_to_a_result(shared_bot: SharedBot) -> None:
     # Measured on this machine (2 shared cores), three runs: 4.6-5.5 s for the whole game (≈ 175 actions,
     # ≈ 330 interactions incl. autocomplete), 6.5-7.3 s wall for this file; up to ~2x under parallel load.
     started = time.perf_counter()
-    async with FakeDiscord() as fake:
-        table = await make_table(fake, tmp_path, ["alice", "bob", "carol", "eve"], locales={"bob": "ru"})
-        risk = fake.command("risk", table.guild.id)
-        assert risk is not None
-        subs = {o["name"] for o in risk["options"]}
-        assert {"attack", "place", "fortify", "end", "move"} <= subs
-        attack = next(o for o in risk["options"] if o["name"] == "attack")
-        assert [o["name"] for o in attack["options"]] == ["from", "to", "dice", "until"]
-        assert all(o.get("autocomplete") for o in attack["options"])
-        assert attack.get("description_localizations", {}).get("ru")  # the translator's Russian text
+    table = shared_table(shared_bot, ["alice", "bob", "carol", "eve"], locales={"bob": "ru"})
+    fake = table.fake
+    risk = fake.command("risk", table.guild.id)
+    assert risk is not None
+    subs = {o["name"] for o in risk["options"]}
+    assert {"attack", "place", "fortify", "end", "move"} <= subs
+    attack = next(o for o in risk["options"] if o["name"] == "attack")
+    assert [o["name"] for o in attack["options"]] == ["from", "to", "dice", "until"]
+    assert all(o.get("autocomplete") for o in attack["options"])
+    assert attack.get("description_localizations", {}).get("ru")  # the translator's Russian text
 
-        # /risk with no game here is refused politely
-        r = await fake.slash(table.user("alice"), table.channel, "risk end")
-        assert r.ephemeral and r.content.startswith("⛔"), r.content
+    # /risk with no game here is refused politely
+    r = await fake.slash(table.user("alice"), table.channel, "risk end")
+    assert r.ephemeral and r.content.startswith("⛔"), r.content
 
-        lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob", "carol"])
-        started_lobby = await start_lobby(table, "alice", lobby)
-        assert not custom_ids(started_lobby.message, "tt:l:")
-        await fake.wait_for(lambda: turn_posts(table), timeout=30)
+    lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob", "carol"])
+    started_lobby = await start_lobby(table, "alice", lobby)
+    assert not custom_ids(started_lobby.message, "tt:l:")
+    await fake.wait_for(lambda: turn_posts(table), timeout=30)
 
-        player = RiskPlayer(table)
-        # a spectator and a player out of turn are refused, and their autocomplete is empty
-        row, game = player.game()
-        actor = game.actors()[0]
-        idle_users = [table.by_id(u[0]) for n, u in enumerate(row["seat_users"]) if n != actor]
-        for user, key in [(table.user("eve"), "err.spectator"), *((u, "err.not_your_turn") for u in idle_users)]:
-            r = await fake.slash(user, table.channel, "risk end")
-            assert r.ephemeral and r.content == "⛔ " + t(key, player.lang_of(user)), r.content
-            assert await fake.autocomplete(user, table.channel, "risk place", focused="territory") == []
+    player = RiskPlayer(table)
+    # a spectator and a player out of turn are refused, and their autocomplete is empty
+    row, game = player.game()
+    actor = game.actors()[0]
+    idle_users = [table.by_id(u[0]) for n, u in enumerate(row["seat_users"]) if n != actor]
+    for user, key in [(table.user("eve"), "err.spectator"), *((u, "err.not_your_turn") for u in idle_users)]:
+        r = await fake.slash(user, table.channel, "risk end")
+        assert r.ephemeral and r.content == "⛔ " + t(key, player.lang_of(user)), r.content
+        assert await fake.autocomplete(user, table.channel, "risk place", focused="territory") == []
 
-        await player.play()
-        log = player.log
+    await player.play()
+    log = player.log
 
-        final = await fake.wait_for(lambda: [m for m in fake.channel_messages(table.channel) if "🏁" in m.content],
-                                    timeout=30)
-        assert final
-        await player.wait_published()
-        row = game_row(table.db, table.channel.id)
-        assert row["status"] == "finished"
-        assert row["state"]["outcome"]["winners"]
+    final = await fake.wait_for(lambda: [m for m in fake.channel_messages(table.channel) if "🏁" in m.content],
+                                timeout=30)
+    assert final
+    await player.wait_published()
+    row = game_row(table.db, table.channel.id)
+    assert row["status"] == "finished"
+    assert row["state"]["outcome"]["winners"]
 
-        # rolls are public: the channel posts show them (a post keeps its newest 14 lines), never a DM
-        final_game = Godstorm.from_json(row["state"])
-        final_game.seat_names = [table.by_id(users[0]).name for users in row["seat_users"]]
-        logged = [final_game.event_text(e, "en") for (events,) in db_query(
-            table.db, "SELECT events FROM actions WHERE game_id = ?", (row["id"],)) for e in json.loads(events)
-            if e["type"] == "roll"]
-        shown = {line for m in fake.channel_messages(table.channel) for v in [*m.history, m.version]
-                 for line in v.content.splitlines() if "] vs [" in line}
-        assert len(logged) >= log.attacks and shown and shown <= set(logged)
-        assert not any("] vs [" in m.text for u in ("alice", "bob", "carol") for m in fake.dm_messages(table.user(u)))
+    # rolls are public: the channel posts show them (a post keeps its newest 14 lines), never a DM
+    final_game = Godstorm.from_json(row["state"])
+    final_game.seat_names = [table.by_id(users[0]).name for users in row["seat_users"]]
+    logged = [final_game.event_text(e, "en") for (events,) in db_query(
+        table.db, "SELECT events FROM actions WHERE game_id = ?", (row["id"],)) for e in json.loads(events)
+        if e["type"] == "roll"]
+    shown = {line for m in fake.channel_messages(table.channel) for v in [*m.history, m.version]
+             for line in v.content.splitlines() if "] vs [" in line}
+    assert len(logged) >= log.attacks and shown and shown <= set(logged)
+    assert not any("] vs [" in m.text for u in ("alice", "bob", "carol") for m in fake.dm_messages(table.user(u)))
 
-        # what the run went through
-        assert log.bid_rounds >= 1 and log.dm_bids >= 3
-        epochs = row["state"]["epoch"]
-        assert log.bid_rounds == epochs, (log.bid_rounds, epochs)
-        assert log.attacks >= 3 and log.from_autocompletes >= 3 and log.until_attacks >= 2, log
-        assert log.russian_autocompletes >= 1 and log.move_autocompletes == 1 and log.refusals, log
-        assert log.fortified >= 1, log
-        assert log.risk_commands.get("place", 0) >= 21 and log.risk_commands.get("end", 0) >= 3, log
-        assert log.panels >= 6, log  # pantheons, war gods and temples, turn-order picks
+    # what the run went through
+    assert log.bid_rounds >= 1 and log.dm_bids >= 3
+    epochs = row["state"]["epoch"]
+    assert log.bid_rounds == epochs, (log.bid_rounds, epochs)
+    assert log.attacks >= 3 and log.from_autocompletes >= 3 and log.until_attacks >= 2, log
+    assert log.russian_autocompletes >= 1 and log.move_autocompletes == 1 and log.refusals, log
+    assert log.fortified >= 1, log
+    assert log.risk_commands.get("place", 0) >= 21 and log.risk_commands.get("end", 0) >= 3, log
+    assert log.panels >= 6, log  # pantheons, war gods and temples, turn-order picks
 
-        # the boards: decodable, at most 2048 px a side and 1.5 MB
-        posts = turn_posts(table)
-        for post in (posts[0], posts[len(posts) // 2], posts[-1]):
-            image = decode_png(post.attachments[0].data)
-            assert max(image.size) <= 2048 and post.attachments[0].size <= MAX_PNG_BYTES
+    # the boards: decodable, at most 2048 px a side and 1.5 MB
+    posts = turn_posts(table)
+    for post in (posts[0], posts[len(posts) // 2], posts[-1]):
+        image = decode_png(post.attachments[0].data)
+        assert max(image.size) <= 2048 and post.attachments[0].size <= MAX_PNG_BYTES
 
-        await table.bot.stop()
-        assert_clean_output(table.bot.output())
-        store = await Store.open(str(table.db))
-        try:
-            assert await verify(store, row["id"])
-        finally:
-            await store.close()
+    assert_clean_output(table.output())
+    store = await Store.open(str(table.db))
+    try:
+        assert await verify(store, row["id"])
+    finally:
+        await store.close()
     elapsed = time.perf_counter() - started
     print(f"godstorm e2e: {elapsed:.1f} s, {row['seq']} actions, {log}")
 
@@ -135,58 +135,57 @@ SET_UP = ("pantheon", "pile", "claim", "setup_place", "setup_gods")
 
 
 @pytest.mark.e2e
-async def test_the_set_up_makes_one_channel_post_per_round_not_one_per_placement(tmp_path: Path) -> None:
+async def test_the_set_up_makes_one_channel_post_per_round_not_one_per_placement(shared_bot: SharedBot) -> None:
     """Issue 25: the set-up takes about thirty decisions; each used to make a new pinging channel post.
     Now a round of it (each player picks a pantheon, places once, or sets up a war god and a temple)
     shares one post: its first prompt posts and pings, the next players' prompts edit that post (they
     still get their DM panels), and the epoch after the set-up posts anew."""
-    async with FakeDiscord() as fake:
-        names = ["alice", "bob", "carol"]
-        table = await make_table(fake, tmp_path, names, locales={"bob": "ru"})
-        lobby = await open_lobby(table, "alice", "godstorm", names)
-        await start_lobby(table, "alice", lobby)
-        await fake.wait_for(lambda: turn_posts(table), timeout=30)
-        player = RiskPlayer(table)
+    names = ["alice", "bob", "carol"]
+    table = shared_table(shared_bot, names, locales={"bob": "ru"})
+    fake = table.fake
+    lobby = await open_lobby(table, "alice", "godstorm", names)
+    await start_lobby(table, "alice", lobby)
+    await fake.wait_for(lambda: turn_posts(table), timeout=30)
+    player = RiskPlayer(table)
+    await player.wait_published()
+    rounds: list[str | None] = []
+    prompted: dict[int, int] = {}  # user -> prompts in the set-up
+    pinged: dict[int, list[int]] = {}  # post -> the users it mentioned when it was made
+    decisions = 0
+    actors: list[int] = []
+    while True:
+        row, game = player.game()
+        for post in turn_posts(table):
+            pinged.setdefault(post.id, list(post.mentions))
+        if game.s.phase not in SET_UP:
+            break
+        if game.actors() != actors:
+            actors = game.actors()
+            for seat in actors:
+                user = row["seat_users"][seat][0]
+                prompted[user] = prompted.get(user, 0) + 1
+        key = game.post_group()
+        assert key is not None and key.startswith("setup:")
+        if not rounds or rounds[-1] != key:
+            rounds.append(key)
+        assert await player.step()
+        decisions += 1
         await player.wait_published()
-        rounds: list[str | None] = []
-        prompted: dict[int, int] = {}  # user -> prompts in the set-up
-        pinged: dict[int, list[int]] = {}  # post -> the users it mentioned when it was made
-        decisions = 0
-        actors: list[int] = []
-        while True:
-            row, game = player.game()
-            for post in turn_posts(table):
-                pinged.setdefault(post.id, list(post.mentions))
-            if game.s.phase not in SET_UP:
-                break
-            if game.actors() != actors:
-                actors = game.actors()
-                for seat in actors:
-                    user = row["seat_users"][seat][0]
-                    prompted[user] = prompted.get(user, 0) + 1
-            key = game.post_group()
-            assert key is not None and key.startswith("setup:")
-            if not rounds or rounds[-1] != key:
-                rounds.append(key)
-            assert await player.step()
-            decisions += 1
-            await player.wait_published()
-        assert game.post_group() is None and game.s.phase == "bid"
-        posts = turn_posts(table)
-        # pantheons, 7 rounds of placement, war gods and temples: one post each, then the first bid's
-        assert decisions >= 28 and sum(prompted.values()) >= 25 and len(rounds) == 9, (decisions, prompted, rounds)
-        assert len(posts) == len(rounds) + 1, ([p.content[-80:] for p in posts], rounds)
-        assert not [m for m in fake.channel_messages(table.channel) if m.id > lobby.id and not m.attachments]
-        # each post of the set-up pinged one player when it was made (the round's first), no more
-        assert all(len(pinged[p.id]) == 1 for p in posts[:-1]), pinged
-        # the later prompts of a round edited its post: it names every move of the round
-        assert all(p.edited for p in posts[1:-2]), [p.content for p in posts]
-        # and each prompted player was still sent a DM panel for each prompt
-        for user_id, count in prompted.items():
-            panels = [m for m in fake.dm_messages(table.by_id(user_id)) if m.versions[0].components]
-            assert len(panels) >= count, (table.by_id(user_id).name, len(panels), count)
-        await table.bot.stop()
-        assert_clean_output(table.bot.output())
+    assert game.post_group() is None and game.s.phase == "bid"
+    posts = turn_posts(table)
+    # pantheons, 7 rounds of placement, war gods and temples: one post each, then the first bid's
+    assert decisions >= 28 and sum(prompted.values()) >= 25 and len(rounds) == 9, (decisions, prompted, rounds)
+    assert len(posts) == len(rounds) + 1, ([p.content[-80:] for p in posts], rounds)
+    assert not [m for m in fake.channel_messages(table.channel) if m.id > lobby.id and not m.attachments]
+    # each post of the set-up pinged one player when it was made (the round's first), no more
+    assert all(len(pinged[p.id]) == 1 for p in posts[:-1]), pinged
+    # the later prompts of a round edited its post: it names every move of the round
+    assert all(p.edited for p in posts[1:-2]), [p.content for p in posts]
+    # and each prompted player was still sent a DM panel for each prompt
+    for user_id, count in prompted.items():
+        panels = [m for m in fake.dm_messages(table.by_id(user_id)) if m.versions[0].components]
+        assert len(panels) >= count, (table.by_id(user_id).name, len(panels), count)
+    assert_clean_output(table.output())
 
 
 # ---- in process: the cog over a real SessionManager and Store, with stand-in interactions ----------
