@@ -15,6 +15,7 @@ shows between them. Only convex polygon clipping is needed, which keeps the firs
 
 from __future__ import annotations
 
+import inspect
 import io
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -37,6 +38,7 @@ from render.common import (
     text,
     text_width,
 )
+from render.layers import kept_on_disk
 
 Point = tuple[float, float]
 
@@ -450,6 +452,7 @@ def _territory_name(d: ImageDraw.ImageDraw, tid: str, lang: str, size: int = 17)
 
 
 @lru_cache(maxsize=4)
+@kept_on_disk  # a render process started later loads it (render.layers)
 def _base(lang: str, classic: bool) -> Image.Image:
     img = _shapes(classic).copy()
     d = ImageDraw.Draw(img)
@@ -462,6 +465,7 @@ def _base(lang: str, classic: bool) -> Image.Image:
 
 
 @lru_cache(maxsize=2)
+@kept_on_disk
 def _shapes(classic: bool) -> Image.Image:
     """The base without any text (zoomed views write their labels bigger)."""
     big = Image.new("RGB", (W * SS, _height(classic) * SS), PAPER)
@@ -928,7 +932,7 @@ def reference(view: GodstormView, lang: str) -> Image.Image:
     """The same board drawn straightforwardly in full colour, without caches or palette (tests)."""
     lang = lang if lang in ("ru", "en") else "en"
     classic = view.get("ruleset") == "classic"
-    img = _base.__wrapped__(lang, classic)
+    img = inspect.unwrap(_base)(lang, classic)  # drawn here, neither remembered nor kept on disk
     _draw_view(img, view, lang, classic)
     return img
 

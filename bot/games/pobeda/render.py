@@ -47,6 +47,7 @@ from render.common import (
     seat_label,
     text,
 )
+from render.layers import kept_on_disk
 
 EVENTS_FILE = DATA_DIR / "pobeda" / "events.json"
 
@@ -500,9 +501,11 @@ def _side_name(view: PobedaView, side: int, lang: str) -> str:
 
 
 @lru_cache(maxsize=4)
+@kept_on_disk
 def _palette_background(layout: tuple[str | None, ...], lang: str) -> Image.Image:
     """The static board on the game's palette, per layout and language (4 x 3.8 MB at most: a new
-    game's layout fills a slot, so a larger cache only grows the process as games come and go)."""
+    game's layout fills a slot, so a larger cache only grows the process as games come and go); a render
+    process started later loads it (``render.layers``)."""
     return palette("pobeda").quantize(_draw_background(layout, lang))
 
 
