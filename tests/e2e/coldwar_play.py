@@ -29,6 +29,7 @@ from bot.core.i18n import t
 from bot.discord_app.panels import action_hash
 from bot.games.coldwar import ColdWar
 from tests.e2e.helpers import Table, custom_ids, db_query, game_row, turn_posts
+from tests.fake_discord.models import walk_components
 
 LANGS = ("en", "ru")
 
@@ -181,6 +182,17 @@ class ColdWarDriver:
                                       for e in json.loads(events)):
                 return True
         return False
+
+    def stamps_shown(self, message: Any, seat: int) -> str:
+        """For a refused click: the stamps each version of the clicked panel carried, oldest first, and the
+        seat's stored one. A panel edited back to an older stamp after a newer one is the bot's doing; one
+        that never showed the stored stamp was an old panel the driver chose."""
+        shown = []
+        for version in message.versions:
+            ids = [c["custom_id"] for c in walk_components(version.components)
+                   if str(c.get("custom_id", "")).startswith("tt:a:")]
+            shown.append(int(ids[0].split(":")[4]) if ids else None)
+        return f"panel {message.id} stamps by version {shown}; the seat's stored stamp {self.seat_counts()[seat]}"
 
     def current(self, message: Any, seat: int, stamp: int) -> bool:
         return panel_stamp(message) == (self.gid, seat, stamp)
@@ -359,7 +371,7 @@ class ColdWarDriver:
         seat, kind, user, action = move.seat, move.kind, move.user, move.action
         r = await self.operate(user, move.panel, game, seat, action)
         # the answer, not the live message: the publisher may already have brought the panel up to date
-        assert r.answered.startswith("✅"), (action, r.answered)
+        assert r.answered.startswith("✅"), (action, r.answered, self.stamps_shown(move.panel, seat))
         if kind == "plan":  # the click response confirms the secret choice (in the DM only)
             name = t(f"coldwar.agent.{action['agent']}", user_lang(user))
             assert t("coldwar.evt.agent_chosen", user_lang(user), agent=name) in r.answered, r.answered
