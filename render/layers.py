@@ -66,7 +66,7 @@ def _path(where: Path, name: str, args: tuple[Any, ...]) -> Path:
 
 KEPT = 32
 """Layers a folder keeps, the least recently used going first: a shuffled Pobeda board has a background of its
-own (about 0.2 MB on disk; Godstorm's map about 1 MB)."""
+own (about 0.3 MB on disk, as is Godstorm's map)."""
 _pruned: set[Path] = set()
 
 
@@ -112,6 +112,7 @@ def _save(path: Path, image: Image.Image) -> None:
     if image.mode == "P" and image.palette is not None:
         header["palette"] = image.palette.tobytes().hex()
         header["palette_mode"] = image.palette.mode
+    temporary = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _prune(path.parent)
@@ -122,6 +123,8 @@ def _save(path: Path, image: Image.Image) -> None:
         os.replace(temporary, path)
     except OSError as exc:
         log.info("a render layer could not be kept in %s: %s", path.parent, exc)
+        if temporary is not None:  # a full disk: no half-written file stays behind
+            Path(temporary).unlink(missing_ok=True)
 
 
 def kept_on_disk(func: F) -> F:
