@@ -8,11 +8,11 @@ names, and a process that finds it there loads it (a few milliseconds) instead o
 setting nothing is written or read.
 
 A kept layer is found by the function's name, its arguments, and a digest of everything that could change
-its pixels: the renderers' sources (``render/`` and every game's ``render*.py``), the data files (fonts,
-palettes, texts) and Pillow's version, so a changed renderer never meets an old layer. A file is written
-whole (a temporary file renamed), so processes drawing the same layer at once leave one of theirs; a file
-that cannot be read is drawn again. A process that keeps a layer first removes the layers of other versions,
-and a folder keeps the ``KEPT`` most recently used. The layers are plain pixels (a small JSON header and the
+its pixels: the project's sources (``render/`` and ``bot/``: the renderers and what they read), the data
+files (fonts, palettes, texts) and the versions of Pillow and pyphen, so a changed renderer never meets an old
+layer. A file is written whole (a temporary file renamed), so processes drawing the same layer at once leave
+one of theirs; a file that cannot be read is drawn again. A process that keeps a layer first removes the
+layers of other versions, and a folder keeps the ``KEPT`` most recently used. The layers are plain pixels (a small JSON header and the
 image's bytes deflated at zlib's fastest level), not pickles.
 """
 
@@ -25,6 +25,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from functools import lru_cache, wraps
+from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -43,10 +44,17 @@ F = TypeVar("F", bound=Callable[..., Image.Image])
 
 @lru_cache(maxsize=1)
 def code_digest() -> str:
-    """What a kept layer's pixels depend on besides its arguments: the renderers' sources, the data files
-    and Pillow's version (read once per process: about 10 MB, mostly fonts)."""
-    digest = hashlib.sha256(PIL.__version__.encode())
-    sources = sorted((ROOT / "render").glob("*.py")) + sorted((ROOT / "bot" / "games").glob("*/render*.py"))
+    """What a kept layer's pixels depend on besides its arguments: the project's Python sources (the renderers
+    and what they read: a game's board coordinates, the text helpers), the data files, and the versions of
+    Pillow and pyphen (hyphenation patterns). Read once per process: about 12 MB, mostly fonts."""
+    digest = hashlib.sha256()
+    for package in ("pillow", "pyphen"):
+        try:
+            digest.update(f"{package} {metadata.version(package)}\n".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{package} {PIL.__version__ if package == 'pillow' else '-'}\n".encode())
+    sources = [p for top in ("render", "bot") for p in sorted((ROOT / top).rglob("*.py"))
+               if "__pycache__" not in p.parts]
     data = sorted(p for p in DATA_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for path in sources + data:
         digest.update(str(path.relative_to(path.parents[1])).encode())
