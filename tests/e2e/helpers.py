@@ -163,7 +163,9 @@ async def start_lobby(table: Table, host: str, lobby: Any) -> Any:
     return r
 
 
-_READERS: OrderedDict[tuple[str, int, tuple[int, ...]], sqlite3.Connection] = OrderedDict()
+_READERS: OrderedDict[tuple[str, int], tuple[tuple[int, ...], sqlite3.Connection]] = OrderedDict()
+"""(file, thread) -> (the file's identity and state when its reader was opened, the reader); the most recently
+used last."""
 READERS_KEPT = 8
 
 
@@ -180,15 +182,15 @@ def db_query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any
         stamp: tuple[int, ...] = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
     except FileNotFoundError:
         stamp = ()
-    key = (str(db), threading.get_ident(), stamp)
-    con = _READERS.pop(key, None)
-    if con is None:
-        for old in [k for k in _READERS if k[:2] == key[:2]]:
-            _READERS.pop(old).close()
-        con = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-    _READERS[key] = con
+    key = (str(db), threading.get_ident())
+    kept = _READERS.pop(key, None)
+    if kept is not None and kept[0] != stamp:
+        kept[1].close()
+        kept = None
+    con = kept[1] if kept is not None else sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    _READERS[key] = (stamp, con)
     while len(_READERS) > READERS_KEPT:
-        _READERS.popitem(last=False)[1].close()
+        _READERS.popitem(last=False)[1][1].close()
     return con.execute(sql, params).fetchall()
 
 
