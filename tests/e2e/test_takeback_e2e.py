@@ -67,8 +67,8 @@ def revealed(key: str, before: str, after: str, seat: int, action: dict[str, Any
 
 def last_action(table: Table) -> tuple[int, int, dict[str, Any], list[Any]]:
     seq, seat, action, events = db_query(
-        table.db, "SELECT seq, seat, action, events FROM actions WHERE game_id = (SELECT id FROM games WHERE channel_id"
-        " = ? ORDER BY id DESC LIMIT 1) ORDER BY seq DESC LIMIT 1", (table.channel.id,))[0]
+        table.db, "SELECT seq, seat, action, events FROM actions WHERE game_id = (SELECT id FROM games"
+        " WHERE channel_id = ? ORDER BY id DESC LIMIT 1) ORDER BY seq DESC LIMIT 1", (table.channel.id,))[0]
     return int(seq), int(seat), json.loads(action), json.loads(events)
 
 
@@ -121,12 +121,19 @@ def verify(table: Table) -> None:
     assert json.loads(json.dumps(rebuilt.to_json())) == json.loads(state)
 
 
-async def test_godstorm_misclick_taken_back_with_the_button(shared_bot: SharedBot) -> None:
-    table = shared_table(shared_bot, ["alice", "bob"], locales={"bob": "ru"})
-    fake = table.fake
-    lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob"])
+async def started(shared_bot: SharedBot, game: str, russian: str) -> Table:
+    """Alice and Bob at a table of their own (``russian``: which of them reads Russian), Alice's ``game`` started
+    and its first state stored."""
+    table = shared_table(shared_bot, ["alice", "bob"], locales={russian: "ru"})
+    lobby = await open_lobby(table, "alice", game, ["alice", "bob"])
     await start_lobby(table, "alice", lobby)
-    await fake.wait_for(lambda: game_row(table.db, table.channel.id)["seq"] >= 0, timeout=20)
+    await table.fake.wait_for(lambda: game_row(table.db, table.channel.id)["seq"] >= 0, timeout=20)
+    return table
+
+
+async def test_godstorm_misclick_taken_back_with_the_button(shared_bot: SharedBot) -> None:
+    table = await started(shared_bot, "godstorm", russian="bob")
+    fake = table.fake
     for _ in range(150):
         r, user, before, seat = await move(table, "godstorm")
         _, acted_seat, action, events = last_action(table)
@@ -157,11 +164,8 @@ async def test_godstorm_misclick_taken_back_from_the_dm_panel(shared_bot: Shared
     """A move made elsewhere (``/game hand``) brings the player's DM panel up to date, with the ↩ of that
     move (signed at the seat's new stamp); the ↩ used there takes the move back, and the panel, edited in
     place, no longer offers it."""
-    table = shared_table(shared_bot, ["alice", "bob"], locales={"alice": "ru"})
+    table = await started(shared_bot, "godstorm", russian="alice")
     fake = table.fake
-    lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob"])
-    await start_lobby(table, "alice", lobby)
-    await fake.wait_for(lambda: game_row(table.db, table.channel.id)["seq"] >= 0, timeout=20)
     for _ in range(150):
         _, user, before, seat = await move(table, "godstorm")
         _, acted_seat, action, events = last_action(table)
@@ -225,11 +229,8 @@ async def test_godstorm_attack_on_the_wrong_territory_taken_back_before_the_roll
     or DM ever showed dice of it; the right attack is then declared and 🎲 throws its dice."""
     from tests.e2e.godstorm_play import RiskPlayer  # noqa: PLC0415
 
-    table = shared_table(shared_bot, ["alice", "bob"], locales={"bob": "ru"})
+    table = await started(shared_bot, "godstorm", russian="bob")
     fake = table.fake
-    lobby = await open_lobby(table, "alice", "godstorm", ["alice", "bob"])
-    await start_lobby(table, "alice", lobby)
-    await fake.wait_for(lambda: game_row(table.db, table.channel.id)["seq"] >= 0, timeout=20)
     player = RiskPlayer(table)
     options = db_query(table.db, "SELECT options FROM games WHERE channel_id = ?", (table.channel.id,))[0][0]
     assert json.loads(options)["undo_window"] == 20  # a new game's default
@@ -297,11 +298,8 @@ async def test_pobeda_wrong_cell_taken_back_before_the_draw_then_the_right_one_c
     from bot.core.i18n import t  # noqa: PLC0415
     from bot.games.pobeda.text import card_label  # noqa: PLC0415
 
-    table = shared_table(shared_bot, ["alice", "bob"], locales={"alice": "ru"})
+    table = await started(shared_bot, "pobeda", russian="alice")
     fake = table.fake
-    lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
-    await start_lobby(table, "alice", lobby)
-    await fake.wait_for(lambda: game_row(table.db, table.channel.id)["seq"] >= 0, timeout=20)
     seat, user = actor(table, "pobeda")
     panel = await fake.wait_for(lambda: latest_panel(fake.dm_messages(user)), timeout=20)
     await settled(table, user)
@@ -343,11 +341,8 @@ async def test_pobeda_wrong_cell_taken_back_before_the_draw_then_the_right_one_c
 
 
 async def test_pobeda_wrong_cell_taken_back_with_the_other_players_agreement(shared_bot: SharedBot) -> None:
-    table = shared_table(shared_bot, ["alice", "bob"], locales={"alice": "ru"})
+    table = await started(shared_bot, "pobeda", russian="alice")
     fake = table.fake
-    lobby = await open_lobby(table, "alice", "pobeda", ["alice", "bob"])
-    await start_lobby(table, "alice", lobby)
-    await fake.wait_for(lambda: game_row(table.db, table.channel.id)["seq"] >= 0, timeout=20)
     played, user, before_play, _ = await move(table, "pobeda")
     assert last_action(table)[2]["type"] == "play"
     _, before = state_text(table)  # the play within its undo window
