@@ -12,8 +12,8 @@ its pixels: the project's sources (``render/`` and ``bot/``: the renderers and w
 files (fonts, palettes, texts) and the versions of Pillow and pyphen, so a changed renderer never meets an old
 layer. A file is written whole (a temporary file renamed), so processes drawing the same layer at once leave
 one of theirs; a file that cannot be read is drawn again. A process that keeps a layer first removes the
-layers of other versions, and a folder keeps the ``KEPT`` most recently used. The layers are plain pixels (a small JSON header and the
-image's bytes deflated at zlib's fastest level), not pickles.
+layers of other versions, and a folder keeps the ``KEPT`` most recently used. The layers are plain pixels (a
+small JSON header and the image's bytes deflated at zlib's fastest level), not pickles.
 """
 
 from __future__ import annotations
@@ -47,18 +47,14 @@ def code_digest() -> str:
     """What a kept layer's pixels depend on besides its arguments: the project's Python sources (the renderers
     and what they read: a game's board coordinates, the text helpers), the data files, and the versions of
     Pillow and pyphen (hyphenation patterns). Read once per process: about 12 MB, mostly fonts."""
-    digest = hashlib.sha256()
-    for package in ("pillow", "pyphen"):
-        try:
-            digest.update(f"{package} {metadata.version(package)}\n".encode())
-        except metadata.PackageNotFoundError:
-            digest.update(f"{package} {PIL.__version__ if package == 'pillow' else '-'}\n".encode())
-    sources = [p for top in ("render", "bot") for p in sorted((ROOT / top).rglob("*.py"))
-               if "__pycache__" not in p.parts]
-    data = sorted(p for p in DATA_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    for path in sources + data:
-        digest.update(str(path.relative_to(path.parents[1])).encode())
-        digest.update(path.read_bytes())
+    digest = hashlib.sha256(f"Pillow {PIL.__version__}, pyphen {metadata.version('pyphen')}\n".encode())
+    sources = [p for top in ("render", "bot") for p in sorted((ROOT / top).rglob("*.py"))]
+    data = sorted(p for p in DATA_DIR.rglob("*") if p.is_file())
+    for base, paths in ((ROOT, sources), (DATA_DIR, data)):
+        for path in paths:
+            if "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(base)).encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()[:24]
 
 
@@ -89,14 +85,16 @@ def _prune(where: Path) -> None:
             old.unlink(missing_ok=True)
             files.remove(old)
     if len(files) >= KEPT:
-        def used(path: Path) -> float:
-            try:
-                return path.stat().st_mtime
-            except OSError:
-                return 0.0
-
-        for old in sorted(files, key=used)[:len(files) - KEPT + 1]:
+        for old in sorted(files, key=_last_used)[:len(files) - KEPT + 1]:
             old.unlink(missing_ok=True)
+
+
+def _last_used(path: Path) -> float:
+    """When a kept layer was last written or read (:func:`_load` touches it); 0 for one gone meanwhile."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _load(path: Path) -> Image.Image | None:

@@ -52,7 +52,8 @@ class CpuProfile:
             after.children_system - before.children_system
         )
         row = {"test": item.nodeid, "cpu_s": round(own + children, 3), "self_s": round(own, 3),
-               "children_s": round(children, 3), "wall_s": round(time.perf_counter() - wall, 3), "start": round(start, 3)}
+               "children_s": round(children, 3), "wall_s": round(time.perf_counter() - wall, 3),
+               "start": round(start, 3)}
         with self.path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(row) + "\n")
 
